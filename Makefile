@@ -1,0 +1,45 @@
+# Two commands do all the set-up on a fresh machine: `make run` and `make test`.
+# Everything lands in .venv; a second run reinstalls only when pyproject.toml changed.
+
+VENV := .venv
+PY := $(VENV)/bin/python
+PORT ?= 8000
+# make run serves with DEBUG off; the secret key is made once into an ignored local file.
+PROD_ENV = DJANGO_DEBUG=false DJANGO_SECRET_KEY="$$(cat .secret_key)"
+
+.PHONY: run dev test setup migrate static lint clean
+
+run: setup .secret_key
+	$(PROD_ENV) $(PY) manage.py migrate --no-input
+	@$(PY) -m rami_site.addresses $(PORT)
+	$(PROD_ENV) $(VENV)/bin/gunicorn rami_site.wsgi --config rami_site/gunicorn.conf.py --bind 0.0.0.0:$(PORT)
+
+dev: setup
+	$(PY) manage.py migrate --no-input
+	$(PY) manage.py runserver 0.0.0.0:$(PORT)
+
+test: setup
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+lint: setup
+	$(VENV)/bin/ruff check .
+
+# The virtual environment, rebuilt when pyproject.toml is newer than the stamp.
+setup: $(VENV)/.installed static
+
+$(VENV)/.installed: pyproject.toml
+	@test -x $(PY) || { python=$$(scripts/find-python) && "$$python" -m venv $(VENV); }
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e ".[test]"
+	@touch $@
+
+# Hashed, compressed static files for whitenoise (cheap when nothing changed).
+static: $(VENV)/.installed
+	@$(PY) manage.py collectstatic --no-input --verbosity 0
+
+.secret_key:
+	@$(PY) -c "import secrets; print(secrets.token_urlsafe(50))" > $@
+	@chmod 600 $@
+
+clean:
+	rm -rf $(VENV) staticfiles

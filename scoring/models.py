@@ -1,0 +1,390 @@
+"""Games, their players, rounds and hands, and the history of every change.
+
+A round is recorded, edited, deleted and restored only through the `Game` methods below, each in
+one transaction with the game locked, the points computed by `scoring.rules` and stored. The web
+views and the importer both go through them.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+
+from django.db import models, transaction
+from django.db.models import F, Q, Sum
+from django.db.models.functions import Coalesce, Lower
+from django.utils.translation import gettext_lazy as _
+
+from . import exchange, rules
+from .exchange import RoundEntry
+
+TOKEN_BYTES = 24  # 192 bits, 32 URL-safe characters
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+class Status(models.TextChoices):
+    PLAYING = "playing", _("Playing")
+    TIE_BREAK = "tie_break", _("Tie-break round")
+    FINISHED = "finished", _("Finished")
+
+
+class Game(models.Model):
+    """One game of Rami at one table, reached by its edit link or its view link."""
+
+    edit_token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
+    view_token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    # Bumped by every change, so that a phone can ask cheaply whether anything is new.
+    version = models.PositiveIntegerField(default=0)
+    # The seat that dealt the first round; the deal moves one seat each round.
+    first_dealer = models.PositiveSmallIntegerField(default=0)
+    # Kept in step with the rounds by refresh_standing(), so that lists need no totals.
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
+    winner_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return ", ".join(self.names)
+
+    # Reading
+
+    @property
+    def names(self) -> list[str]:
+        return [player.name for player in self.seated_players]
+
+    @property
+    def seated_players(self) -> list[Player]:
+        return list(self.players.order_by("seat"))
+
+    @property
+    def target(self) -> int:
+        return rules.target_for(self.players.count())
+
+    def totals(self) -> list[int]:
+        """Each player's total in seat order, in one aggregate query."""
+        return list(
+            self.players.order_by("seat")
+            .annotate(total=Coalesce(Sum("hands__points"), 0))
+            .values_list("total", flat=True)
+        )
+
+    def dealer_for(self, round_number: int, players: int) -> int:
+        """The seat that deals round `round_number` (1-based)."""
+        return (self.first_dealer + round_number - 1) % players
+
+    # Creating
+
+    @classmethod
+    def start(cls, names: Sequence[str], first_dealer: int = 0) -> Game:
+        """A new game for these players (names already checked with exchange.check_names)."""
+        with transaction.atomic():
+            game = cls.objects.create(first_dealer=first_dealer % len(names))
+            Player.objects.bulk_create(
+                Player(game=game, seat=seat, name=name) for seat, name in enumerate(names)
+            )
+        return game
+
+    @classmethod
+    def from_document(cls, document: object) -> Game:
+        """A game from a rami-game/1 document, through the same path as the web form; raises
+        ExchangeError (nothing created) when the document is not right."""
+        parsed = exchange.parse_game(document)
+        with transaction.atomic():
+            game = cls.start(parsed.names)
+            for entry in parsed.rounds:
+                game.record_round(entry, past_the_end=True)
+        return game
+
+    def rematch(self) -> Game:
+        """A new game with the same players, the deal moved on from where this one stopped."""
+        rounds = self.rounds.count()
+        return Game.start(self.names, first_dealer=self.dealer_for(rounds + 1, len(self.names)))
+
+    # Changing: every method locks the game, stores the engine's points, keeps history.
+
+    def _locked(self) -> Game:
+        return Game.objects.select_for_update().get(pk=self.pk)
+
+    def record_round(self, entry: RoundEntry, key: str = "", past_the_end: bool = False) -> Round:
+        """Add a round after the last one. A repeated `key` (the same form sent twice) returns
+        the round it recorded the first time instead of recording it again.
+
+        A finished game takes no new round, except when a whole game is imported
+        (`past_the_end`): its history may hold rounds played before an earlier round was
+        edited so that the game ended sooner, and a backup must bring those back as they were.
+        """
+        with transaction.atomic():
+            game = self._locked()
+            if key:
+                earlier = game.events.filter(key=key).select_related("round").first()
+                if earlier is not None:
+                    if earlier.round is None:
+                        raise rules.RulesError("already_saved")
+                    return earlier.round
+            if game.status == Status.FINISHED and not past_the_end:
+                raise rules.RulesError("game_finished")
+            number = game.rounds.count() + 1
+            round_ = Round(game=game, number=number)
+            round_.store(entry, game.target)
+            game.log(GameEvent.Kind.ADDED, round_, after=round_.document(game.names), key=key)
+            game.refresh_standing()
+        self.refresh_from_db()
+        return round_
+
+    def edit_round(self, number: int, entry: RoundEntry, key: str = "") -> Round:
+        with transaction.atomic():
+            game = self._locked()
+            round_ = game.rounds.get(number=number)
+            names = game.names
+            before = round_.document(names)
+            round_.store(entry, game.target)
+            game.log(
+                GameEvent.Kind.EDITED, round_, before=before, after=round_.document(names), key=key
+            )
+            game.refresh_standing()
+        self.refresh_from_db()
+        return round_
+
+    def delete_round(self, number: int) -> GameEvent:
+        """Delete a round; the returned event can bring it back (restore_round)."""
+        with transaction.atomic():
+            game = self._locked()
+            round_ = game.rounds.get(number=number)
+            event = game.log(
+                GameEvent.Kind.DELETED, None, number=number, before=round_.document(game.names)
+            )
+            round_.delete()
+            game._shift_rounds(after=number, by=-1)
+            game.refresh_standing()
+        self.refresh_from_db()
+        return event
+
+    def restore_round(self, event: GameEvent) -> Round:
+        """Bring back a deleted round at the place it had (or last, if fewer rounds remain)."""
+        with transaction.atomic():
+            game = self._locked()
+            event = game.events.select_for_update().get(pk=event.pk, kind=GameEvent.Kind.DELETED)
+            if event.restored:
+                raise rules.RulesError("already_restored")
+            target = game.target
+            entry = exchange.parse_round(event.before, game.names, event.number, target)
+            number = min(event.number, game.rounds.count() + 1)
+            game._shift_rounds(after=number - 1, by=1)
+            round_ = Round(game=game, number=number)
+            round_.store(entry, target)
+            event.restored = True
+            event.save(update_fields=["restored"])
+            game.log(GameEvent.Kind.RESTORED, round_, after=round_.document(game.names))
+            game.refresh_standing()
+        self.refresh_from_db()
+        return round_
+
+    def _shift_rounds(self, after: int, by: int) -> None:
+        """Move the numbers of the rounds after `after` by `by`, keeping them unique at every
+        step: first out of the way to negative numbers, then to their new place."""
+        self.rounds.filter(number__gt=after).update(number=-F("number"))
+        self.rounds.filter(number__lt=-after).update(number=-F("number") + by)
+
+    def log(self, kind: str, round_: Round | None, **fields) -> GameEvent:
+        fields.setdefault("number", round_.number if round_ else None)
+        return GameEvent.objects.create(game=self, kind=kind, round=round_, **fields)
+
+    def refresh_standing(self) -> rules.Standing:
+        """Store the status that the totals give, and bump the version."""
+        standing = rules.standing(self.totals(), self.target)
+        self.status = standing.status
+        self.winner_seat = standing.winner
+        self.version = F("version") + 1
+        self.save(update_fields=["status", "winner_seat", "version", "updated_at"])
+        self.refresh_from_db(fields=["version"])
+        return standing
+
+    # Writing
+
+    def to_document(self) -> dict:
+        """The whole game as rami-game/1, with the computed fields that export adds."""
+        players = self.seated_players
+        names = [player.name for player in players]
+        target = rules.target_for(len(names))
+        rounds = list(self.rounds.with_hands())
+        documents = []
+        totals = [0] * len(names)
+        for round_ in rounds:
+            document = round_.document(names)
+            points = round_.points_by_seat(len(names))
+            document["points"] = dict(zip(names, points, strict=True))
+            if round_.blocked:
+                winners = rules.round_winners(round_.entry(len(names)).hands, None)
+                document["winner"] = names[winners[0]] if len(winners) == 1 else None
+            documents.append(document)
+            totals = [total + point for total, point in zip(totals, points, strict=True)]
+        standing = rules.standing(totals, target)
+        return {
+            "format": exchange.FORMAT,
+            "players": names,
+            "rounds": documents,
+            "target": target,
+            "totals": dict(zip(names, totals, strict=True)),
+            "status": standing.status,
+            "winner": names[standing.winner] if standing.winner is not None else None,
+        }
+
+
+class Player(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="players")
+    seat = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=exchange.MAX_NAME_LENGTH)
+
+    class Meta:
+        ordering = ["game", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat"], name="unique_seat_per_game"),
+            models.UniqueConstraint("game", Lower("name"), name="unique_name_per_game"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class RoundQuerySet(models.QuerySet):
+    def with_hands(self) -> RoundQuerySet:
+        """In order, each with its hands and their players, in two queries."""
+        return self.order_by("number").prefetch_related(
+            models.Prefetch("hands", queryset=Hand.objects.select_related("player"))
+        )
+
+
+class Round(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rounds")
+    # Not a PositiveIntegerField: renumbering passes through negative numbers (_shift_rounds).
+    number = models.IntegerField()
+    winner_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    hand_rummy = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = RoundQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["game", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="unique_round_number_per_game"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Round {self.number}"
+
+    @property
+    def blocked(self) -> bool:
+        """A blocked round (the draw pile ran out) has no player who went out."""
+        return self.winner_seat is None
+
+    def store(self, entry: RoundEntry, target: int) -> None:
+        """Save this round and its hands as `entry` says, with the engine's points."""
+        points = entry.points(target)
+        self.winner_seat = entry.winner
+        self.hand_rummy = entry.hand_rummy
+        self.save()
+        self.hands.all().delete()
+        players = self.game.players.order_by("seat")
+        Hand.objects.bulk_create(
+            Hand(
+                round=self,
+                player=player,
+                cards=" ".join(hand.cards),
+                value=hand.value,
+                opened=hand.opened,
+                points=point,
+            )
+            for player, hand, point in zip(players, entry.hands, points, strict=True)
+        )
+
+    def sorted_hands(self) -> list[Hand]:
+        """The hands in seat order (from a prefetch when there is one)."""
+        return sorted(self.hands.all(), key=lambda hand: hand.player_seat)
+
+    def entry(self, players: int) -> RoundEntry:
+        hands = [rules.Hand(opened=True)] * players
+        for hand in self.hands.all():
+            hands[hand.player_seat] = hand.as_rules_hand()
+        return RoundEntry(hands=tuple(hands), winner=self.winner_seat, hand_rummy=self.hand_rummy)
+
+    def points_by_seat(self, players: int) -> list[int]:
+        points = [0] * players
+        for hand in self.hands.all():
+            points[hand.player_seat] = hand.points
+        return points
+
+    def document(self, names: Sequence[str]) -> dict:
+        return exchange.round_document(self.entry(len(names)), names)
+
+
+class Hand(models.Model):
+    """What one player held at the end of one round, and the points the engine gave."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="hands")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="hands")
+    # Canonical card codes separated by spaces ("AH JK 5C"), or empty.
+    cards = models.CharField(max_length=512, blank=True)
+    value = models.PositiveIntegerField(null=True, blank=True)
+    opened = models.BooleanField(default=True)
+    points = models.IntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["round", "player"], name="unique_hand_per_round"),
+            models.CheckConstraint(condition=Q(points__gte=0), name="points_not_negative"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.cards or self.value or '-'}"
+
+    @property
+    def player_seat(self) -> int:
+        return self.player.seat
+
+    @property
+    def card_list(self) -> list[str]:
+        return self.cards.split()
+
+    def as_rules_hand(self) -> rules.Hand:
+        return rules.Hand(cards=tuple(self.card_list), value=self.value, opened=self.opened)
+
+
+class GameEvent(models.Model):
+    """One change to a game, kept for its history; a deleted round can be restored from it."""
+
+    class Kind(models.TextChoices):
+        ADDED = "added", _("Round added")
+        EDITED = "edited", _("Round edited")
+        DELETED = "deleted", _("Round deleted")
+        RESTORED = "restored", _("Round restored")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    number = models.IntegerField(null=True)
+    round = models.ForeignKey(Round, on_delete=models.SET_NULL, null=True, related_name="+")
+    # The round in the rami-game/1 shape, before and after the change.
+    before = models.JSONField(null=True)
+    after = models.JSONField(null=True)
+    restored = models.BooleanField(default=False)
+    # The idempotency key of the form that made the change ("" for none).
+    key = models.CharField(max_length=64, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "key"], condition=~Q(key=""), name="unique_event_key_per_game"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} {self.number}"

@@ -1,0 +1,44 @@
+"""Views: thin glue between requests, forms, the Game methods and the templates."""
+
+from __future__ import annotations
+
+from django.db import connection
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+from django_htmx.middleware import HtmxDetails
+
+from . import exchange
+from .models import Game
+
+
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails
+
+
+@require_GET
+def start(request: HtmxHttpRequest) -> TemplateResponse:
+    """The start page. Template: scoring/start.html."""
+    return TemplateResponse(request, "scoring/start.html", {})
+
+
+@require_GET
+@never_cache
+def healthz(request: HttpRequest) -> HttpResponse:
+    """A liveness answer that has checked the database; also the benchmark's floor."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+        cursor.fetchone()
+    return HttpResponse("ok", content_type="text/plain")
+
+
+@require_GET
+def export_json(request: HttpRequest, token: str) -> HttpResponse:
+    """The game as a rami-game/1 document, offered as a file."""
+    game = get_object_or_404(Game, edit_token=token)
+    response = HttpResponse(exchange.dumps(game.to_document()), content_type="application/json")
+    filename = f"rami-game-{game.created_at:%Y-%m-%d}.json"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response

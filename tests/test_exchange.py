@@ -1,0 +1,259 @@
+"""rami-game/1: import through the model methods, export, and every kind of bad file."""
+
+import copy
+import json
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scoring.exchange import ExchangeError, parse_game
+from scoring.models import Game
+from tests.conftest import GAMES, game_document
+
+pytestmark = pytest.mark.django_db
+
+
+def test_import_then_export_gives_the_points_totals_status_and_winner_of_spec_1(every_kind_game):
+    exported = every_kind_game.to_document()
+    assert exported["target"] == 300
+    assert [round_["points"] for round_ in exported["rounds"]] == [
+        {"Ana": 0, "Boris": 36, "Cyril": 45, "Dana": 31},
+        {"Ana": 200, "Boris": 200, "Cyril": 200, "Dana": 0},
+        {"Ana": 0, "Boris": 64, "Cyril": 10, "Dana": 169},
+        {"Ana": 0, "Boris": 7, "Cyril": 11, "Dana": 10},
+    ]
+    assert exported["rounds"][3]["winner"] == "Ana"
+    assert exported["totals"] == {"Ana": 200, "Boris": 307, "Cyril": 266, "Dana": 210}
+    assert (exported["status"], exported["winner"]) == ("finished", "Ana")
+
+
+def test_a_game_in_a_tie_break_exports_so():
+    document = game_document("every_kind")
+    document["rounds"].pop()
+    exported = Game.from_document(document).to_document()
+    assert exported["totals"] == {"Ana": 200, "Boris": 300, "Cyril": 255, "Dana": 200}
+    assert (exported["status"], exported["winner"]) == ("tie_break", None)
+
+
+def test_export_of_an_import_imported_again_exports_the_same(every_kind_game):
+    first = every_kind_game.to_document()
+    assert Game.from_document(first).to_document() == first
+
+
+def test_the_spec_example_document_imports():
+    document = {
+        "format": "rami-game/1",
+        "players": ["Ana", "Boris", "Cyril"],
+        "rounds": [
+            {
+                "winner": "Ana",
+                "hands": {
+                    "Boris": {"cards": ["AH", "JK", "5C"]},
+                    "Cyril": {"value": 27, "opened": False},
+                },
+            },
+            {"winner": "Boris", "hand_rummy": True},
+            {
+                "blocked": True,
+                "hands": {
+                    "Ana": {"cards": ["5H"]},
+                    "Boris": {"value": 7},
+                    "Cyril": {"cards": ["9C", "2D"]},
+                },
+            },
+        ],
+    }
+    exported = Game.from_document(document).to_document()
+    assert [r["points"] for r in exported["rounds"]] == [
+        {"Ana": 0, "Boris": 36, "Cyril": 52},
+        {"Ana": 200, "Boris": 0, "Cyril": 200},
+        {"Ana": 0, "Boris": 7, "Cyril": 11},
+    ]
+    assert exported["totals"] == {"Ana": 200, "Boris": 43, "Cyril": 263}
+    assert (exported["status"], exported["winner"]) == ("finished", "Boris")
+
+
+def two_player_game(*rounds):
+    return {"format": "rami-game/1", "players": ["Ana", "Boris", "Cyril"], "rounds": list(rounds)}
+
+
+ok_hands = {"Boris": {"value": 3}, "Cyril": {"value": 4}}
+
+BAD_FILES = [
+    (
+        two_player_game(
+            {"winner": "Ana", "hands": {"Boris": {"value": 3}, "Cyril": {"cards": ["1X"]}}}
+        ),
+        'round 1, player "Cyril": unknown card "1X"',
+    ),
+    (
+        two_player_game({"winner": "Zoe", "hands": ok_hands}),
+        'round 1: "winner": unknown player "Zoe"',
+    ),
+    (
+        two_player_game({"winner": "Ana", "hands": {"Boris": {"value": 3}, "Zoe": {"value": 1}}}),
+        'round 1: "hands": unknown player "Zoe"',
+    ),
+    (
+        two_player_game({"winner": ["Ana", "Boris"], "hands": ok_hands}),
+        'round 1: "winner" must be one',
+    ),
+    (
+        two_player_game(
+            {"winner": "Ana", "hands": ok_hands},
+            {"blocked": True, "hands": {"Ana": {"value": 3}, "Boris": {"value": 1}}},
+        ),
+        'round 2, player "Cyril": a blocked round needs every player\'s hand',
+    ),
+    (
+        two_player_game({"winner": "Ana", "hand_rummy": True, "hands": {"Boris": {"value": 3}}}),
+        'round 1, player "Boris": a hand rummy needs every opponent not to have opened yet',
+    ),
+    (
+        two_player_game({"winner": "Ana", "hands": {"Boris": {"value": 3}}}),
+        'round 1, player "Cyril": the hand of a player who did not go out is missing',
+    ),
+    (
+        two_player_game(
+            {"winner": "Ana", "hands": {"Boris": {"value": -3}, "Cyril": {"value": 1}}}
+        ),
+        'round 1, player "Boris": a hand value cannot be negative',
+    ),
+    (
+        two_player_game(
+            {
+                "winner": "Ana",
+                "hands": {"Boris": {"value": 3, "cards": ["AH"]}, "Cyril": {"value": 1}},
+            }
+        ),
+        'round 1, player "Boris": give the cards or the hand value, not both',
+    ),
+    (
+        two_player_game(
+            {
+                "winner": "Ana",
+                "hands": {"Boris": {"cards": ["AH", "AH"]}, "Cyril": {"cards": ["AH"]}},
+            }
+        ),
+        'round 1, player "Cyril": more "AH" cards (3) than the deck holds (2)',
+    ),
+    (two_player_game({"hands": ok_hands}), 'round 1: a round needs a "winner", or "blocked": true'),
+    (
+        {"format": "rami-game/1", "players": ["A", "B", "C", "D", "E", "F", "G"], "rounds": []},
+        "a game has 2 to 6 players, not 7",
+    ),
+    (
+        {"format": "rami-game/1", "players": ["A", "B" * 31], "rounds": []},
+        "a name has at most 30 characters",
+    ),
+    (
+        {"format": "rami-game/1", "players": ["Ana", "ana"], "rounds": []},
+        "two players have the same name",
+    ),
+    (
+        {"format": "rami-game/2", "players": ["A", "B"], "rounds": []},
+        '"format" must be "rami-game/1"',
+    ),
+    ([1, 2], "the file must hold one JSON object"),
+]
+
+
+@pytest.mark.parametrize(("document", "message"), BAD_FILES)
+def test_a_bad_file_is_refused_with_what_and_where_and_creates_nothing(document, message, tmp_path):
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(document))
+    with pytest.raises(CommandError) as caught:
+        call_command("import_game", str(path))
+    assert message in str(caught.value)
+    assert "\n" not in str(caught.value)
+    assert Game.objects.count() == 0
+
+
+def test_rounds_past_the_end_are_restored_as_they_were(every_kind_game):
+    """A game whose earlier round was edited so that it ended sooner keeps its later rounds,
+    and its backup brings them back (the web refuses a new round on a finished game)."""
+    every_kind_game.edit_round(
+        1, every_kind_game.rounds.get(number=3).entry(4)
+    )  # round 1 now gives Boris 64: he reaches 300 after round 2
+    exported = every_kind_game.to_document()
+    assert len(exported["rounds"]) == 4
+    assert Game.from_document(exported).to_document() == exported
+
+
+def test_not_json_at_all_is_refused(tmp_path):
+    path = tmp_path / "game.json"
+    path.write_text("players: Ana, Boris")
+    with pytest.raises(CommandError, match=r"not a JSON file: .* line 1, column 1"):
+        call_command("import_game", str(path))
+    assert Game.objects.count() == 0
+
+
+def test_import_from_standard_input_prints_the_edit_link(monkeypatch, capsys):
+    import io
+    import sys
+
+    monkeypatch.setattr(
+        sys, "stdin", io.TextIOWrapper(io.BytesIO((GAMES / "every_kind.json").read_bytes()))
+    )
+    call_command("import_game", "-")
+    game = Game.objects.get()
+    assert capsys.readouterr().out.strip() == f"/g/{game.edit_token}/"
+
+
+def test_export_command_prints_the_document(every_kind_game, capsys):
+    call_command("export_game", every_kind_game.edit_token)
+    assert json.loads(capsys.readouterr().out) == every_kind_game.to_document()
+
+
+def test_export_command_of_an_unknown_token_says_so():
+    with pytest.raises(CommandError, match="no game has this edit token"):
+        call_command("export_game", "nope")
+
+
+# Property: export -> import -> export is the identity for any valid game.
+
+NAMES = ["Ana", "Boris", "Cyril", "Dana", "Emil", "Fay"]
+CARDS = ["AH", "JK", "5C", "10D", "K", "QS", "2", "9H"]
+
+
+@st.composite
+def games(draw):
+    players = draw(st.integers(2, 6))
+    names = NAMES[:players]
+    rounds = []
+    for _ in range(draw(st.integers(0, 6))):
+        blocked = draw(st.booleans())
+        winner = None if blocked else draw(st.sampled_from(names))
+        hands = {}
+        for name in names:
+            if name == winner:
+                continue
+            if draw(st.booleans()):
+                hand = {"cards": draw(st.lists(st.sampled_from(CARDS), min_size=1, max_size=3))}
+            else:
+                hand = {"value": draw(st.integers(0, 60))}
+            if draw(st.booleans()):
+                hand["opened"] = False
+            hands[name] = hand
+        round_ = {"blocked": True} if blocked else {"winner": winner}
+        round_["hands"] = hands
+        rounds.append(round_)
+    return {"format": "rami-game/1", "players": names, "rounds": rounds}
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(games())
+def test_export_import_export_is_the_identity(document):
+    try:
+        parse_game(copy.deepcopy(document))
+        game = Game.from_document(document)
+    except ExchangeError as error:
+        assert "more" in str(error)
+        return
+    first = game.to_document()
+    assert Game.from_document(first).to_document() == first

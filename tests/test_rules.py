@@ -1,0 +1,350 @@
+"""The rules module on its own: SPEC 1 rule by rule, the worked examples, and properties."""
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from scoring.rules import (
+    DECK_SIZE,
+    MAX_HAND_VALUE,
+    RANKS,
+    SUITS,
+    Hand,
+    RulesError,
+    card_points,
+    hand_value,
+    parse_card,
+    score_round,
+    standing,
+    standings,
+    target_for,
+)
+
+
+def cards(text: str) -> tuple[str, ...]:
+    return tuple(text.split())
+
+
+# SPEC 2.1, as written
+
+
+def test_the_interface_of_spec_2_1():
+    assert card_points("JK") == 20
+    assert card_points("10h") == 10
+    assert hand_value(["AH", "JK", "5C"]) == 36
+    assert target_for(4) == 300
+    assert Hand(cards=("KH", "KS"), opened=False).opened is False
+    assert Hand().opened is True
+    assert Hand(value=17).points == 17
+    assert score_round([Hand(), Hand(cards=("AH", "JK", "5C"))], winner=0, target=100) == [0, 36]
+    s = standing([120, 40], target=100)
+    assert (s.finished, s.winner, s.tie_break) == (True, 1, False)
+
+
+# 1.1 Cards
+
+
+@pytest.mark.parametrize(
+    ("code", "points"),
+    [
+        ("JK", 20),
+        ("jk", 20),
+        ("AS", 11),
+        ("A", 11),
+        ("KH", 10),
+        ("Q", 10),
+        ("jd", 10),
+        ("2C", 2),
+        ("9", 9),
+        ("10D", 10),
+        ("10", 10),
+        ("A♥", 11),
+        ("7♣", 7),
+    ],
+)
+def test_card_points(code, points):
+    assert card_points(code) == points
+
+
+@pytest.mark.parametrize("code", ["1X", "1", "11H", "JKH", "", "AX", "H", "ZZ", "0S", "A H"])
+def test_unknown_cards_are_refused_with_the_card_named(code):
+    with pytest.raises(RulesError) as caught:
+        card_points(code)
+    assert caught.value.code == "unknown_card"
+    assert caught.value.details["card"] == code.strip()
+    assert f'"{code.strip()}"' in str(caught.value)
+
+
+def test_card_codes_are_case_insensitive_and_canonical():
+    assert parse_card("10h") == "10H"
+    assert Hand(cards=("ah", "jk", "5c")).cards == ("AH", "JK", "5C")
+
+
+def test_an_ace_left_in_hand_costs_11_even_after_a_low_run():
+    assert hand_value(["AH", "2H", "3H"]) == 16
+
+
+def test_the_deck_is_worth_what_max_hand_value_says():
+    deck = [rank + suit for rank in RANKS for suit in SUITS] * 2 + ["JK"] * 4
+    assert len(deck) == DECK_SIZE == 108
+    assert hand_value(deck) == MAX_HAND_VALUE == 840
+
+
+# 1.2 Scoring a round
+
+
+def test_winner_scores_zero_and_others_their_hand_value():
+    hands = [Hand(cards=cards("5H 5S")), Hand(), Hand(value=17)]
+    assert score_round(hands, winner=1, target=200) == [10, 0, 17]
+
+
+def test_never_opened_adds_25():
+    hands = [Hand(), Hand(cards=cards("5H 5S"), opened=False)]
+    assert score_round(hands, winner=0, target=300) == [0, 35]
+
+
+def test_never_opened_is_capped_at_half_the_target_with_two_players():
+    exactly = [Hand(), Hand(value=25, opened=False)]
+    over = [Hand(), Hand(value=26, opened=False)]
+    assert score_round(exactly, winner=0, target=100) == [0, 50]
+    assert score_round(over, winner=0, target=100) == [0, 50]
+    assert score_round([Hand(), Hand(value=24, opened=False)], winner=0, target=100) == [0, 49]
+
+
+def test_never_opened_is_capped_at_100_with_four_players():
+    hands = [Hand(), Hand(value=75, opened=False), Hand(value=76, opened=False), Hand(value=1)]
+    assert score_round(hands, winner=0, target=300) == [0, 100, 100, 1]
+
+
+def test_never_opened_cap_does_not_apply_to_players_who_opened():
+    hands = [Hand(), Hand(value=150)]
+    assert score_round(hands, winner=0, target=100) == [0, 150]
+
+
+def test_hand_rummy_gives_every_opponent_200_whatever_the_hand():
+    hands = [Hand(opened=False), Hand(), Hand(cards=cards("2C"), opened=False)]
+    assert score_round(hands, winner=1, target=200, hand_rummy=True) == [200, 0, 200]
+
+
+def test_hand_rummy_is_refused_when_an_opponent_opened():
+    hands = [Hand(), Hand(opened=False), Hand(value=3, opened=True)]
+    with pytest.raises(RulesError) as caught:
+        score_round(hands, winner=0, target=200, hand_rummy=True)
+    assert caught.value.code == "hand_rummy_opened"
+    assert caught.value.player == 2
+
+
+def test_hand_rummy_needs_a_winner():
+    with pytest.raises(RulesError, match="blocked"):
+        score_round([Hand(value=1), Hand(value=2)], winner=None, target=100, hand_rummy=True)
+
+
+def test_blocked_round_lowest_hand_wins():
+    hands = [Hand(cards=cards("5H")), Hand(value=7), Hand(cards=cards("9C 2D"), opened=False)]
+    assert score_round(hands, winner=None, target=200) == [0, 7, 36]
+
+
+def test_blocked_round_shared_lowest_all_score_zero():
+    hands = [Hand(value=7), Hand(cards=cards("3H 4C")), Hand(value=12)]
+    assert score_round(hands, winner=None, target=200) == [0, 0, 12]
+
+
+def test_blocked_round_never_opened_lowest_still_wins():
+    hands = [Hand(value=4, opened=False), Hand(value=9), Hand(value=30, opened=False)]
+    assert score_round(hands, winner=None, target=200) == [0, 9, 55]
+
+
+def test_blocked_round_needs_every_hand():
+    with pytest.raises(RulesError) as caught:
+        score_round([Hand(value=3), Hand()], winner=None, target=100)
+    assert (caught.value.code, caught.value.player) == ("missing_hand", 1)
+
+
+def test_a_loser_without_a_hand_is_refused():
+    with pytest.raises(RulesError) as caught:
+        score_round([Hand(), Hand(value=3), Hand()], winner=0, target=200)
+    assert (caught.value.code, caught.value.player) == ("missing_hand", 2)
+
+
+def test_cards_and_value_give_the_same_score():
+    by_cards = score_round([Hand(), Hand(cards=cards("KH QS 3D"), opened=False)], 0, 300)
+    by_value = score_round([Hand(), Hand(value=23, opened=False)], 0, 300)
+    assert by_cards == by_value == [0, 48]
+
+
+@pytest.mark.parametrize(
+    ("hands", "code"),
+    [
+        ([Hand(), Hand(cards=cards("AH AH AH"))], "too_many_copies"),
+        ([Hand(), Hand(cards=cards("AH AH")), Hand(cards=cards("AH"))], "too_many_copies"),
+        ([Hand(), Hand(cards=cards("JK JK JK")), Hand(cards=cards("JK JK"))], "too_many_copies"),
+        ([Hand(), Hand(cards=("K",) * 9)], "too_many_copies"),
+        ([Hand(), Hand(cards=cards("KH KH KS KS KD KD KC KC K"))], "too_many_copies"),
+    ],
+)
+def test_deck_check_refuses_more_copies_than_two_packs_hold(hands, code):
+    with pytest.raises(RulesError) as caught:
+        score_round(hands, winner=0, target=200)
+    assert caught.value.code == code
+    assert caught.value.player == len(hands) - 1
+
+
+def test_deck_check_accepts_a_full_legal_spread():
+    hands = [Hand(), Hand(cards=("KH", "KH", "JK", "JK") + ("Q",) * 8), Hand(cards=("JK", "JK"))]
+    assert score_round(hands, winner=0, target=200) == [0, 140, 40]
+
+
+@pytest.mark.parametrize(
+    ("make", "code"),
+    [
+        (lambda: Hand(value=-1), "negative_value"),
+        (lambda: Hand(cards=("AH",), value=11), "cards_and_value"),
+        (lambda: Hand(value=841), "value_too_large"),
+        (lambda: Hand(value="12"), "not_a_number"),
+        (lambda: score_round([Hand(), Hand(value=1)], winner=2, target=100), "winner_out_of_range"),
+        (
+            lambda: score_round([Hand(), Hand(value=1)], winner=-1, target=100),
+            "winner_out_of_range",
+        ),
+        (
+            lambda: score_round([Hand(value=5), Hand(value=1)], winner=0, target=100),
+            "winner_has_cards",
+        ),
+        (lambda: score_round([Hand()], winner=0, target=100), "player_count"),
+        (lambda: score_round([Hand(), Hand(value=1)], winner=0, target=0), "bad_target"),
+        (lambda: target_for(1), "player_count"),
+        (lambda: target_for(7), "player_count"),
+    ],
+)
+def test_invalid_input_raises_rules_error_with_a_code(make, code):
+    with pytest.raises(RulesError) as caught:
+        make()
+    assert caught.value.code == code
+    assert str(caught.value)
+
+
+# 1.3 Target and end of game
+
+
+@pytest.mark.parametrize(("players", "target"), [(2, 100), (3, 200), (4, 300), (5, 400), (6, 500)])
+def test_target_is_100_per_opponent(players, target):
+    assert target_for(players) == target
+
+
+def test_game_goes_on_below_the_target():
+    s = standing([99, 40], target=100)
+    assert (s.finished, s.winner, s.tie_break, s.status) == (False, None, False, "playing")
+    assert s.leaders == (1,)
+
+
+def test_reaching_the_target_exactly_ends_the_game():
+    s = standing([100, 40], target=100)
+    assert (s.finished, s.winner, s.status) == (True, 1, "finished")
+
+
+def test_a_tie_for_lowest_at_the_end_continues_the_game():
+    s = standing([300, 120, 120, 200], target=300)
+    assert (s.finished, s.winner, s.tie_break, s.status) == (False, None, True, "tie_break")
+    assert s.leaders == (1, 2)
+
+
+def test_tie_break_round_settles_it():
+    after = standings([[0, 40, 40], [200, 0, 0], [0, 0, 5]], players=3, target=200)
+    assert [s.status for s in after] == ["playing", "tie_break", "finished"]
+    assert after[1].leaders == (1, 2)
+    assert after[-1].winner == 1
+
+
+# 1.4 The worked examples
+
+
+def test_example_ace_joker_and_five():
+    assert score_round([Hand(), Hand(cards=cards("AH JK 5C"))], winner=0, target=100) == [0, 36]
+
+
+def test_example_two_players_never_opened_capped_at_half_the_target():
+    hands = [Hand(), Hand(cards=cards("KH KS QD JC 9H"), opened=False)]
+    assert score_round(hands, winner=0, target=target_for(2)) == [0, 50]
+
+
+def test_example_four_players_one_never_opened():
+    hands = [
+        Hand(),
+        Hand(cards=cards("3H 4H")),
+        Hand(cards=cards("KH KS QD JC 9H 8C 7D JK"), opened=False),
+        Hand(cards=cards("JK AH")),
+    ]
+    assert score_round(hands, winner=0, target=target_for(4)) == [0, 7, 100, 31]
+
+
+def test_example_hand_rummy_three_players():
+    hands = [
+        Hand(),
+        Hand(cards=cards("2C"), opened=False),
+        Hand(cards=cards("5D 6D"), opened=False),
+    ]
+    assert score_round(hands, winner=0, target=target_for(3), hand_rummy=True) == [0, 200, 200]
+
+
+# Properties
+
+card_codes = st.sampled_from(
+    [rank + suit for rank in RANKS for suit in SUITS] + list(RANKS) + ["JK"]
+)
+loser_hands = st.one_of(
+    st.builds(
+        Hand,
+        cards=st.lists(card_codes, min_size=1, max_size=5).map(tuple),
+        opened=st.booleans(),
+    ),
+    st.builds(Hand, value=st.integers(0, 200), opened=st.booleans()),
+)
+
+
+@st.composite
+def rounds(draw):
+    losers = draw(st.lists(loser_hands, min_size=1, max_size=5))
+    winner = draw(st.integers(0, len(losers)))
+    hands = list(losers)
+    hands.insert(winner, Hand())
+    return hands, winner
+
+
+def _scores(hands, winner):
+    try:
+        return score_round(hands, winner=winner, target=target_for(len(hands)))
+    except RulesError as error:
+        assert error.code == "too_many_copies"
+        return None
+
+
+@given(rounds())
+def test_points_are_never_negative_and_the_winner_scores_zero(round_):
+    hands, winner = round_
+    points = _scores(hands, winner)
+    if points is not None:
+        assert points[winner] == 0
+        assert all(point >= 0 for point in points)
+
+
+@given(rounds(), st.randoms())
+def test_the_order_of_the_other_hands_changes_nobodys_points(round_, random):
+    hands, winner = round_
+    points = _scores(hands, winner)
+    if points is None:
+        return
+    order = list(range(len(hands)))
+    random.shuffle(order)
+    shuffled = [hands[i] for i in order]
+    again = score_round(shuffled, winner=order.index(winner), target=target_for(len(hands)))
+    assert again == [points[i] for i in order]
+
+
+@given(st.lists(loser_hands, min_size=2, max_size=6))
+def test_blocked_round_winners_hold_the_lowest_hand(hands):
+    try:
+        points = score_round(hands, winner=None, target=target_for(len(hands)))
+    except RulesError:
+        return
+    lowest = min(hand.points for hand in hands)
+    assert [p == 0 for p in points] == [hand.points == lowest for hand in hands]

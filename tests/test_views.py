@@ -1,0 +1,33 @@
+"""The start page, /healthz and the JSON export over HTTP."""
+
+import json
+
+import pytest
+
+pytestmark = pytest.mark.django_db
+
+
+def test_start_page_says_what_the_app_is(client):
+    response = client.get("/")
+    assert response.status_code == 200
+    assert "Rami score keeper" in response.content.decode()
+
+
+def test_healthz_answers_ok_after_checking_the_database(client, django_assert_num_queries):
+    with django_assert_num_queries(1):
+        response = client.get("/healthz")
+    assert response.status_code == 200
+    assert response.content == b"ok"
+
+
+def test_export_json_serves_the_exchange_document(client, every_kind_game):
+    response = client.get(f"/g/{every_kind_game.edit_token}/export.json")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/json"
+    assert "attachment" in response["Content-Disposition"]
+    assert json.loads(response.content) == every_kind_game.to_document()
+
+
+def test_export_json_of_an_unknown_token_is_404(client, every_kind_game):
+    response = client.get(f"/g/{every_kind_game.view_token}/export.json")
+    assert response.status_code == 404
