@@ -89,31 +89,51 @@ def _fail(round_number: int | None, message: str, name: str | None = None) -> Ex
     return ExchangeError(f"{where}: {message}" if where else message)
 
 
+class NamesError(ExchangeError):
+    """Player names that cannot make a game: `code` says why, `index` which name."""
+
+    MESSAGES = {
+        "count": "a game has 2 to 6 players, not {count}",
+        "empty": "a player's name is empty",
+        "too_long": 'player "{name}": a name has at most {limit} characters',
+        "duplicate": 'player "{name}": two players have the same name',
+    }
+
+    def __init__(self, code: str, index: int | None = None, **details: object) -> None:
+        self.code = code
+        self.index = index
+        self.details = details
+        super().__init__(self.MESSAGES[code].format(**details))
+
+
 def parse_names(players: object) -> list[str]:
     """The player names of a document, checked as the start form checks them."""
     if not isinstance(players, list):
         raise ExchangeError('"players" must be a list of 2 to 6 names')
-    names = []
     for name in players:
         if not isinstance(name, str):
             raise ExchangeError(f'"players": {json.dumps(name)} is not a name')
-        names.append(name)
-    return check_names(names, ExchangeError)
+    return check_names(players)
 
 
-def check_names(names: Sequence[str], error: type[Exception]) -> list[str]:
-    """Names trimmed, 1-30 characters, unique ignoring case, 2 to 6 of them."""
-    cleaned = [" ".join(name.split()) for name in names]
+def clean_name(name: str) -> str:
+    """A name as the game keeps it: trimmed, inner runs of spaces made one."""
+    return " ".join(name.split())
+
+
+def check_names(names: Sequence[str]) -> list[str]:
+    """Names trimmed, 1-30 characters, unique ignoring case, 2 to 6 of them; NamesError else."""
+    cleaned = [clean_name(name) for name in names]
     if not rules.MIN_PLAYERS <= len(cleaned) <= rules.MAX_PLAYERS:
-        raise error(f"a game has 2 to 6 players, not {len(cleaned)}")
+        raise NamesError("count", count=len(cleaned))
     seen: set[str] = set()
-    for name in cleaned:
+    for index, name in enumerate(cleaned):
         if not name:
-            raise error("a player's name is empty")
+            raise NamesError("empty", index)
         if len(name) > MAX_NAME_LENGTH:
-            raise error(f'player "{name}": a name has at most {MAX_NAME_LENGTH} characters')
+            raise NamesError("too_long", index, name=name, limit=MAX_NAME_LENGTH)
         if name.casefold() in seen:
-            raise error(f'player "{name}": two players have the same name')
+            raise NamesError("duplicate", index, name=name)
         seen.add(name.casefold())
     return cleaned
 
@@ -175,11 +195,11 @@ def parse_round(
         if name not in seats:
             raise _fail(round_number, f'"hands": unknown player "{name}"')
     hands = []
-    for name in names:
+    for seat, name in enumerate(names):
         given = hands_document.get(name)
         if given is None:
             # A hand rummy needs no hands: an opponent left out had not opened.
-            hands.append(rules.Hand(opened=not hand_rummy))
+            hands.append(rules.Hand(opened=seat == winner or not hand_rummy))
         else:
             hands.append(_parse_hand(given, round_number, name))
     entry = RoundEntry(hands=tuple(hands), winner=winner, hand_rummy=hand_rummy)

@@ -5,5 +5,7 @@ from . import views
 urlpatterns = [
     path("", views.start, name="start"),
     path("healthz", views.healthz, name="healthz"),
+    path("g/<str:token>/", views.game_page, name="game"),
+    path("g/<str:token>/rounds/<int:number>/", views.round_page, name="round"),
     path("g/<str:token>/export.json", views.export_json, name="export_json"),
 ]

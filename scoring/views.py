@@ -1,27 +1,156 @@
-"""Views: thin glue between requests, forms, the Game methods and the templates."""
+"""Views: thin glue between requests, forms, the Game methods and the templates.
+
+Every page works with ordinary form posts and redirects; with htmx, the same views answer
+with a named part of the page's own template (a Django template partial).
+"""
 
 from __future__ import annotations
 
 from django.db import connection
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
+from django.urls import reverse
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_http_methods
+from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
-from . import exchange
-from .models import Game
+from . import exchange, rules
+from .forms import RoundForm, StartForm, describe_rules_error
+from .models import Game, GameEvent
+from .scoreboard import Scoreboard
 
 
 class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
 
 
-@require_GET
-def start(request: HtmxHttpRequest) -> TemplateResponse:
-    """The start page. Template: scoring/start.html."""
-    return TemplateResponse(request, "scoring/start.html", {})
+def redirect(request: HtmxHttpRequest, url: str) -> HttpResponse:
+    """Go to `url`: a client-side redirect for htmx, a 303 See Other otherwise."""
+    if request.htmx:
+        return HttpResponseClientRedirect(url)
+    return HttpResponseRedirect(url, status=303)
+
+
+@require_http_methods(["GET", "POST"])
+def start(request: HtmxHttpRequest) -> HttpResponse:
+    """Start a game with 2 to 6 players. Template: scoring/start.html."""
+    form = StartForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        game = Game.start(form.cleaned_data["names"])
+        return redirect(request, reverse("game", args=[game.edit_token]))
+    targets = [(players, rules.target_for(players)) for players in range(2, 7)]
+    return TemplateResponse(request, "scoring/start.html", {"form": form, "targets": targets})
+
+
+def _round_form(board: Scoreboard, data=None, **kwargs) -> RoundForm:
+    form = RoundForm(data, players=board.seated, target=board.target, **kwargs)
+    if data is None:
+        form.initial["for_round"] = board.next_round_number
+    return form
+
+
+def _game_response(
+    request: HtmxHttpRequest, game: Game, form: RoundForm | None = None, partial: str = ""
+) -> TemplateResponse:
+    board = Scoreboard.for_game(game)
+    context = {
+        "game": game,
+        "board": board,
+        "form": form or _round_form(board),
+        "undo": board.last_deletion(),
+        "editable": True,
+    }
+    template = "scoring/game.html"
+    if partial:
+        template += f"#{partial}"
+    return TemplateResponse(request, template, context)
+
+
+@require_http_methods(["GET", "POST"])
+def game_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    """The game: scoreboard, round entry, round table. Template: scoring/game.html.
+
+    POST actions (the `action` field): `save` a new round, `preview` its points (the
+    #preview part), `delete` a round, `restore` the last deleted one, `rematch`.
+    htmx requests get the #game_body part back; others are redirected (303) after a change.
+    """
+    game = get_object_or_404(Game, edit_token=token)
+    if request.method == "GET":
+        return _game_response(request, game)
+
+    action = request.POST.get("action", "save")
+    here = reverse("game", args=[game.edit_token])
+    if action == "preview":
+        board = Scoreboard.for_game(game)
+        form = _round_form(board, request.POST, preview=True)
+        seats = [
+            {**seat, "points": points}
+            for seat, points in zip(form.seats(), form.preview(), strict=True)
+        ]
+        return TemplateResponse(
+            request, "scoring/game.html#preview", {"game": game, "form": form, "preview": seats}
+        )
+    if action == "rematch":
+        return redirect(request, reverse("game", args=[game.rematch().edit_token]))
+    if action == "delete":
+        number = _number(request.POST.get("number"))
+        if not game.rounds.filter(number=number).exists():
+            raise Http404
+        game.delete_round(number)
+    elif action == "restore":
+        event = get_object_or_404(
+            GameEvent, game=game, pk=_number(request.POST.get("event")), kind="deleted"
+        )
+        try:
+            game.restore_round(event)
+        except rules.RulesError:
+            pass  # Restored already (a second tap, or another phone): nothing to do.
+    else:
+        board = Scoreboard.for_game(game)
+        form = _round_form(board, request.POST)
+        if not form.is_valid() or not _record(game, form):
+            return _game_response(request, game, form, partial="game_body" if request.htmx else "")
+    if request.htmx:
+        return _game_response(request, game, partial="game_body")
+    return redirect(request, here)
+
+
+def _record(game: Game, form: RoundForm) -> bool:
+    """Record the form's round; False (with the error on the form) when the game refuses."""
+    try:
+        game.record_round(form.cleaned_data["entry"], key=form.cleaned_data.get("key") or "")
+    except rules.RulesError as error:
+        form.add_error(None, describe_rules_error(error, form.names))
+        return False
+    return True
+
+
+def _number(text: str | None) -> int:
+    try:
+        return int(text or "")
+    except ValueError:
+        raise Http404 from None
+
+
+@require_http_methods(["GET", "POST"])
+def round_page(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
+    """Edit one round with the same form, prefilled. Template: scoring/round.html."""
+    game = get_object_or_404(Game, edit_token=token)
+    round_ = get_object_or_404(game.rounds.prefetch_related("hands__player"), number=number)
+    board = Scoreboard.for_game(game)
+    if request.method == "POST":
+        form = _round_form(board, request.POST)
+        if form.is_valid():
+            game.edit_round(number, form.cleaned_data["entry"])
+            return redirect(request, reverse("game", args=[game.edit_token]) + f"#round-{number}")
+    else:
+        entry = round_.entry(len(board.seated))
+        form = _round_form(board, initial=RoundForm.initial_for(entry, number))
+    return TemplateResponse(
+        request, "scoring/round.html", {"game": game, "board": board, "form": form, "round": round_}
+    )
 
 
 @require_GET

@@ -1,0 +1,214 @@
+"""Forms for starting a game and entering a round. Every rule is checked by scoring.rules;
+a form only turns inputs into rules.Hand values and puts the engine's errors next to the
+player concerned."""
+
+from __future__ import annotations
+
+import secrets
+
+from django import forms
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from . import exchange, rules
+from .exchange import RoundEntry
+from .models import Player
+
+BLOCKED = "blocked"
+
+
+class StartForm(forms.Form):
+    """Two to six player names: the first four fields shown, two more on demand."""
+
+    FIELDS = 6
+    SHOWN = 4
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        for index in range(self.FIELDS):
+            self.fields[f"player_{index}"] = forms.CharField(
+                label=_("Player %(number)d") % {"number": index + 1},
+                required=False,
+                max_length=exchange.MAX_NAME_LENGTH,
+                # Not strip-only: inner runs of spaces fold in exchange.clean_name.
+                widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "words"}),
+            )
+
+    def name_fields(self) -> list[forms.BoundField]:
+        return [self[f"player_{index}"] for index in range(self.FIELDS)]
+
+    def clean(self):
+        cleaned = super().clean()
+        filled = [
+            (index, cleaned.get(f"player_{index}", ""))
+            for index in range(self.FIELDS)
+            if exchange.clean_name(cleaned.get(f"player_{index}", "") or "")
+        ]
+        try:
+            cleaned["names"] = exchange.check_names([name for _index, name in filled])
+        except exchange.NamesError as error:
+            if error.code == "count":
+                raise forms.ValidationError(
+                    gettext("Enter the names of 2 to 6 players."), code="count"
+                ) from None
+            field = f"player_{filled[error.index][0]}"
+            messages = {
+                "too_long": gettext("A name has at most %(limit)d characters.")
+                % {"limit": exchange.MAX_NAME_LENGTH},
+                "duplicate": gettext("Two players have this name: make them different."),
+            }
+            self.add_error(field, messages.get(error.code, str(error)))
+        return cleaned
+
+
+def describe_rules_error(error: rules.RulesError, names: list[str]) -> str:
+    """The engine's message for a player (the web layer's single translation point)."""
+    return str(error)
+
+
+class RoundForm(forms.Form):
+    """One round: who went out (or a blocked round), hand rummy, and a hand per player.
+
+    A hand is typed as cards in the card notation ("AH JK 5C", filled by the card picker when
+    JavaScript runs) or as a number. Hidden fields carry the round this form is for and a
+    fresh key, so that sending the same form twice records the round once.
+    """
+
+    winner = forms.ChoiceField(label=_("Who went out?"), widget=forms.RadioSelect)
+    hand_rummy = forms.BooleanField(label=_("Hand rummy"), required=False)
+    for_round = forms.IntegerField(widget=forms.HiddenInput, required=False)
+    key = forms.CharField(widget=forms.HiddenInput, required=False, max_length=64)
+
+    def __init__(
+        self, *args, players: list[Player], target: int, preview: bool = False, **kwargs
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.players = players
+        self.target = target
+        # A preview shows the points of the hands typed so far; the others are still to come.
+        self.previewing = preview
+        self.untyped: set[int] = set()
+        self.fields["winner"].choices = [(str(p.seat), p.name) for p in players] + [
+            (BLOCKED, _("Nobody: blocked round"))
+        ]
+        if not self.is_bound:
+            self.initial.setdefault("key", secrets.token_urlsafe(16))
+        for player in players:
+            seat = player.seat
+            self.fields[f"cards_{seat}"] = forms.CharField(
+                label=_("Cards left in %(name)s's hand") % {"name": player.name},
+                required=False,
+                max_length=4 * rules.DECK_SIZE,
+                widget=forms.TextInput(
+                    attrs={
+                        "autocomplete": "off",
+                        "autocapitalize": "characters",
+                        "spellcheck": "false",
+                        "placeholder": "AH JK 5C",
+                        "class": "cards-text",
+                    }
+                ),
+            )
+            self.fields[f"value_{seat}"] = forms.IntegerField(
+                label=_("or their value"),
+                required=False,
+                min_value=0,
+                max_value=rules.MAX_HAND_VALUE,
+                widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "value-input"}),
+            )
+            self.fields[f"not_opened_{seat}"] = forms.BooleanField(
+                label=_("Not opened yet"), required=False
+            )
+
+    @classmethod
+    def initial_for(cls, entry: RoundEntry, number: int) -> dict:
+        """The initial data that shows `entry` again (for editing a round)."""
+        initial: dict = {
+            "winner": BLOCKED if entry.blocked else str(entry.winner),
+            "hand_rummy": entry.hand_rummy,
+            "for_round": number,
+        }
+        for seat, hand in enumerate(entry.hands):
+            initial[f"cards_{seat}"] = " ".join(hand.cards)
+            initial[f"value_{seat}"] = hand.value
+            initial[f"not_opened_{seat}"] = not hand.opened
+        return initial
+
+    def seats(self) -> list[dict]:
+        """The bound fields of each player, for the template."""
+        return [
+            {
+                "player": player,
+                "cards": self[f"cards_{player.seat}"],
+                "value": self[f"value_{player.seat}"],
+                "not_opened": self[f"not_opened_{player.seat}"],
+                "winner_choice": self["winner"][index],
+            }
+            for index, player in enumerate(self.players)
+        ]
+
+    def _hand(self, seat: int, winner: int | None, hand_rummy: bool) -> rules.Hand | None:
+        """The rules' Hand for a seat, or None (with the error added) when it cannot be made."""
+        if seat == winner:
+            # The winner went out; anything typed in that hidden hand is left aside.
+            return rules.Hand()
+        cards = self.cleaned_data.get(f"cards_{seat}", "")
+        value = self.cleaned_data.get(f"value_{seat}")
+        not_opened = self.cleaned_data.get(f"not_opened_{seat}", False)
+        if f"value_{seat}" in self.errors:
+            return None
+        if not cards.split() and value is None:
+            if hand_rummy:
+                # As in the exchange format, an opponent of a hand rummy needs no hand.
+                return rules.Hand(opened=False)
+            if self.previewing:
+                self.untyped.add(seat)
+                return rules.Hand(value=0, opened=not not_opened)
+        try:
+            return rules.Hand(cards=tuple(cards.split()), value=value, opened=not not_opened)
+        except rules.RulesError as error:
+            self.add_error(f"cards_{seat}", describe_rules_error(error, self.names))
+            return None
+
+    @property
+    def names(self) -> list[str]:
+        return [player.name for player in self.players]
+
+    def clean(self):
+        cleaned = super().clean()
+        choice = cleaned.get("winner")
+        if choice is None:
+            return cleaned
+        winner = None if choice == BLOCKED else int(choice)
+        hand_rummy = bool(cleaned.get("hand_rummy"))
+        hands = [self._hand(player.seat, winner, hand_rummy) for player in self.players]
+        if None in hands:
+            return cleaned
+        entry = RoundEntry(hands=tuple(hands), winner=winner, hand_rummy=hand_rummy)
+        try:
+            cleaned["points"] = entry.points(self.target)
+        except rules.RulesError as error:
+            message = describe_rules_error(error, self.names)
+            if error.player is not None:
+                self.add_error(f"cards_{error.player}", message)
+            elif error.code == "hand_rummy_blocked":
+                self.add_error("hand_rummy", message)
+            else:
+                self.add_error(None, message)
+            return cleaned
+        cleaned["entry"] = entry
+        return cleaned
+
+    def preview(self) -> list[int | None]:
+        """Each player's points for the round as typed so far (None where not yet known):
+        a hand not yet typed shows none, nor does anyone in a blocked round until every hand
+        is in, since the lowest hand decides it. Only for a form made with `preview=True`."""
+        if not self.is_valid():
+            return [None] * len(self.players)
+        entry = self.cleaned_data["entry"]
+        if entry.blocked and self.untyped:
+            return [None] * len(self.players)
+        return [
+            None if seat in self.untyped else points
+            for seat, points in enumerate(self.cleaned_data["points"])
+        ]

@@ -1,0 +1,137 @@
+/* Progressive enhancement for the Rami score keeper; every page works without this file.
+ *
+ * - The card picker: tapping a rank adds a card to the hand's text field (in the card
+ *   notation, "AH JK 5C"), a suit button gives the last card its suit, tapping a chosen card
+ *   removes it. The text field stays the one source of truth, and each change fires a
+ *   "picked" event that htmx turns into a preview request (the points come from the server).
+ * - The start form: the 5th and 6th name fields fold away until "Add a player", and the
+ *   target line shows the target for the number of names typed (looked up, not computed).
+ */
+(function () {
+  "use strict";
+
+  var SUIT_SYMBOLS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
+  var RED = { H: true, D: true };
+  document.documentElement.classList.add("js");
+
+  function cardsOf(field) {
+    return field.value.trim().toUpperCase().split(/\s+/).filter(Boolean);
+  }
+
+  function split(code) {
+    if (code === "JK") return { rank: "JK", suit: "" };
+    var last = code.slice(-1);
+    if (SUIT_SYMBOLS[last] && code.length > 1) return { rank: code.slice(0, -1), suit: last };
+    return { rank: code, suit: "" };
+  }
+
+  function fieldOf(picker) {
+    return document.getElementById(picker.dataset.field);
+  }
+
+  function rankLabel(picker, rank) {
+    var button = picker.querySelector('.rank[data-rank="' + rank + '"]');
+    return button ? button.textContent : rank;
+  }
+
+  function render(picker) {
+    var field = fieldOf(picker);
+    var chosen = picker.querySelector(".chosen");
+    if (!field || !chosen) return;
+    chosen.replaceChildren();
+    cardsOf(field).forEach(function (code, index) {
+      var card = split(code);
+      var chip = document.createElement("button");
+      chip.type = "button";
+      chip.className = "chip card" + (RED[card.suit] ? " red" : "") + (card.rank === "JK" ? " joker" : "");
+      chip.dataset.index = String(index);
+      chip.textContent = rankLabel(picker, card.rank) + (SUIT_SYMBOLS[card.suit] || "");
+      chip.setAttribute("aria-label", picker.dataset.removeLabel.replace("%s", code));
+      chosen.appendChild(chip);
+    });
+  }
+
+  function update(picker, cards) {
+    var field = fieldOf(picker);
+    field.value = cards.join(" ");
+    render(picker);
+    field.dispatchEvent(new Event("picked", { bubbles: true }));
+  }
+
+  function init(root) {
+    root.querySelectorAll(".picker").forEach(function (picker) {
+      picker.hidden = false;
+      render(picker);
+    });
+    root.querySelectorAll(".start-form").forEach(initStartForm);
+  }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest(".picker button");
+    if (!button) return;
+    var picker = button.closest(".picker");
+    var cards = cardsOf(fieldOf(picker));
+    if (button.classList.contains("rank")) {
+      cards.push(button.dataset.rank);
+    } else if (button.classList.contains("suit")) {
+      var last = cards.length ? split(cards[cards.length - 1]) : null;
+      if (!last || last.rank === "JK") return;
+      cards[cards.length - 1] = last.rank + button.dataset.suit;
+    } else if (button.classList.contains("chip")) {
+      cards.splice(Number(button.dataset.index), 1);
+    }
+    update(picker, cards);
+  });
+
+  document.addEventListener("input", function (event) {
+    if (!event.target.classList.contains("cards-text")) return;
+    document.querySelectorAll('.picker[data-field="' + event.target.id + '"]').forEach(render);
+  });
+
+  function initStartForm(form) {
+    if (form.dataset.ready) return;
+    form.dataset.ready = "1";
+    var rows = Array.prototype.slice.call(form.querySelectorAll(".name-row"));
+    var add = form.querySelector(".add-player");
+    rows.forEach(function (row, index) {
+      var input = row.querySelector("input");
+      if (row.classList.contains("extra") && !input.value.trim()) row.hidden = true;
+      if (index < 2) return;
+      // Players 3 to 6 can be taken off again: the field is emptied and folded away.
+      var remove = document.createElement("button");
+      remove.type = "button";
+      remove.className = "remove-player link-button";
+      remove.textContent = "\u00d7";
+      remove.setAttribute("aria-label", form.dataset.removeLabel + " " + row.querySelector("label").firstChild.textContent.trim());
+      remove.addEventListener("click", function () {
+        input.value = "";
+        row.hidden = true;
+        refresh();
+      });
+      row.appendChild(remove);
+    });
+    function refresh() {
+      var filled = rows.filter(function (row) { return row.querySelector("input").value.trim(); }).length;
+      var players = Math.min(6, Math.max(2, filled));
+      form.querySelectorAll(".target-for").forEach(function (line) {
+        line.hidden = Number(line.dataset.players) !== players;
+      });
+      form.querySelectorAll(".target-line .sep").forEach(function (sep) { sep.hidden = true; });
+      add.hidden = !rows.some(function (row) { return row.hidden; });
+    }
+    add.addEventListener("click", function () {
+      var next = rows.find(function (row) { return row.hidden; });
+      if (next) {
+        next.hidden = false;
+        next.querySelector("input").focus();
+      }
+      refresh();
+    });
+    form.addEventListener("input", refresh);
+    refresh();
+  }
+
+  document.addEventListener("DOMContentLoaded", function () { init(document); });
+  // New content from htmx (a saved round brings a fresh form) gets its pickers too.
+  document.addEventListener("htmx:load", function (event) { init(event.detail.elt); });
+})();
