@@ -6,6 +6,8 @@ with a named part of the page's own template (a Django template partial).
 
 from __future__ import annotations
 
+import contextlib
+
 from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
@@ -103,10 +105,9 @@ def game_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
         event = get_object_or_404(
             GameEvent, game=game, pk=_number(request.POST.get("event")), kind="deleted"
         )
-        try:
+        # Restored already (a second tap, or another phone): nothing more to do.
+        with contextlib.suppress(rules.RulesError):
             game.restore_round(event)
-        except rules.RulesError:
-            pass  # Restored already (a second tap, or another phone): nothing to do.
     else:
         board = Scoreboard.for_game(game)
         form = _round_form(board, request.POST)
