@@ -1,0 +1,88 @@
+"""Browser tests: Playwright for Python drives Debian's Chromium at a phone's size.
+
+They run in CI for real: `.ci/run` installs chromium when it is missing, and a machine
+without it fails here with a message saying so instead of skipping.
+"""
+
+import os
+import shutil
+
+import pytest
+from playwright.sync_api import Page, sync_playwright
+
+# pytest-django's live server and Playwright's sync API share the test thread.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+}
+CHROMIUM_FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "tests/browser/" in str(item.fspath).replace(os.sep, "/"):
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    executable = shutil.which("chromium")
+    if executable is None:
+        pytest.fail("The browser tests need Debian's Chromium: apt-get install -y chromium")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_FLAGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def static_from_the_source(settings):
+    """The live server serves static files from their source folders, so plain names."""
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+
+
+def _page(browser, live_server, **options):
+    context = browser.new_context(base_url=live_server.url, **PHONE, **options)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+
+    def console(message):
+        # The browser asks for /favicon.ico by itself; the page's own icons are linked.
+        if message.type == "error" and not message.location.get("url", "").endswith("/favicon.ico"):
+            errors.append(f"{message.text} ({message.location.get('url')})")
+
+    page.on("console", console)
+    return context, page, errors
+
+
+@pytest.fixture
+def page(browser, live_server, static_from_the_source) -> Page:
+    """A phone with JavaScript; the test fails on any script error or CSP report."""
+    context, page, errors = _page(browser, live_server)
+    yield page
+    context.close()
+    assert errors == []
+
+
+@pytest.fixture
+def page_without_js(browser, live_server, static_from_the_source) -> Page:
+    context, page, errors = _page(browser, live_server, java_script_enabled=False)
+    yield page
+    context.close()
+    assert errors == []

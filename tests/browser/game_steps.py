@@ -1,0 +1,60 @@
+"""What a player does on the game page, in a phone's browser."""
+
+import re
+
+from playwright.sync_api import Page, expect
+
+
+def start_game(page: Page, *names: str) -> None:
+    page.goto("/")
+    for index, name in enumerate(names):
+        field = page.locator(f"#id_player_{index}")
+        if not field.is_visible():
+            page.get_by_role("button", name="Add a player").click()
+        field.fill(name)
+    page.get_by_role("button", name="Start the game").click()
+    expect(page).to_have_url(re.compile(r"/g/[\w-]{22,}/$"))
+
+
+def hand(page: Page, name: str):
+    return page.locator("fieldset.hand").filter(
+        has=page.locator(".hand-name", has_text=re.compile(f"^{name}$"))
+    )
+
+
+def choose_winner(page: Page, name: str) -> None:
+    page.locator(".who-won .choice").filter(has_text=re.compile(f"^{name}$")).click()
+
+
+def tap_cards(page: Page, name: str, cards: str) -> None:
+    """Tap each card: its rank, then its suit when it has one ("AH JK 5" is 5 taps)."""
+    player = hand(page, name)
+    for card in cards.split():
+        rank, suit = (
+            (card, "")
+            if card == "JK" or card[-1].isdigit() or len(card) == 1
+            else (card[:-1], card[-1])
+        )
+        player.locator(f'.rank[data-rank="{rank}"]').tap()
+        if suit:
+            player.locator(f'.suit[data-suit="{suit}"]').tap()
+
+
+def type_value(page: Page, name: str, value: int) -> None:
+    hand(page, name).locator(".value-input").fill(str(value))
+
+
+def not_opened(page: Page, name: str) -> None:
+    hand(page, name).get_by_label("Not opened yet").check()
+
+
+def expect_preview(page: Page, name: str, points: str) -> None:
+    expect(hand(page, name).locator(".points-preview")).to_have_text(points)
+
+
+def save(page: Page) -> None:
+    page.get_by_role("button", name="Save round").click()
+
+
+def expect_totals(page: Page, *totals: int) -> None:
+    expect(page.locator(".totals .sum")).to_have_text([str(total) for total in totals])

@@ -1,0 +1,187 @@
+"""The game page /g/<edit-token>/: scoreboard, round entry, preview, delete and undo."""
+
+import re
+from html import unescape
+
+import pytest
+
+from scoring.models import Game
+from tests.conftest import round_post
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HX-Request": "true"}
+
+
+def totals(html: str) -> list[int]:
+    return [int(total) for total in re.findall(r'<span class="sum">(\d+)</span>', html)]
+
+
+def url(game: Game) -> str:
+    return f"/g/{game.edit_token}/"
+
+
+def test_an_empty_game_shows_the_players_the_target_and_the_dealer(client, four_players):
+    html = client.get(url(four_players)).content.decode()
+    assert totals(html) == [0, 0, 0, 0]
+    assert "Target 300" in html
+    assert "Round 1" in html and "Ana deals" in html
+    assert html.count('class="picker"') == 4
+
+
+def test_unknown_token_is_a_plain_404(client, four_players):
+    response = client.get(f"/g/{four_players.view_token}/")
+    assert response.status_code == 404
+    assert four_players.edit_token not in response.content.decode()
+
+
+def test_saving_a_round_without_javascript_redirects_to_the_updated_page(client, four_players):
+    response = client.post(url(four_players), round_post(0, {1: "AH JK 5C", 2: (20, "no"), 3: 4}))
+    assert response.status_code == 303
+    html = client.get(response["Location"]).content.decode()
+    assert totals(html) == [0, 36, 45, 4]
+    assert "Boris deals" in html
+
+
+def test_saving_a_round_with_htmx_returns_the_scoreboard_and_a_fresh_form(client, four_players):
+    response = client.post(
+        url(four_players), round_post(0, {1: "AH JK 5C", 2: 10, 3: 4}), headers=HTMX
+    )
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert html.lstrip().startswith('<div id="game-body"')
+    assert "<html" not in html
+    assert totals(html) == [0, 36, 10, 4]
+    assert 'value="AH JK 5C"' not in html  # the form is reset for the next round
+    assert "Round 2" in html
+
+
+def test_an_invalid_round_keeps_everything_typed_and_says_what_to_fix(client, four_players):
+    data = round_post(0, {1: "AH AH AH", 2: 10, 3: ("KH QS", "no")})
+    for headers in ({}, HTMX):
+        html = unescape(client.post(url(four_players), data, headers=headers).content.decode())
+        assert 'more "AH" cards (3) than the deck holds (2)' in html
+        assert 'value="AH AH AH"' in html and 'value="KH QS"' in html and 'value="10"' in html
+        assert re.search(r'name="not_opened_3"[^>]*checked', html)
+    assert four_players.rounds.count() == 0
+
+
+def test_the_error_stands_next_to_the_player_concerned(client, four_players):
+    html = unescape(
+        client.post(url(four_players), round_post(0, {1: 3, 2: "1X", 3: 4})).content.decode()
+    )
+    errors = html[html.index('id="errors-2"') :]
+    assert errors.index('unknown card "1X"') < errors.index("</div>")
+
+
+def test_a_missing_hand_is_an_error(client, four_players):
+    html = client.post(url(four_players), round_post(0, {1: 3, 3: 4})).content.decode()
+    assert "missing" in html
+    assert four_players.rounds.count() == 0
+
+
+def test_a_hand_rummy_needs_no_hands(client, four_players):
+    client.post(url(four_players), round_post(2, hand_rummy="on"))
+    assert four_players.totals() == [200, 200, 0, 200]
+
+
+def test_a_blocked_round_needs_every_hand_and_the_lowest_wins(client, four_players):
+    client.post(
+        url(four_players), round_post("blocked", {0: 5, 1: "3H 4C", 2: 30, 3: ("JK", "no")})
+    )
+    assert four_players.totals() == [0, 7, 30, 45]
+
+
+def test_preview_gives_each_players_points_as_typed_so_far(client, four_players):
+    data = round_post(0, {1: "AH JK 5C", 2: ("KH KS QD JC 9H 8C 7D JK", "no")}, action="preview")
+    response = client.post(url(four_players), data, headers=HTMX)
+    html = response.content.decode()
+    points = dict(re.findall(r'<output id="points-(\d)"[^>]*>(\d*)</output>', html))
+    assert points == {"0": "0", "1": "36", "2": "100", "3": ""}
+    assert four_players.rounds.count() == 0
+
+
+def test_preview_shows_errors_next_to_the_player(client, four_players):
+    data = round_post(0, {1: "AH AH AH"}, action="preview")
+    html = unescape(client.post(url(four_players), data, headers=HTMX).content.decode())
+    assert 'more "AH" cards' in html[html.index('id="errors-1"') :]
+
+
+def test_the_same_form_sent_twice_records_one_round(client, four_players):
+    data = round_post(0, {1: 3, 2: 4, 3: 5}, key="abc123")
+    client.post(url(four_players), data)
+    client.post(url(four_players), data)
+    assert four_players.rounds.count() == 1
+
+
+def test_delete_and_undo_bring_the_round_back_exactly(client, every_kind_game):
+    before = every_kind_game.to_document()
+    response = client.post(url(every_kind_game), {"action": "delete", "number": "2"})
+    assert response.status_code == 303
+    html = client.get(url(every_kind_game)).content.decode()
+    assert "Round 2 was deleted." in html
+    assert totals(html) == [0, 107, 66, 210]
+    event = every_kind_game.events.first()
+    client.post(url(every_kind_game), {"action": "restore", "event": str(event.pk)}, headers=HTMX)
+    assert every_kind_game.to_document() == before
+
+
+def test_delete_with_htmx_returns_the_game_body_with_undo(client, every_kind_game):
+    response = client.post(url(every_kind_game), {"action": "delete", "number": "4"}, headers=HTMX)
+    html = response.content.decode()
+    assert "Round 4 was deleted." in html and 'value="restore"' in html
+    assert "Tie-break round" in html
+
+
+def test_a_finished_game_shows_the_winner_and_offers_a_rematch(client, every_kind_game):
+    html = client.get(url(every_kind_game)).content.decode()
+    assert "Ana wins the game!" in html
+    assert 'value="rematch"' in html
+    assert 'name="winner"' not in html
+    response = client.post(url(every_kind_game), {"action": "rematch"})
+    rematch = Game.objects.exclude(pk=every_kind_game.pk).get()
+    assert response["Location"] == url(rematch)
+    assert rematch.names == every_kind_game.names
+    assert rematch.first_dealer == 0  # four rounds dealt by seats 0-3: seat 0 deals next
+
+
+def test_a_finished_game_refuses_a_new_round(client, every_kind_game):
+    html = client.post(url(every_kind_game), round_post(0, {1: 1, 2: 1, 3: 1})).content.decode()
+    assert "the game is over" in html
+    assert every_kind_game.rounds.count() == 4
+
+
+def test_a_tie_break_shows_its_banner_and_keeps_the_form(client, every_kind_game):
+    every_kind_game.delete_round(4)
+    html = client.get(url(every_kind_game)).content.decode()
+    assert "Tie-break round: Ana, Dana share the lowest total" in html
+    assert 'name="winner"' in html
+
+
+def test_round_kinds_and_cards_are_shown_in_the_table(client, every_kind_game):
+    html = client.get(url(every_kind_game)).content.decode()
+    table = html[html.index('class="round-table"') :]
+    assert "hand rummy" in table and "blocked" in table and "tie-break" in table
+    assert '<span class="card red" title="AH">A♥</span>' in table
+    assert '<span class="card joker" title="JK">★</span>' in table
+
+
+@pytest.mark.parametrize("rounds", [5, 80])
+def test_the_game_page_makes_a_fixed_number_of_queries(
+    client, four_players, rounds, django_assert_max_num_queries
+):
+    for _ in range(rounds):
+        client.post(url(four_players), round_post(_ % 4, {s: 1 for s in range(4) if s != _ % 4}))
+    assert four_players.rounds.count() == rounds
+    with django_assert_max_num_queries(5):
+        response = client.get(url(four_players))
+    assert response.status_code == 200
+
+
+def test_names_are_escaped_everywhere_on_the_page(client):
+    game = Game.start(["<script>alert(1)</script>", '"><img src=x onerror=alert(1)>'])
+    client.post(url(game), round_post(0, {1: 5}))
+    html = client.get(url(game)).content.decode()
+    assert "<script>alert(1)</script>" not in html
+    assert "<img src=x" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html

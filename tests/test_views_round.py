@@ -1,0 +1,44 @@
+"""Editing a round at /g/<edit-token>/rounds/<number>/."""
+
+from html import unescape
+
+import pytest
+
+from tests.conftest import round_post
+
+pytestmark = pytest.mark.django_db
+
+
+def url(game, number):
+    return f"/g/{game.edit_token}/rounds/{number}/"
+
+
+def test_the_edit_form_is_prefilled(client, every_kind_game):
+    html = client.get(url(every_kind_game, 1)).content.decode()
+    assert "Edit round 1" in html
+    assert 'value="AH JK 5C"' in html
+    assert 'value="20"' in html
+    assert (
+        'id="id_winner_0" checked' in html or 'value="0" id="id_winner_0" required checked' in html
+    )
+
+
+def test_editing_a_round_recomputes_every_total_and_the_state(client, every_kind_game):
+    response = client.post(url(every_kind_game, 3), round_post(0, {1: 10, 2: 10, 3: 10}))
+    assert response.status_code == 303
+    assert response["Location"].endswith("#round-3")
+    assert every_kind_game.totals() == [200, 253, 266, 51]
+    every_kind_game.refresh_from_db()
+    assert every_kind_game.status == "playing"
+
+
+def test_an_invalid_edit_keeps_what_was_typed(client, every_kind_game):
+    html = unescape(
+        client.post(url(every_kind_game, 1), round_post(0, {1: "ZZ", 2: 3, 3: 4})).content.decode()
+    )
+    assert 'unknown card "ZZ"' in html and 'value="ZZ"' in html
+    assert every_kind_game.totals() == [200, 307, 266, 210]
+
+
+def test_an_unknown_round_is_404(client, every_kind_game):
+    assert client.get(url(every_kind_game, 9)).status_code == 404

@@ -1,0 +1,47 @@
+"""Starting a game at /."""
+
+import pytest
+
+from scoring.models import Game
+
+pytestmark = pytest.mark.django_db
+
+
+def test_start_page_offers_four_name_fields_and_two_more(client):
+    html = client.get("/").content.decode()
+    assert html.count('name="player_') == 6
+    assert html.count('class="name-row extra"') == 2
+    assert "300 points with 4 players" in html
+
+
+def test_starting_a_game_leads_to_its_page(client):
+    response = client.post("/", {"player_0": "  Ana ", "player_1": "Boris", "player_3": "Dana"})
+    game = Game.objects.get()
+    assert response.status_code == 303
+    assert response["Location"] == f"/g/{game.edit_token}/"
+    assert game.names == ["Ana", "Boris", "Dana"]
+
+
+def test_starting_a_game_with_htmx_redirects_the_browser(client):
+    response = client.post(
+        "/", {"player_0": "Ana", "player_1": "Boris"}, headers={"HX-Request": "true"}
+    )
+    assert response["HX-Redirect"] == f"/g/{Game.objects.get().edit_token}/"
+
+
+@pytest.mark.parametrize(
+    ("names", "message"),
+    [
+        ({"player_0": "Ana"}, "Enter the names of 2 to 6 players."),
+        ({"player_0": "Ana", "player_1": "ANA "}, "Two players have this name"),
+        ({"player_0": "Ana", "player_1": "B" * 31}, "Ensure this value has at most 30 characters"),
+    ],
+)
+def test_bad_names_say_what_to_fix_and_keep_what_was_typed(client, names, message):
+    response = client.post("/", names)
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert message in html
+    for value in names.values():
+        assert f'value="{value}"' in html
+    assert Game.objects.count() == 0
