@@ -52,8 +52,17 @@ def expect_preview(page: Page, name: str, points: str) -> None:
     expect(hand(page, name).locator(".points-preview")).to_have_text(points)
 
 
-def save(page: Page) -> None:
-    page.get_by_role("button", name="Save round").click()
+def save(page: Page, button: str = "Save round") -> None:
+    """Save and wait until the answer is on the page (a swap with htmx, a new page without)."""
+
+    def is_save(response) -> bool:
+        data = response.request.post_data or ""
+        return response.request.method == "POST" and "action=save" in data
+
+    with page.expect_response(is_save):
+        page.get_by_role("button", name=button).click()
+    page.wait_for_load_state()
+    expect(page.locator(".htmx-request, .htmx-swapping, .htmx-settling")).to_have_count(0)
 
 
 def expect_totals(page: Page, *totals: int) -> None:

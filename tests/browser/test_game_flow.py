@@ -121,7 +121,7 @@ def test_edit_a_round_then_delete_it_and_undo(page: Page):
     hand(page, "Boris").locator(".value-input").fill("")
     tap_cards(page, "Boris", "QH")
     expect_preview(page, "Boris", "10")
-    page.get_by_role("button", name="Save changes").click()
+    save(page, "Save changes")
     expect_totals(page, 0, 10)
 
     page.get_by_role("link", name="Edit round 1").click()

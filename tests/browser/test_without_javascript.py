@@ -41,7 +41,7 @@ def test_a_whole_game_without_javascript(page_without_js: Page):
 
     page.get_by_role("link", name="Edit round 2").click()
     type_cards(page, "Ana", "3C")
-    page.get_by_role("button", name="Save changes").click()
+    save(page, "Save changes")
     expect_totals(page, 3, 36, 55)
 
     page.get_by_role("link", name="Edit round 2").click()
