@@ -103,3 +103,25 @@ def test_development_defaults_need_no_environment():
     result = manage("shell", "--no-imports", "-c", script, DATABASE_URL="")
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "True False False 0 django.db.backends.sqlite3 IMMEDIATE"
+
+
+def test_behind_https_plain_http_is_redirected_except_the_health_check():
+    script = (
+        "from django.test import Client; c = Client();"
+        "print(c.get('/').status_code, c.get('/').get('Location'),"
+        " c.get('/', headers={'X-Forwarded-Proto': 'https'}).status_code,"
+        " c.get('/healthz').status_code)"
+    )
+    result = manage(
+        "shell",
+        "--no-imports",
+        "-c",
+        script,
+        DJANGO_DEBUG="false",
+        DJANGO_SECRET_KEY=production_key(),
+        DJANGO_ALLOWED_HOSTS="testserver",
+        DJANGO_HTTPS="true",
+        DATABASE_URL="sqlite:///:memory:",
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "301 https://testserver/ 200 200"
