@@ -7,7 +7,7 @@ PORT ?= 8000
 # make run serves with DEBUG off; the secret key is made once into an ignored local file.
 PROD_ENV = DJANGO_DEBUG=false DJANGO_SECRET_KEY="$$(cat .secret_key)"
 
-.PHONY: run dev test setup migrate static lint clean
+.PHONY: run dev test test-postgres setup migrate static lint clean
 
 run: setup .secret_key
 	$(PROD_ENV) $(PY) manage.py migrate --no-input
@@ -20,6 +20,10 @@ dev: setup
 
 test: setup
 	$(PY) -m pytest $(PYTEST_ARGS)
+
+# The same suite on a throwaway PostgreSQL 15 cluster, removed afterwards.
+test-postgres: setup
+	scripts/with-postgres $(PY) -m pytest $(PYTEST_ARGS)
 
 lint: setup
 	$(VENV)/bin/ruff check .

@@ -1,7 +1,8 @@
 """Settings for the Rami score keeper, read from the environment.
 
 Development defaults are safe to run on a laptop; with DJANGO_DEBUG=false the app refuses to
-start without DJANGO_SECRET_KEY. See README.md for every variable.
+start without DJANGO_SECRET_KEY. README.md ("Configuration") describes every variable:
+DJANGO_DEBUG, DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS, DATABASE_URL and DJANGO_HTTPS.
 """
 
 import os
@@ -9,11 +10,13 @@ from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+from django.utils.csp import CSP
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
 def env_flag(name: str, default: bool) -> bool:
+    """A yes/no variable: 1, true, yes or on mean yes; unset or empty means `default`."""
     value = os.environ.get(name)
     if value is None or value.strip() == "":
         return default
@@ -49,6 +52,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -70,6 +74,8 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                # csp_nonce, which {% htmx_script %} puts on its <script> tag.
+                "django.template.context_processors.csp",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
@@ -78,9 +84,12 @@ TEMPLATES = [
 ]
 
 # SQLite by default; PostgreSQL (or any database dj-database-url knows) through DATABASE_URL.
+# An empty DATABASE_URL (as `DATABASE_URL=` in a compose file leaves it) means the default.
 DATABASES = {
-    "default": dj_database_url.config(
-        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", conn_max_age=60, conn_health_checks=True
+    "default": dj_database_url.parse(
+        os.environ.get("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
+        conn_max_age=60,
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -92,6 +101,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "timeout": 20,
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
+    # A file, not memory: threads in a test (tests/test_concurrency.py) must share the
+    # database, and each thread has its own connection. Ignored by git.
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test-db.sqlite3")}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -117,12 +129,54 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
 
+# Security headers. A game's link is its key: no Referer may carry it to another site.
+# A game's link is its key: it is never sent to another site. Not "no-referrer": under it
+# browsers send "Origin: null" with the app's own form posts, and Django's CSRF check (rightly)
+# refuses those; on HTTPS it would also miss the Referer it requires.
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+# Only our own files; the one inline script allowed is one carrying this response's nonce
+# ({% htmx_script %}). No inline styles: htmx is told not to add its own (templates/base.html).
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF, CSP.NONCE],
+    "style-src": [CSP.SELF],
+    "img-src": [CSP.SELF, "data:"],  # QR codes are data: URLs
+    "frame-ancestors": [CSP.NONE],
+    "form-action": [CSP.SELF],
+    "base-uri": [CSP.NONE],
+    "object-src": [CSP.NONE],
+}
+
+# Behind a proxy that terminates HTTPS (and sets X-Forwarded-Proto), DJANGO_HTTPS=true makes
+# the cookies secure and tells browsers to use HTTPS only, for a year.
+HTTPS = env_flag("DJANGO_HTTPS", False)
+if HTTPS:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = True
+    # A load balancer's health check may speak plain HTTP to the app.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = 365 * 24 * 60 * 60
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
+
+# Limits on what one request may send. The largest form, a round of 6 players, sends at most
+# the 108 cards of the deck plus a handful of fields per player; a restored game arrives as an
+# uploaded file, which these limits do not count (the importer limits its rounds and cards).
+DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 400
+
+# One JSON object per line on standard error, for log collectors. Django's own loggers (an
+# unhandled error in a request goes to django.request) hand their records to the root logger.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {
-        "line": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
-    },
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "line"}},
+    "formatters": {"json": {"()": "rami_site.logs.JsonLinesFormatter"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "json"}},
     "root": {"handlers": ["console"], "level": "WARNING"},
+    "loggers": {"django": {"handlers": [], "level": "WARNING", "propagate": True}},
 }

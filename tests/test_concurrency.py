@@ -1,0 +1,95 @@
+"""Rounds saved at the same moment from many phones: none is lost, none is doubled.
+
+Each thread is one request: its own database connection, its own copy of the game, all of
+them let go at once by a barrier. Run on SQLite (a file database, IMMEDIATE transactions) and
+on PostgreSQL (`make test-postgres`, row locks).
+"""
+
+import threading
+from collections import Counter
+from collections.abc import Callable
+
+import pytest
+from django.db import connection
+from django.db.models import Sum
+
+from scoring.exchange import RoundEntry
+from scoring.models import Game, GameEvent, Hand
+from scoring.rules import Hand as RulesHand
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+THREADS = 20
+
+
+def won_by_ana(boris: int, cyril: int, dana: int = 1) -> RoundEntry:
+    hands = (RulesHand(), RulesHand(value=boris), RulesHand(value=cyril), RulesHand(value=dana))
+    return RoundEntry(hands=hands, winner=0)
+
+
+def at_once(count: int, game: Game, action: Callable[[Game, int], object]) -> list[object]:
+    """Run `action(game, i)` in `count` threads released together; each thread loads the game
+    itself and closes its connection at the end. Returns each thread's result, or raises the
+    first error a thread met."""
+    barrier = threading.Barrier(count)
+    results: list[object] = [None] * count
+    errors: list[BaseException] = []
+
+    def run(i: int) -> None:
+        try:
+            own = Game.objects.get(pk=game.pk)
+            barrier.wait(timeout=30)
+            results[i] = action(own, i)
+        except BaseException as error:  # handed to the test below
+            errors.append(error)
+            barrier.abort()
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert not any(thread.is_alive() for thread in threads)
+    if errors:
+        raise errors[0]
+    return results
+
+
+@pytest.fixture
+def game() -> Game:
+    # Four players: the target (300) is beyond what the rounds below add up to (210 at most).
+    return Game.start(["Ana", "Boris", "Cyril", "Dana"])
+
+
+def test_rounds_saved_at_once_are_all_kept_once(game):
+    # Every thread's round is told apart by Boris's hand: 1..20.
+    rounds = at_once(THREADS, game, lambda own, i: own.record_round(won_by_ana(i + 1, 2)))
+
+    game.refresh_from_db()
+    numbers = sorted(game.rounds.values_list("number", flat=True))
+    assert numbers == list(range(1, THREADS + 1))
+    assert sorted(round_.number for round_ in rounds) == numbers
+    boris_hands = Hand.objects.filter(round__game=game, player__seat=1)
+    assert Counter(boris_hands.values_list("value", flat=True)) == Counter(range(1, THREADS + 1))
+
+    stored = [
+        Hand.objects.filter(round__game=game, player__seat=seat).aggregate(sum=Sum("points"))["sum"]
+        for seat in range(4)
+    ]
+    assert game.totals() == stored == [0, sum(range(1, THREADS + 1)), 2 * THREADS, THREADS]
+    assert game.version == THREADS
+    assert game.events.filter(kind=GameEvent.Kind.ADDED).count() == THREADS
+    assert game.status == "playing"
+
+
+def test_the_same_form_sent_five_times_at_once_records_one_round(game):
+    rounds = at_once(5, game, lambda own, i: own.record_round(won_by_ana(7, 9), key="tap-42"))
+
+    assert game.rounds.count() == 1
+    assert {round_.pk for round_ in rounds} == {game.rounds.get().pk}
+    assert game.totals() == [0, 7, 9, 1]
+    assert game.events.count() == 1
+    game.refresh_from_db()
+    assert game.version == 1

@@ -1,0 +1,77 @@
+"""Security headers on every response: the Content-Security-Policy, no Referer (a game's link
+is its key), no sniffing, no framing; and CSRF checks on every form post."""
+
+import re
+
+import pytest
+from django.http import HttpResponse
+from django.template import engines
+from django.test import Client
+from django.urls import path
+
+pytestmark = pytest.mark.django_db
+
+PAGES = ["/", "/healthz"]
+
+
+def policy(response) -> dict[str, list[str]]:
+    """The Content-Security-Policy header as {directive: [values]}."""
+    directives = [part.split() for part in response["Content-Security-Policy"].split(";")]
+    return {name: values for name, *values in directives}
+
+
+@pytest.mark.parametrize("url", PAGES)
+def test_the_content_security_policy_allows_only_our_own_files(client, url):
+    csp = policy(client.get(url))
+    assert csp["default-src"] == ["'self'"]
+    assert csp["script-src"][0] == "'self'"
+    # Besides our own files, at most the inline script that carries this response's nonce.
+    assert all(re.fullmatch(r"'nonce-[\w-]+'", value) for value in csp["script-src"][1:])
+    assert csp["style-src"] == ["'self'"]
+    assert csp["img-src"] == ["'self'", "data:"]
+    assert csp["frame-ancestors"] == ["'none'"]
+    assert csp["form-action"] == ["'self'"]
+    assert csp["base-uri"] == ["'none'"]
+    assert csp["object-src"] == ["'none'"]
+
+
+@pytest.mark.parametrize("url", PAGES)
+def test_nothing_unsafe_is_ever_allowed(client, url):
+    assert "unsafe" not in client.get(url)["Content-Security-Policy"]
+
+
+@pytest.mark.parametrize("url", PAGES)
+def test_no_referrer_to_other_sites_no_sniffing_no_framing(client, url):
+    response = client.get(url)
+    assert response["Referrer-Policy"] == "same-origin"
+    assert response["X-Content-Type-Options"] == "nosniff"
+    assert response["X-Frame-Options"] == "DENY"
+    assert response["Cross-Origin-Opener-Policy"] == "same-origin"
+
+
+def test_htmx_is_told_to_need_neither_inline_styles_nor_eval(client):
+    page = client.get("/").content.decode()
+    config = """'{"includeIndicatorStyles": false, "allowEval": false}'"""
+    assert f'<meta name="htmx-config" content={config}>' in page
+
+
+def inline_script(request):
+    """A page with one inline script, as {% htmx_script %} writes it."""
+    template = engines["django"].from_string('<script nonce="{{ csp_nonce }}">go()</script>')
+    return HttpResponse(template.render({}, request))
+
+
+urlpatterns = [path("inline-script", inline_script)]
+
+
+@pytest.mark.urls(__name__)
+def test_an_inline_script_runs_only_with_the_nonce_of_its_own_response(client):
+    first, second = client.get("/inline-script"), client.get("/inline-script")
+    nonce = re.search(r'nonce="([\w-]+)"', first.content.decode()).group(1)
+    assert policy(first)["script-src"] == ["'self'", f"'nonce-{nonce}'"]
+    assert f"'nonce-{nonce}'" not in policy(second)["script-src"]
+
+
+def test_a_form_post_without_the_csrf_token_is_refused():
+    response = Client(enforce_csrf_checks=True).post("/", {"players": "Ana"})
+    assert response.status_code == 403

@@ -1,0 +1,127 @@
+"""Settings read from the environment, checked the way an operator meets them: by starting
+manage.py in a fresh process with a given environment."""
+
+import os
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def manage(*arguments: str, **environment: str) -> subprocess.CompletedProcess:
+    """Run manage.py with the environment's DJANGO_* variables and DATABASE_URL replaced by
+    `environment`."""
+    env = {
+        name: value
+        for name, value in os.environ.items()
+        if not name.startswith("DJANGO_") and name != "DATABASE_URL"
+    }
+    env.update(environment)
+    return subprocess.run(  # noqa: S603 - our own interpreter and manage.py
+        [sys.executable, "manage.py", *arguments],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def production_key() -> str:
+    return secrets.token_urlsafe(50)
+
+
+def test_production_refuses_to_start_without_a_secret_key():
+    result = manage("check", DJANGO_DEBUG="false")
+    assert result.returncode != 0
+    assert "DJANGO_SECRET_KEY is not set" in result.stderr
+
+
+def test_production_starts_with_a_secret_key():
+    result = manage("check", DJANGO_DEBUG="false", DJANGO_SECRET_KEY=production_key())
+    assert result.returncode == 0, result.stderr
+    assert "no issues" in result.stdout
+
+
+def test_the_deploy_check_passes_behind_https():
+    result = manage(
+        "check",
+        "--deploy",
+        "--fail-level=WARNING",
+        DJANGO_DEBUG="false",
+        DJANGO_SECRET_KEY=production_key(),
+        DJANGO_ALLOWED_HOSTS="rami.example.org",
+        DJANGO_HTTPS="true",
+    )
+    assert result.returncode == 0, result.stderr
+    assert "System check identified no issues" in result.stdout
+    assert "security.W" not in result.stdout + result.stderr
+
+
+def test_without_https_the_deploy_check_names_what_https_would_set():
+    result = manage("check", "--deploy", DJANGO_DEBUG="false", DJANGO_SECRET_KEY=production_key())
+    warnings = result.stdout + result.stderr
+    # HSTS, the redirect to HTTPS and the two secure cookies come only with DJANGO_HTTPS=true.
+    for code in ("security.W004", "security.W008", "security.W012", "security.W016"):
+        assert code in warnings
+
+
+def test_settings_follow_the_environment():
+    script = (
+        "from django.conf import settings as s;"
+        "print(s.DEBUG, s.ALLOWED_HOSTS, s.SECURE_SSL_REDIRECT, s.SESSION_COOKIE_SECURE,"
+        " s.CSRF_COOKIE_SECURE, s.SECURE_HSTS_SECONDS, s.SECURE_HSTS_INCLUDE_SUBDOMAINS,"
+        " s.SECURE_HSTS_PRELOAD, s.SECURE_PROXY_SSL_HEADER, s.DATABASES['default']['ENGINE'])"
+    )
+    result = manage(
+        "shell",
+        "--no-imports",
+        "-c",
+        script,
+        DJANGO_DEBUG="no",
+        DJANGO_SECRET_KEY=production_key(),
+        DJANGO_ALLOWED_HOSTS=" rami.example.org, localhost ",
+        DJANGO_HTTPS="1",
+        DATABASE_URL="postgres://rami:secret@127.0.0.1:5432/rami",
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == (
+        "False ['rami.example.org', 'localhost'] True True True 31536000 True True"
+        " ('HTTP_X_FORWARDED_PROTO', 'https') django.db.backends.postgresql"
+    )
+
+
+def test_development_defaults_need_no_environment():
+    script = (
+        "from django.conf import settings as s;"
+        "print(s.DEBUG, s.SECURE_SSL_REDIRECT, s.SESSION_COOKIE_SECURE, s.SECURE_HSTS_SECONDS,"
+        " s.DATABASES['default']['ENGINE'], s.DATABASES['default']['OPTIONS']['transaction_mode'])"
+    )
+    result = manage("shell", "--no-imports", "-c", script, DATABASE_URL="")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "True False False 0 django.db.backends.sqlite3 IMMEDIATE"
+
+
+def test_behind_https_plain_http_is_redirected_except_the_health_check():
+    script = (
+        "from django.test import Client; c = Client();"
+        "print(c.get('/').status_code, c.get('/').get('Location'),"
+        " c.get('/', headers={'X-Forwarded-Proto': 'https'}).status_code,"
+        " c.get('/healthz').status_code)"
+    )
+    result = manage(
+        "shell",
+        "--no-imports",
+        "-c",
+        script,
+        DJANGO_DEBUG="false",
+        DJANGO_SECRET_KEY=production_key(),
+        DJANGO_ALLOWED_HOSTS="testserver",
+        DJANGO_HTTPS="true",
+        DATABASE_URL="sqlite:///:memory:",
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "301 https://testserver/ 200 200"
