@@ -6,4 +6,7 @@ urlpatterns = [
     path("", views.start, name="start"),
     path("healthz", views.healthz, name="healthz"),
     path("g/<str:token>/export.json", views.export_json, name="export_json"),
+    path("g/<str:token>/export.csv", views.export_csv, name="export_csv"),
+    path("v/<str:token>/export.csv", views.view_export_csv, name="view_export_csv"),
+    path("v/<str:token>/export.json", views.view_export_json, name="view_export_json"),
 ]

@@ -10,7 +10,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 from django_htmx.middleware import HtmxDetails
 
-from . import exchange
+from . import exchange, rounds_csv
 from .models import Game
 
 
@@ -42,3 +42,38 @@ def export_json(request: HttpRequest, token: str) -> HttpResponse:
     filename = f"rami-game-{game.created_at:%Y-%m-%d}.json"
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
+
+
+# Exports from the view page and as CSV. The view-token exports are built from the
+# rami-game/1 document, which holds no token, so a view link cannot leak the edit link.
+
+
+def _download(game: Game, content: str, content_type: str, extension: str) -> HttpResponse:
+    response = HttpResponse(content, content_type=content_type)
+    filename = f"rami-game-{game.created_at:%Y-%m-%d}.{extension}"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def _csv_download(game: Game) -> HttpResponse:
+    text = rounds_csv.csv_text(game.to_document())
+    return _download(game, text, "text/csv; charset=utf-8", "csv")
+
+
+@require_GET
+def export_csv(request: HttpRequest, token: str) -> HttpResponse:
+    """The rounds as CSV, one row per round and player (scoring/rounds_csv.py)."""
+    return _csv_download(get_object_or_404(Game, edit_token=token))
+
+
+@require_GET
+def view_export_csv(request: HttpRequest, token: str) -> HttpResponse:
+    """The same CSV, from the read-only link."""
+    return _csv_download(get_object_or_404(Game, view_token=token))
+
+
+@require_GET
+def view_export_json(request: HttpRequest, token: str) -> HttpResponse:
+    """The rami-game/1 document, from the read-only link."""
+    game = get_object_or_404(Game, view_token=token)
+    return _download(game, exchange.dumps(game.to_document()), "application/json", "json")
