@@ -9,4 +9,5 @@ urlpatterns = [
     path("g/<str:token>/export.csv", views.export_csv, name="export_csv"),
     path("v/<str:token>/export.csv", views.view_export_csv, name="view_export_csv"),
     path("v/<str:token>/export.json", views.view_export_json, name="view_export_json"),
+    path("manifest.webmanifest", views.manifest, name="manifest"),
 ]

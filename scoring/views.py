@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from django.db import connection
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
-from django.views.decorators.cache import never_cache
+from django.templatetags.static import static
+from django.utils.translation import get_language, gettext
+from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET
 from django_htmx.middleware import HtmxDetails
 
@@ -77,3 +79,47 @@ def view_export_json(request: HttpRequest, token: str) -> HttpResponse:
     """The rami-game/1 document, from the read-only link."""
     game = get_object_or_404(Game, view_token=token)
     return _download(game, exchange.dumps(game.to_document()), "application/json", "json")
+
+
+# Installing the app on a phone. The colours match templates/_head_icons.html.
+THEME_COLOUR = "#1d6b46"  # the table green of static/scoring/icons/icon.svg
+ICONS = [
+    ("scoring/icons/icon-192.png", "192x192", "any"),
+    ("scoring/icons/icon-512.png", "512x512", "any"),
+    ("scoring/icons/icon-maskable-512.png", "512x512", "maskable"),
+]
+
+
+@require_GET
+@cache_control(max_age=3600)
+def manifest(request: HttpRequest) -> JsonResponse:
+    """The web app manifest, linked from templates/_head_icons.html."""
+    document = {
+        "id": "/",
+        "name": gettext("Rami score keeper"),
+        "short_name": gettext("Rami"),
+        "description": gettext("Keeps the score of a game of Rami for everyone at the table."),
+        "lang": get_language(),
+        "start_url": "/",
+        "scope": "/",
+        "display": "standalone",
+        "background_color": THEME_COLOUR,
+        "theme_color": THEME_COLOUR,
+        "icons": [
+            {"src": static(path), "sizes": sizes, "type": "image/png", "purpose": purpose}
+            for path, sizes, purpose in ICONS
+        ]
+        + [
+            {
+                "src": static("scoring/icons/icon.svg"),
+                "sizes": "any",
+                "type": "image/svg+xml",
+                "purpose": "any",
+            }
+        ],
+    }
+    return JsonResponse(
+        document,
+        content_type="application/manifest+json",
+        json_dumps_params={"ensure_ascii": False},
+    )
