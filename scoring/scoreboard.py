@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from . import rules
+from . import chart, rules, statistics
 from .models import Game, GameEvent, Hand, Player, Round
 
 
@@ -171,6 +171,40 @@ class Scoreboard:
                 )
             )
         return rows
+
+    @cached_property
+    def played_rounds(self) -> list[statistics.PlayedRound]:
+        """The rounds as plain values, for the statistics."""
+        played = []
+        for round_, points in zip(self.rounds_in_order, self.points, strict=True):
+            opened = [True] * len(self.seated)
+            for hand in round_.hands.all():
+                opened[hand.player.seat] = hand.opened
+            played.append(
+                statistics.PlayedRound(
+                    winner=round_.winner_seat,
+                    hand_rummy=round_.hand_rummy,
+                    points=tuple(points),
+                    opened=tuple(opened),
+                )
+            )
+        return played
+
+    @cached_property
+    def statistics(self) -> list[statistics.PlayerStatistics]:
+        return statistics.player_statistics(
+            [player.name for player in self.seated], self.played_rounds
+        )
+
+    @cached_property
+    def chart(self) -> chart.Chart:
+        """The running totals drawn as lines (scoring/_chart.svg.html)."""
+        return chart.score_chart(
+            [player.name for player in self.seated],
+            [list(standing.totals) for standing in self.standings],
+            self.target,
+            {row.number for row in self.rounds if row.tie_break},
+        )
 
     def last_deletion(self) -> GameEvent | None:
         """The latest change, when it deleted a round that can still be brought back."""

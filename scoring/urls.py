@@ -8,4 +8,8 @@ urlpatterns = [
     path("g/<str:token>/", views.game_page, name="game"),
     path("g/<str:token>/rounds/<int:number>/", views.round_page, name="round"),
     path("g/<str:token>/export.json", views.export_json, name="export_json"),
+    path("g/<str:token>/export.csv", views.export_csv, name="export_csv"),
+    path("v/<str:token>/export.csv", views.view_export_csv, name="view_export_csv"),
+    path("v/<str:token>/export.json", views.view_export_json, name="view_export_json"),
+    path("manifest.webmanifest", views.manifest, name="manifest"),
 ]

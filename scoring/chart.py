@@ -1,0 +1,223 @@
+"""The score chart: each player's running total after every round, as an inline SVG.
+
+`score_chart()` turns plain numbers into the geometry that templates/scoring/_chart.svg.html
+draws, on the server and without JavaScript; `Scoreboard.chart` gives it a game's numbers.
+Colours are CSS classes (series-0 .. series-5, static/scoring/chart.css), not inline styles,
+because the site's Content Security Policy allows style sheets from 'self' only.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString
+
+from . import rules
+
+# The drawing in viewBox units. 400 wide keeps 13-unit text at about 11 px on a 360 px phone.
+WIDTH = 400
+HEIGHT = 240
+PLOT_LEFT = 40  # room for the values of the y axis
+PLOT_RIGHT = WIDTH - 96  # room for the names at the ends of the lines
+PLOT_TOP = 14
+PLOT_BOTTOM = HEIGHT - 26  # room for the round numbers
+LABEL_HEIGHT = 14  # names closer than this are nudged apart
+LABEL_CHARACTERS = 11  # longer names are shortened at the line end (whole in the table)
+MAX_ROUND_TICKS = 10
+
+
+@dataclass(frozen=True)
+class Tick:
+    value: int
+    position: float
+
+
+@dataclass(frozen=True)
+class Series:
+    """One player's line: `points` for <polyline>, the end of the line and its name label."""
+
+    css_class: str
+    name: str
+    label: str
+    totals: tuple[int, ...]
+    points: str
+    end_x: float
+    end_y: float
+    label_x: float
+    label_y: float
+
+
+@dataclass(frozen=True)
+class Band:
+    """The stretch of the x axis during which a tie-break round was played."""
+
+    round_number: int
+    x: float
+    width: float
+
+
+@dataclass(frozen=True)
+class RoundTotals:
+    number: int
+    totals: tuple[int, ...]
+    tie_break: bool
+
+
+@dataclass(frozen=True)
+class Chart:
+    width: int
+    height: int
+    left: int
+    right: int
+    top: int
+    bottom: int
+    y_max: int
+    target: int
+    target_y: float
+    names: tuple[str, ...]
+    series: tuple[Series, ...]
+    x_ticks: tuple[Tick, ...]
+    y_ticks: tuple[Tick, ...]
+    tie_break_bands: tuple[Band, ...]
+    rounds: tuple[RoundTotals, ...]
+
+    @property
+    def plot_height(self) -> float:
+        return self.bottom - self.top
+
+    def x(self, round_number: int) -> float:
+        """Where the totals after round `round_number` (0: before the first) are drawn."""
+        return x_position(round_number, len(self.rounds))
+
+    def y(self, total: int) -> float:
+        return y_position(total, self.y_max)
+
+
+def _coordinate(value: float) -> float:
+    return round(value, 1)
+
+
+def x_position(round_number: int, rounds: int) -> float:
+    return _coordinate(PLOT_LEFT + (PLOT_RIGHT - PLOT_LEFT) * round_number / max(rounds, 1))
+
+
+def y_position(total: int, y_max: int) -> float:
+    return _coordinate(PLOT_BOTTOM - (PLOT_BOTTOM - PLOT_TOP) * total / y_max)
+
+
+def _format(value: float) -> str:
+    return f"{value:g}"
+
+
+def nice_step(highest: int, ticks: int = 4) -> int:
+    """A round step (1, 2 or 5 times a power of ten) giving about `ticks` steps to `highest`."""
+    raw = max(highest, 1) / ticks
+    magnitude = 10 ** math.floor(math.log10(raw))
+    for multiple in (1, 2, 5, 10):
+        step = multiple * magnitude
+        if step >= raw:
+            return max(int(step), 1)
+    raise AssertionError("unreachable: 10 * magnitude >= raw")
+
+
+def spread_labels(wanted: Sequence[float], gap: float, low: float, high: float) -> list[float]:
+    """Label positions as close to `wanted` as possible, at least `gap` apart, within
+    [low, high] when they fit: pushed down past each other, then back up from the bottom."""
+    order = sorted(range(len(wanted)), key=lambda index: wanted[index])
+    placed = [min(max(wanted[index], low), high) for index in order]
+    for step in range(1, len(placed)):
+        placed[step] = max(placed[step], placed[step - 1] + gap)
+    if placed and placed[-1] > high:
+        placed[-1] = high
+        for step in range(len(placed) - 2, -1, -1):
+            placed[step] = min(placed[step], placed[step + 1] - gap)
+    positions = [0.0] * len(wanted)
+    for index, position in zip(order, placed, strict=True):
+        positions[index] = _coordinate(position)
+    return positions
+
+
+def shorten(name: str) -> str:
+    if len(name) <= LABEL_CHARACTERS:
+        return name
+    return name[: LABEL_CHARACTERS - 1].rstrip() + "…"
+
+
+def score_chart(
+    names: Sequence[str],
+    totals: Sequence[Sequence[int]],
+    target: int,
+    tie_break_rounds: Collection[int] = (),
+) -> Chart:
+    """The chart of a game: `totals` holds each player's running total after every round
+    (one list per round, in seat order); `tie_break_rounds` the numbers (1-based) of the rounds
+    played as a tie-break. Every line starts at 0 before the first round."""
+    highest = max([target, *(total for after in totals for total in after)])
+    step = nice_step(highest)
+    y_max = math.ceil(highest / step) * step
+    rounds = tuple(
+        RoundTotals(number, tuple(after), number in tie_break_rounds)
+        for number, after in enumerate(totals, 1)
+    )
+
+    def x(round_number: int) -> float:
+        return x_position(round_number, len(rounds))
+
+    def y(total: int) -> float:
+        return y_position(total, y_max)
+
+    lines = []
+    for seat, name in enumerate(names):
+        running = (0, *(after[seat] for after in totals))
+        points = [(x(number), y(total)) for number, total in enumerate(running)]
+        lines.append((seat, name, running, points))
+    label_ys = spread_labels(
+        [points[-1][1] for *_, points in lines], LABEL_HEIGHT, PLOT_TOP, PLOT_BOTTOM
+    )
+    series = tuple(
+        Series(
+            css_class=f"series-{seat % rules.MAX_PLAYERS}",
+            name=name,
+            label=shorten(name),
+            totals=running[1:],
+            points=" ".join(f"{_format(px)},{_format(py)}" for px, py in points),
+            end_x=points[-1][0],
+            end_y=points[-1][1],
+            label_x=PLOT_RIGHT + 12,
+            label_y=label_y,
+        )
+        for (seat, name, running, points), label_y in zip(lines, label_ys, strict=True)
+    )
+    every = math.ceil(len(rounds) / MAX_ROUND_TICKS) or 1
+    return Chart(
+        width=WIDTH,
+        height=HEIGHT,
+        left=PLOT_LEFT,
+        right=PLOT_RIGHT,
+        top=PLOT_TOP,
+        bottom=PLOT_BOTTOM,
+        y_max=y_max,
+        target=target,
+        target_y=y(target),
+        names=tuple(names),
+        series=series,
+        # Counted back from the last round, so that the latest round is always numbered.
+        x_ticks=tuple(
+            Tick(number, x(number)) for number in reversed(range(len(rounds), 0, -every))
+        ),
+        y_ticks=tuple(Tick(value, y(value)) for value in range(0, y_max + 1, step)),
+        tie_break_bands=tuple(
+            Band(number, x(number - 1), _coordinate(x(number) - x(number - 1)))
+            for number in sorted(tie_break_rounds)
+            if 1 <= number <= len(rounds)
+        ),
+        rounds=rounds,
+    )
+
+
+def render(chart: Chart) -> SafeString:
+    """The chart as inline SVG (with its text alternative), from scoring/_chart.svg.html."""
+    return render_to_string("scoring/_chart.svg.html", {"chart": chart})
