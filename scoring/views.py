@@ -10,7 +10,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 from django_htmx.middleware import HtmxDetails
 
-from . import exchange
+from . import counting, exchange
 from .models import Game
 
 
@@ -42,3 +42,19 @@ def export_json(request: HttpRequest, token: str) -> HttpResponse:
     filename = f"rami-game-{game.created_at:%Y-%m-%d}.json"
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
+
+
+# i18n: the help page "Counting points" (issue 5).
+@require_GET
+def rules_page(request: HttpRequest) -> TemplateResponse:
+    """The help page "Counting points", in the visitor's language. Template:
+    scoring/rules.html; context: `numbers` (the rule numbers, by name), `card_values` (rows of
+    the card value table), `targets` ((players, target) pairs) and `examples` (the worked
+    round ends, computed by the rules engine)."""
+    context = {
+        "numbers": counting.rule_numbers(),
+        "card_values": counting.card_value_rows(),
+        "targets": counting.targets(),
+        "examples": counting.worked_examples(),
+    }
+    return TemplateResponse(request, "scoring/rules.html", context)
