@@ -55,6 +55,9 @@ MIDDLEWARE = [
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # After the session (it may read the language from it), before CommonMiddleware (which
+    # may redirect and must do so in the chosen language).
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -76,6 +79,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 # csp_nonce, which {% htmx_script %} puts on its <script> tag.
                 "django.template.context_processors.csp",
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
@@ -115,6 +119,19 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "en"
+# Each name in its own language: the switcher shows them to people who may not read the
+# current one, so they are deliberately not translated.
+LANGUAGES = [
+    ("en", "English"),
+    ("cs", "Čeština"),
+    ("sv", "Svenska"),
+    ("bg", "Български"),
+    ("id", "Bahasa Indonesia"),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+# The choice made with the switcher outlives the browser session: a table plays every week.
+LANGUAGE_COOKIE_AGE = 365 * 24 * 60 * 60
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -11,6 +11,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from . import exchange, rules
+from .errors import rules_error_message
 from .exchange import RoundEntry
 from .models import Player
 
@@ -62,8 +63,8 @@ class StartForm(forms.Form):
 
 
 def describe_rules_error(error: rules.RulesError, names: list[str]) -> str:
-    """The engine's message for a player (the web layer's single translation point)."""
-    return str(error)
+    """The engine's message in the visitor's language, naming the player and the card."""
+    return rules_error_message(error, names)
 
 
 class RoundForm(forms.Form):
@@ -167,7 +168,9 @@ class RoundForm(forms.Form):
         try:
             return rules.Hand(cards=tuple(cards.split()), value=value, opened=not not_opened)
         except rules.RulesError as error:
-            self.add_error(f"cards_{seat}", describe_rules_error(error, self.names))
+            self.add_error(
+                f"cards_{seat}", describe_rules_error(error.for_player(seat), self.names)
+            )
             return None
 
     @property

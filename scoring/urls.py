@@ -12,4 +12,5 @@ urlpatterns = [
     path("v/<str:token>/export.csv", views.view_export_csv, name="view_export_csv"),
     path("v/<str:token>/export.json", views.view_export_json, name="view_export_json"),
     path("manifest.webmanifest", views.manifest, name="manifest"),
+    path("rules/", views.rules_page, name="rules"),
 ]

@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
-from . import exchange, rounds_csv, rules
+from . import counting, exchange, rounds_csv, rules
 from .forms import RoundForm, StartForm, describe_rules_error
 from .models import Game, GameEvent
 from .scoreboard import Scoreboard
@@ -252,3 +252,18 @@ def manifest(request: HttpRequest) -> JsonResponse:
         content_type="application/manifest+json",
         json_dumps_params={"ensure_ascii": False},
     )
+
+
+@require_GET
+def rules_page(request: HttpRequest) -> TemplateResponse:
+    """The help page "Counting points", in the visitor's language. Template:
+    scoring/rules.html; context: `numbers` (the rule numbers, by name), `card_values` (rows of
+    the card value table), `targets` ((players, target) pairs) and `examples` (the worked
+    round ends, computed by the rules engine)."""
+    context = {
+        "numbers": counting.rule_numbers(),
+        "card_values": counting.card_value_rows(),
+        "targets": counting.targets(),
+        "examples": counting.worked_examples(),
+    }
+    return TemplateResponse(request, "scoring/rules.html", context)

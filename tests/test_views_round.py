@@ -36,7 +36,7 @@ def test_an_invalid_edit_keeps_what_was_typed(client, every_kind_game):
     html = unescape(
         client.post(url(every_kind_game, 1), round_post(0, {1: "ZZ", 2: 3, 3: 4})).content.decode()
     )
-    assert 'unknown card "ZZ"' in html and 'value="ZZ"' in html
+    assert "Unknown card “ZZ”" in html and 'value="ZZ"' in html
     assert every_kind_game.totals() == [200, 307, 266, 210]
 
 

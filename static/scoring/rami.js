@@ -43,10 +43,10 @@
       var card = split(code);
       var chip = document.createElement("button");
       chip.type = "button";
-      chip.className = "chip card" + (RED[card.suit] ? " red" : "") + (card.rank === "JK" ? " joker" : "");
+      chip.className = "chip card" + (RED[card.suit] ? " card-red" : "") + (card.rank === "JK" ? " card-joker" : "");
       chip.dataset.index = String(index);
       chip.textContent = rankLabel(picker, card.rank) + (SUIT_SYMBOLS[card.suit] || "");
-      chip.setAttribute("aria-label", picker.dataset.removeLabel.replace("%s", code));
+      chip.setAttribute("aria-label", picker.dataset.removeLabel.replace("%s", chip.textContent));
       chosen.appendChild(chip);
     });
   }

@@ -100,10 +100,10 @@ def test_errors_keep_what_was_tapped_and_say_what_to_fix(page: Page):
     tap_cards(page, "Boris", "AH AH")
     tap_cards(page, "Cyril", "AH")
     expect(hand(page, "Cyril").locator(".field-error")).to_contain_text(
-        'more "AH" cards (3) than the deck holds (2)'
+        "this round holds 3 copies of the card “ace of hearts”, but the deck has only 2"
     )
     save(page)
-    expect(hand(page, "Cyril").locator(".field-error")).to_contain_text("than the deck holds")
+    expect(hand(page, "Cyril").locator(".field-error")).to_contain_text("but the deck has only 2")
     expect(hand(page, "Boris").locator(".cards-text")).to_have_value("AH AH")
     expect(hand(page, "Boris").locator(".chip")).to_have_count(2)
     assert_accessible(page)

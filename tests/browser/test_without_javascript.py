@@ -33,7 +33,7 @@ def test_a_whole_game_without_javascript(page_without_js: Page):
     type_cards(page, "Ana", "1X")
     type_value(page, "Cyril", 3)
     save(page)
-    expect(hand(page, "Ana").locator(".field-error")).to_contain_text('unknown card "1X"')
+    expect(hand(page, "Ana").locator(".field-error")).to_contain_text("Unknown card “1X”")
     expect(hand(page, "Ana").locator(".cards-text")).to_have_value("1X")
     type_cards(page, "Ana", "2C")
     save(page)

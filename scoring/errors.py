@@ -1,0 +1,100 @@
+"""Rules errors in the player's language.
+
+`scoring.rules` raises `RulesError` with a code, the index of the player concerned (or None)
+and details, and an English message for logs and the command line. The web pages show
+`rules_error_message(error, names)` instead: the same thing said in the active language, naming
+the player by name and a card by its name in that language (cards.card_name).
+
+Each code has a message without a player; the codes that can concern one player have a second
+message naming that player, used when the error carries one (the forms attach it with
+`RulesError.for_player`). tests/test_errors.py checks that every code in RulesError.MESSAGES
+has a message here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.utils.text import capfirst
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+from .cards import card_name
+from .rules import RulesError
+
+MESSAGES = {
+    "unknown_card": _(
+        "Unknown card “%(card)s”: give a rank (A, 2-10, J, Q, K) with an optional suit "
+        "(♠ ♥ ♦ ♣ or S H D C), or JK for a joker."
+    ),
+    "negative_value": _("A hand value cannot be negative (%(value)s)."),
+    "value_too_large": _(
+        "A hand value of %(value)s is more than the whole deck is worth (%(limit)s)."
+    ),
+    "not_a_number": _("The hand value “%(value)s” is not a whole number."),
+    "cards_and_value": _("Give the cards or the hand value, not both."),
+    "missing_hand": _("The cards left in a hand (or their value) are missing."),
+    "winner_has_cards": _("The winner went out, so no cards are left in the winner's hand."),
+    "winner_out_of_range": _("The winner must be one of the %(count)s players."),
+    "hand_rummy_opened": _("A hand rummy needs every opponent not to have opened yet."),
+    "hand_rummy_blocked": _("A blocked round has no winner, so it cannot be a hand rummy."),
+    # too_many_copies: a count, so ngettext in rules_error_message.
+    "player_count": _("A game has 2 to 6 players, not %(count)s."),
+    "bad_target": _("The target must be a positive number of points, not %(target)s."),
+    "game_finished": _("The game is over: start a rematch to play on."),
+    "already_saved": _("This round was saved already (and has since been deleted)."),
+    "already_restored": _("This round has already been brought back."),
+}
+
+PLAYER_MESSAGES = {
+    "unknown_card": _(
+        "Unknown card “%(card)s” in the hand of %(player)s: give a rank (A, 2-10, J, Q, K) "
+        "with an optional suit (♠ ♥ ♦ ♣ or S H D C), or JK for a joker."
+    ),
+    "negative_value": _("The hand value of %(player)s cannot be negative (%(value)s)."),
+    "value_too_large": _(
+        "The hand value of %(player)s, %(value)s, is more than the whole deck is worth (%(limit)s)."
+    ),
+    "not_a_number": _("The hand value of %(player)s, “%(value)s”, is not a whole number."),
+    "cards_and_value": _("For %(player)s, give the cards or the hand value, not both."),
+    "missing_hand": _("The cards left in the hand of %(player)s (or their value) are missing."),
+    "winner_has_cards": _("%(player)s went out, so no cards are left in that hand."),
+    "hand_rummy_opened": _("%(player)s has opened, so this round cannot be a hand rummy."),
+}
+
+
+def _too_many_copies(details: dict, player: str | None) -> str:
+    count = details["count"]
+    if player is None:
+        return ngettext(
+            "This round holds %(count)d copy of the card “%(card)s”, but the deck has only "
+            "%(limit)d.",
+            "This round holds %(count)d copies of the card “%(card)s”, but the deck has only "
+            "%(limit)d.",
+            count,
+        )
+    return ngettext(
+        "With the hand of %(player)s, this round holds %(count)d copy of the card “%(card)s”, "
+        "but the deck has only %(limit)d.",
+        "With the hand of %(player)s, this round holds %(count)d copies of the card “%(card)s”, "
+        "but the deck has only %(limit)d.",
+        count,
+    )
+
+
+def rules_error_message(error: RulesError, names: Sequence[str] = ()) -> str:
+    """What went wrong, in the active language, naming the player concerned (by their name in
+    `names`, seat order) and the card concerned (by its name in that language)."""
+    details = dict(error.details)
+    player = None
+    if error.player is not None and 0 <= error.player < len(names):
+        player = names[error.player]
+    if error.code == "too_many_copies":
+        template = _too_many_copies(details, player)
+        # The deck check reports a real card code, a rank alone or the joker; name it.
+        details["card"] = card_name(str(details["card"]))
+    elif player is not None and error.code in PLAYER_MESSAGES:
+        template = PLAYER_MESSAGES[error.code]
+    else:
+        template = MESSAGES[error.code]
+    return capfirst(str(template) % {**details, "player": player})

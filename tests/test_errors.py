@@ -1,0 +1,81 @@
+"""Rules errors said in the player's language, naming the player and the card."""
+
+import pytest
+from django.utils import translation
+
+from scoring import errors, rules
+from scoring.rules import Hand, RulesError
+
+LANGUAGES = ["en", "cs", "sv", "bg", "id"]
+# Enough details for any code's English message to format.
+DETAILS = {"card": "AH", "value": 5, "limit": 2, "count": 3, "target": 0}
+NAMES = ["Ana", "Boris", "Cyril"]
+
+
+def test_every_rules_error_code_has_a_message():
+    for code in rules.RulesError.MESSAGES:
+        assert code in errors.MESSAGES or code == "too_many_copies"
+    assert set(errors.PLAYER_MESSAGES) <= set(rules.RulesError.MESSAGES)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("code", sorted(rules.RulesError.MESSAGES))
+@pytest.mark.parametrize("player", [None, 1])
+def test_every_code_reads_in_every_language(language, code, player):
+    error = RulesError(code, player, **DETAILS)
+    with translation.override(language):
+        message = errors.rules_error_message(error, NAMES)
+    with translation.override("en"):
+        english = errors.rules_error_message(error, NAMES)
+    assert message
+    assert "%(" not in message
+    assert message[0] == message[0].upper()
+    if language != "en":
+        assert message != english
+    if player is not None and (code in errors.PLAYER_MESSAGES or code == "too_many_copies"):
+        assert "Boris" in message
+
+
+def test_a_deck_check_failure_names_the_player_and_the_card():
+    hands = [Hand(), Hand(cards=("AH", "AH")), Hand(cards=("AH",))]
+    with pytest.raises(RulesError) as raised:
+        rules.score_round(hands, winner=0, target=200)
+    with translation.override("cs"):
+        message = errors.rules_error_message(raised.value, NAMES)
+    assert message == (
+        "S kartami hráče Cyril jsou v tomto kole 3 karty „srdcové eso“, balíček jich ale má jen 2."
+    )
+    with translation.override("en"):
+        message = errors.rules_error_message(raised.value, NAMES)
+    assert message == (
+        "With the hand of Cyril, this round holds 3 copies of the card “ace of hearts”, "
+        "but the deck has only 2."
+    )
+
+
+def test_czech_counts_take_their_plural_form():
+    many_kings = RulesError("too_many_copies", card="K", count=9, limit=8)
+    with translation.override("cs"):
+        assert errors.rules_error_message(many_kings) == (
+            "V tomto kole je 9 karet „král“, balíček jich ale má jen 8."
+        )
+
+
+def test_a_hand_rummy_with_an_opened_opponent_names_that_opponent():
+    hands = [Hand(), Hand(opened=False), Hand(opened=True)]
+    with pytest.raises(RulesError) as raised:
+        rules.score_round(hands, winner=0, target=200, hand_rummy=True)
+    with translation.override("bg"):
+        message = errors.rules_error_message(raised.value, NAMES)
+    assert message == "Играчът Cyril вече е открил, затова раздаването не може да е сухо рами."
+    with translation.override("id"):
+        message = errors.rules_error_message(raised.value, NAMES)
+    assert message == "Cyril sudah membuka, jadi ronde ini tidak bisa menjadi rami sekaligus."
+
+
+def test_an_unknown_card_is_quoted_as_typed():
+    with pytest.raises(RulesError) as raised:
+        Hand(cards=("1X",))
+    with translation.override("sv"):
+        message = errors.rules_error_message(raised.value.for_player(2), NAMES)
+    assert message.startswith("Okänt kort ”1X” på handen hos Cyril:")

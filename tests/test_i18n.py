@@ -1,0 +1,157 @@
+"""Every page in five languages: chosen from the browser, switchable, remembered, complete."""
+
+import re
+from html.parser import HTMLParser
+
+import polib
+import pytest
+from django.conf import settings
+
+from tests.test_catalogues import SAME_AS_ENGLISH
+
+pytestmark = pytest.mark.django_db
+
+LANGUAGES = [code for code, _name in settings.LANGUAGES]
+TRANSLATED = [code for code in LANGUAGES if code != "en"]
+PAGES = ["/", "/rules/"]
+# Attributes whose text a visitor reads or hears.
+READ_ATTRIBUTES = {"aria-label", "title", "alt", "placeholder"}
+# The same in every language: the game's name and the languages' own names in the switcher.
+EVERY_LANGUAGE = {"Rami", *(name for _code, name in settings.LANGUAGES)}
+
+
+class VisibleText(HTMLParser):
+    """The text nodes and read attributes of a page, whitespace collapsed."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.texts: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.texts.extend(value for name, value in attrs if name in READ_ATTRIBUTES and value)
+
+    def handle_data(self, data):
+        if data.strip():
+            self.texts.append(data)
+
+
+def visible_texts(html: str) -> list[str]:
+    parser = VisibleText()
+    parser.feed(html)
+    return [" ".join(text.split()) for text in parser.texts]
+
+
+def get(client, path: str, language: str) -> str:
+    response = client.get(path, headers={"accept-language": language})
+    assert response.status_code == 200
+    assert response["Content-Language"] == language
+    return response.content.decode()
+
+
+def same_in(language: str) -> set[str]:
+    """Messages whose translation is rightly the English word (id "Target", sv "Joker")."""
+    catalogue = polib.pofile(
+        str(settings.BASE_DIR / "locale" / language / "LC_MESSAGES" / "django.po")
+    )
+    return {entry.msgid for entry in catalogue if entry.msgstr == entry.msgid}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("path", PAGES)
+def test_accept_language_chooses_the_language_and_html_lang_says_it(client, path, language):
+    html = get(client, path, language)
+    assert f'<html lang="{language}">' in html
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+@pytest.mark.parametrize("path", PAGES)
+def test_no_english_interface_string_is_left(client, path, language):
+    """Every English text of the page (as an English visitor sees it) is gone in the other
+    language, except names and words that the language shares with English."""
+    english = visible_texts(get(client, path, "en"))
+    translated = "\n".join(visible_texts(get(client, path, language)))
+    allowed = EVERY_LANGUAGE | SAME_AS_ENGLISH[language]
+    left = [
+        text
+        for text in english
+        if len(re.findall(r"[A-Za-z]", text)) >= 4 and text not in allowed and text in translated
+    ]
+    assert left == []
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+@pytest.mark.parametrize("path", PAGES)
+def test_no_english_message_is_left(client, path, language):
+    """The same from the catalogue's side: no piece of an English msgid longer than a few
+    words shows on the translated page (card codes and placeholders cut out)."""
+    catalogue = polib.pofile(
+        str(settings.BASE_DIR / "locale" / language / "LC_MESSAGES" / "django.po")
+    )
+    translated = "\n".join(visible_texts(get(client, path, language)))
+    for entry in catalogue:
+        if entry.obsolete or entry.msgstr == entry.msgid:
+            continue
+        for piece in re.split(r"%\(\w+\)[sd]|<[^>]+>", entry.msgid):
+            piece = piece.strip(" .,:;")
+            if len(piece) >= 12:
+                assert piece not in translated, (entry.msgid, piece)
+
+
+def test_the_switcher_is_on_every_page_and_works_without_javascript(client):
+    for path in PAGES:
+        html = get(client, path, "en")
+        form = re.search(
+            r'<form class="language" action="/i18n/setlang/" method="post">.*?</form>', html, re.S
+        )
+        assert form, path
+        form = form.group(0)
+        assert "csrfmiddlewaretoken" in form
+        assert f'<input type="hidden" name="next" value="{path}">' in form
+        assert '<select name="language" id="language-select"' in form
+        options = re.findall(r'<option value="(\w+)" lang="\w+"( selected)?>([^<]+)</option>', form)
+        assert [(code, name) for code, _selected, name in options] == list(settings.LANGUAGES)
+        assert [code for code, selected, _name in options if selected] == ["en"]
+        assert '<button type="submit"' in form
+
+
+def test_the_switcher_shows_the_current_language_selected(client):
+    html = get(client, "/", "bg")
+    assert '<option value="bg" lang="bg" selected>Български</option>' in html
+    assert "Език" in html
+    assert "Смени" in html
+
+
+def test_the_chosen_language_is_remembered_over_the_browsers(client):
+    response = client.post("/i18n/setlang/", {"language": "cs", "next": "/rules/"})
+    assert response.status_code == 302
+    assert response["Location"] == "/rules/"
+    cookie = response.cookies[settings.LANGUAGE_COOKIE_NAME]
+    assert cookie.value == "cs"
+    assert int(cookie["max-age"]) >= 300 * 24 * 60 * 60
+    # The cookie now wins over the browser's Accept-Language.
+    html = get(client, "/rules/", "cs")
+    assert "Počítání bodů" in html
+    response = client.get("/rules/", headers={"accept-language": "sv"})
+    assert '<html lang="cs">' in response.content.decode()
+
+
+def test_every_page_links_to_the_help_page(client):
+    for path in PAGES:
+        html = get(client, path, "sv")
+        assert '<a class="help" href="/rules/">Räkna poäng</a>' in html
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_pages_need_no_inline_script_or_style(client, path):
+    """The site is headed for a strict Content-Security-Policy."""
+    html = get(client, path, "en")
+    assert not re.search(r"<script(?![^>]*\ssrc=)", html)
+    assert not re.search(r"\son[a-z]+=", html)
+    assert " style=" not in html
+    assert "<style" not in html
+
+
+def test_start_page_in_indonesian(client):
+    html = get(client, "/", "id")
+    assert "Pencatat skor Rami" in html
+    assert "Catat skor permainan Rami di meja Anda." in html
