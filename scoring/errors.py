@@ -42,6 +42,10 @@ MESSAGES = {
     "player_count": _("A game has 2 to 6 players, not %(count)s."),
     "bad_target": _("The target must be a positive number of points, not %(target)s."),
     "game_finished": _("The game is over: start a rematch to play on."),
+    "round_taken": _(
+        "Round %(number)s was saved on another phone first. Save yours as round %(next)s, or "
+        "drop it."
+    ),
     "already_saved": _("This round was saved already (and has since been deleted)."),
     "already_restored": _("This round has already been brought back."),
 }

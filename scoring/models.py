@@ -111,9 +111,17 @@ class Game(models.Model):
     def _locked(self) -> Game:
         return Game.objects.select_for_update().get(pk=self.pk)
 
-    def record_round(self, entry: RoundEntry, key: str = "", past_the_end: bool = False) -> Round:
+    def record_round(
+        self,
+        entry: RoundEntry,
+        key: str = "",
+        past_the_end: bool = False,
+        for_round: int | None = None,
+    ) -> Round:
         """Add a round after the last one. A repeated `key` (the same form sent twice) returns
-        the round it recorded the first time instead of recording it again.
+        the round it recorded the first time instead of recording it again. `for_round` is the
+        number the form was filled in for: when another phone has saved that round first, the
+        round is refused (code "round_taken") rather than silently added after it.
 
         A finished game takes no new round, except when a whole game is imported
         (`past_the_end`): its history may hold rounds played before an earlier round was
@@ -130,6 +138,8 @@ class Game(models.Model):
             if game.status == Status.FINISHED and not past_the_end:
                 raise rules.RulesError("game_finished")
             number = game.rounds.count() + 1
+            if for_round is not None and for_round != number:
+                raise rules.RulesError("round_taken", number=for_round, next=number)
             round_ = Round(game=game, number=number)
             round_.store(entry, game.target)
             game.log(GameEvent.Kind.ADDED, round_, after=round_.document(game.names), key=key)

@@ -62,6 +62,8 @@ class RulesError(ValueError):
         "player_count": "a game has 2 to 6 players, not {count}",
         "bad_target": "the target must be a positive number of points, not {target}",
         "game_finished": "the game is over: start a rematch to play on",
+        "round_taken": "round {number} was saved on another phone first; "
+        "this would be round {next}",
         "already_saved": "this round was saved already (and has since been deleted)",
         "already_restored": "this round has already been brought back",
     }

@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
-from . import counting, exchange, rounds_csv, rules
+from . import counting, exchange, recent, rounds_csv, rules, sharing, statistics
 from .forms import RoundForm, StartForm, describe_rules_error
 from .models import Game, GameEvent
 from .scoreboard import Scoreboard
@@ -39,13 +39,25 @@ def redirect(request: HtmxHttpRequest, url: str) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def start(request: HtmxHttpRequest) -> HttpResponse:
-    """Start a game with 2 to 6 players. Template: scoring/start.html."""
+    """Start a game with 2 to 6 players; this browser's recent games. Template:
+    scoring/start.html. POST `action=forget` takes a game off the recent list (the game stays).
+    """
+    if request.method == "POST" and request.POST.get("action") == "forget":
+        response = redirect(request, reverse("start"))
+        recent.forget(request, response, request.POST.get("token", ""))
+        return response
     form = StartForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         game = Game.start(form.cleaned_data["names"])
         return redirect(request, reverse("game", args=[game.edit_token]))
-    targets = [(players, rules.target_for(players)) for players in range(2, 7)]
-    return TemplateResponse(request, "scoring/start.html", {"form": form, "targets": targets})
+    games = recent.games(request)
+    context = {
+        "form": form,
+        "targets": [(players, rules.target_for(players)) for players in range(2, 7)],
+        "recent": games,
+        "wins": statistics.wins_per_name([game for game, _kind in games]),
+    }
+    return TemplateResponse(request, "scoring/start.html", context)
 
 
 def _round_form(board: Scoreboard, data=None, **kwargs) -> RoundForm:
@@ -55,26 +67,49 @@ def _round_form(board: Scoreboard, data=None, **kwargs) -> RoundForm:
     return form
 
 
+def _share_links(request: HttpRequest, game: Game, editable: bool) -> list[dict]:
+    """The links to share, as phones on the network can open them, with their QR codes.
+    The view page offers only the view link: the edit token must appear nowhere on it."""
+    links = []
+    if editable:
+        links.append({"kind": "edit", "path": reverse("game", args=[game.edit_token])})
+    links.append({"kind": "view", "path": reverse("view", args=[game.view_token])})
+    for link in links:
+        link["url"] = sharing.public_url(request, link["path"])
+        link["qr"] = sharing.qr_svg(link["url"])
+    return links
+
+
 def _game_response(
-    request: HtmxHttpRequest, game: Game, form: RoundForm | None = None, partial: str = ""
+    request: HtmxHttpRequest,
+    game: Game,
+    form: RoundForm | None = None,
+    partial: str = "",
+    editable: bool = True,
+    **extra,
 ) -> TemplateResponse:
+    """The game page (or one of its parts) for the edit link or, read-only, the view link."""
     board = Scoreboard.for_game(game)
+    token = game.edit_token if editable else game.view_token
     context = {
         "game": game,
         "board": board,
-        "form": form or _round_form(board),
-        "undo": board.last_deletion(),
-        "editable": True,
+        "editable": editable,
+        "undo": board.last_deletion() if editable else None,
+        "poll_url": reverse("poll" if editable else "view_poll", args=[token]),
+        **extra,
     }
-    template = "scoring/game.html"
-    if partial:
-        template += f"#{partial}"
+    if editable:
+        context["form"] = form or _round_form(board)
+    if not partial:
+        context["share"] = _share_links(request, game, editable)
+    template = "scoring/game.html" + (f"#{partial}" if partial else "")
     return TemplateResponse(request, template, context)
 
 
 @require_http_methods(["GET", "POST"])
 def game_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
-    """The game: scoreboard, round entry, round table. Template: scoring/game.html.
+    """The game: scoreboard, round entry, round table, sharing. Template: scoring/game.html.
 
     POST actions (the `action` field): `save` a new round, `preview` its points (the
     #preview part), `delete` a round, `restore` the last deleted one, `rematch`.
@@ -82,7 +117,9 @@ def game_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """
     game = get_object_or_404(Game, edit_token=token)
     if request.method == "GET":
-        return _game_response(request, game)
+        response = _game_response(request, game)
+        recent.remember(request, response, game, "g")
+        return response
 
     action = request.POST.get("action", "save")
     here = reverse("game", args=[game.edit_token])
@@ -111,23 +148,42 @@ def game_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
         with contextlib.suppress(rules.RulesError):
             game.restore_round(event)
     else:
-        board = Scoreboard.for_game(game)
-        form = _round_form(board, request.POST)
-        if not form.is_valid() or not _record(game, form):
-            return _game_response(request, game, form, partial="game_body" if request.htmx else "")
+        refused = _save_round(request, game)
+        if refused is not None:
+            return refused
     if request.htmx:
         return _game_response(request, game, partial="game_body")
     return redirect(request, here)
 
 
-def _record(game: Game, form: RoundForm) -> bool:
-    """Record the form's round; False (with the error on the form) when the game refuses."""
+def _save_round(request: HtmxHttpRequest, game: Game) -> HttpResponse | None:
+    """Record the posted round; None when it was recorded, else the page that says why.
+
+    When another phone saved the round this form was for, nothing is recorded: the form comes
+    back with everything typed, what the other phone saved, and the choice to save it as the
+    next round (the form now says that number) or to drop it.
+    """
+    partial = "game_body" if request.htmx else ""
+    form = _round_form(Scoreboard.for_game(game), request.POST)
+    if not form.is_valid():
+        return _game_response(request, game, form, partial=partial)
     try:
-        game.record_round(form.cleaned_data["entry"], key=form.cleaned_data.get("key") or "")
+        game.record_round(
+            form.cleaned_data["entry"],
+            key=form.cleaned_data.get("key") or "",
+            for_round=form.cleaned_data.get("for_round"),
+        )
     except rules.RulesError as error:
-        form.add_error(None, describe_rules_error(error, form.names))
-        return False
-    return True
+        if error.code != "round_taken":
+            form.add_error(None, describe_rules_error(error, form.names))
+            return _game_response(request, game, form, partial=partial)
+        data = request.POST.copy()
+        data["for_round"] = str(error.details["next"])
+        form = _round_form(Scoreboard.for_game(game), data)
+        form.is_valid()
+        conflict = {"number": error.details["number"], "next": error.details["next"]}
+        return _game_response(request, game, form, partial=partial, conflict=conflict)
+    return None
 
 
 def _number(text: str | None) -> int:
@@ -135,6 +191,46 @@ def _number(text: str | None) -> int:
         return int(text or "")
     except ValueError:
         raise Http404 from None
+
+
+@require_GET
+def view_page(request: HttpRequest, token: str) -> HttpResponse:
+    """The same scoreboard, read-only and live, for the view link. Template:
+    scoring/game.html (editable false: no form, and the edit token appears nowhere)."""
+    game = get_object_or_404(Game, view_token=token)
+    response = _game_response(request, game, editable=False)
+    recent.remember(request, response, game, "v")
+    return response
+
+
+@require_GET
+@never_cache
+def poll(request: HttpRequest, token: str) -> HttpResponse:
+    """Live updates for the edit page; see _poll."""
+    return _poll(request, token, editable=True)
+
+
+@require_GET
+@never_cache
+def view_poll(request: HttpRequest, token: str) -> HttpResponse:
+    """Live updates for the view page; see _poll."""
+    return _poll(request, token, editable=False)
+
+
+def _poll(request: HttpRequest, token: str, editable: bool) -> HttpResponse:
+    """Has the game changed since version `v`? Unchanged: 204 No Content, after one indexed
+    query and no rendering, and htmx swaps nothing. Changed: the #live part, the scoreboard
+    and, on the edit page, a fresh round form, or only a notice when someone is typing
+    (`typing=1`): what they tapped is never swapped away under their fingers."""
+    field = "edit_token" if editable else "view_token"
+    version = Game.objects.filter(**{field: token}).values_list("version", flat=True).first()
+    if version is None:
+        raise Http404
+    if request.GET.get("v") == str(version):
+        return HttpResponse(status=204)
+    game = Game.objects.get(**{field: token})
+    typing = request.GET.get("typing") == "1"
+    return _game_response(request, game, partial="live", editable=editable, typing=typing)
 
 
 @require_http_methods(["GET", "POST"])

@@ -8,7 +8,7 @@ from scoring.rules import Hand, RulesError
 
 LANGUAGES = ["en", "cs", "sv", "bg", "id"]
 # Enough details for any code's English message to format.
-DETAILS = {"card": "AH", "value": 5, "limit": 2, "count": 3, "target": 0}
+DETAILS = {"card": "AH", "value": 5, "limit": 2, "count": 3, "target": 0, "number": 4, "next": 5}
 NAMES = ["Ana", "Boris", "Cyril"]
 
 

@@ -6,6 +6,11 @@
  *   "picked" event that htmx turns into a preview request (the points come from the server).
  * - The start form: the 5th and 6th name fields fold away until "Add a player", and the
  *   target line shows the target for the number of names typed (looked up, not computed).
+ * - Live updates: every 2 s, while the page is visible, the poller asks whether the game has
+ *   changed (htmx swaps nothing on "204 No Content"); at once when the page is shown again.
+ *   Once something is typed in the round form, #typing tells the server to leave it alone.
+ * - Sharing: copy a link, or hand it to the phone's share sheet where there is one.
+ * - The language switcher submits itself when a language is picked.
  */
 (function () {
   "use strict";
@@ -131,7 +136,57 @@
     refresh();
   }
 
-  document.addEventListener("DOMContentLoaded", function () { init(document); });
+  var POLL_EVERY_MS = 2000;
+
+  function poll() {
+    if (document.visibilityState !== "visible" || !window.htmx) return;
+    document.querySelectorAll(".poller").forEach(function (poller) {
+      if (!poller.classList.contains("htmx-request")) window.htmx.trigger(poller, "rami:poll");
+    });
+  }
+  window.setInterval(poll, POLL_EVERY_MS);
+  document.addEventListener("visibilitychange", poll);
+
+  function markTyping(event) {
+    var form = event.target.closest && event.target.closest("#round-form");
+    var flag = document.getElementById("typing");
+    if (form && flag) flag.value = "1";
+  }
+  document.addEventListener("input", markTyping);
+  document.addEventListener("change", markTyping);
+  document.addEventListener("picked", markTyping);
+
+  function initSharing(root) {
+    root.querySelectorAll(".copy-link").forEach(function (button) {
+      if (!navigator.clipboard) return;
+      button.hidden = false;
+      button.addEventListener("click", function () {
+        var field = document.getElementById(button.dataset.copy);
+        navigator.clipboard.writeText(field.value).then(function () {
+          button.textContent = button.dataset.done;
+        });
+      });
+    });
+    root.querySelectorAll(".share-link-button").forEach(function (button) {
+      if (!navigator.share) return;
+      button.hidden = false;
+      button.addEventListener("click", function () {
+        navigator.share({ title: button.dataset.title, url: button.dataset.url }).catch(function () {});
+      });
+    });
+    root.querySelectorAll(".link-text").forEach(function (field) {
+      field.addEventListener("focus", function () { field.select(); });
+    });
+  }
+
+  document.addEventListener("change", function (event) {
+    if (event.target.id === "language-select") event.target.form.requestSubmit();
+  });
+
+  document.addEventListener("DOMContentLoaded", function () {
+    init(document);
+    initSharing(document);
+  });
   // New content from htmx (a saved round brings a fresh form) gets its pickers too.
   document.addEventListener("htmx:load", function (event) { init(event.detail.elt); });
 })();

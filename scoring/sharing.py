@@ -1,0 +1,56 @@
+"""The links a game is shared by, as phones at the table can open them, and their QR codes.
+
+A page opened as http://localhost:8000/ would share links that no phone can open; such links
+use this machine's address on the local network instead, or RAMI_PUBLIC_URL when it is set.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+
+import segno
+from django.http import HttpRequest
+from django.utils.safestring import SafeString, mark_safe
+
+from rami_site.addresses import lan_addresses
+
+LOOPBACK_HOSTS = {"localhost", "127.0.0.1", "[::1]", "::1"}
+
+
+@lru_cache(maxsize=1)
+def _lan_address() -> str | None:
+    addresses = lan_addresses()
+    return addresses[0] if addresses else None
+
+
+def public_base(request: HttpRequest) -> str:
+    """Scheme, host and port that other phones can reach, without a trailing slash."""
+    configured = os.environ.get("RAMI_PUBLIC_URL", "").strip()
+    if configured:
+        return configured.rstrip("/")
+    host = request.get_host()
+    name, _, port = host.rpartition(":") if not host.endswith("]") else (host, "", "")
+    if not name:
+        name, port = host, ""
+    if name.lower() in LOOPBACK_HOSTS:
+        address = _lan_address()
+        if address:
+            host = f"{address}:{port}" if port else address
+    return f"{request.scheme}://{host}"
+
+
+def public_url(request: HttpRequest, path: str) -> str:
+    return public_base(request) + path
+
+
+@lru_cache(maxsize=256)
+def qr_svg(url: str) -> SafeString:
+    """The QR code of `url` as inline SVG: black on white (what scanners read best), scaled by
+    its viewBox, with no style attribute (the CSP allows none)."""
+    code = segno.make(url, error="m", micro=False)
+    svg = code.svg_inline(
+        scale=1, border=2, dark="#000", light="#fff", svgclass="qr", lineclass=None, omitsize=True
+    )
+    # segno writes only path data and colours from the URL's bits, never the URL itself.
+    return mark_safe(svg.replace("<svg ", '<svg role="img" aria-hidden="true" ', 1))  # noqa: S308

@@ -1,0 +1,120 @@
+"""Two phones at one table: live updates, someone typing, the same round entered twice."""
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import PHONE
+from tests.browser.game_steps import (
+    choose_winner,
+    expect_totals,
+    hand,
+    save,
+    start_game,
+    tap_cards,
+    type_value,
+)
+
+
+@pytest.fixture
+def second_phone(browser, live_server, static_from_the_source):
+    context = browser.new_context(base_url=live_server.url, **PHONE)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    context.close()
+    assert errors == []
+
+
+def test_a_round_saved_on_one_phone_appears_on_the_others_within_3_seconds(
+    page: Page, second_phone: Page
+):
+    start_game(page, "Ana", "Boris", "Cyril")
+    view_link = page.locator("#link-view").input_value()
+    edit_path = re.sub(r"^https?://[^/]+", "", page.url)
+    second_phone.goto(re.sub(r"^https?://[^/]+", "", view_link))
+    second_phone.evaluate("window.stillTheSamePage = true")
+    watcher = second_phone
+
+    choose_winner(page, "Ana")
+    type_value(page, "Boris", 20)
+    type_value(page, "Cyril", 5)
+    save(page)
+    expect(watcher.locator(".totals .sum")).to_have_text(["0", "20", "5"], timeout=3_000)
+    assert watcher.evaluate("window.stillTheSamePage") is True
+    assert edit_path.split("/")[2] not in watcher.content()
+
+
+def test_someone_tapping_cards_keeps_them_and_the_same_round_is_never_doubled(
+    page: Page, second_phone: Page
+):
+    start_game(page, "Ana", "Boris")
+    other = second_phone
+    other.goto(page.url)
+    # The other phone starts tapping round 1...
+    choose_winner(other, "Boris")
+    tap_cards(other, "Ana", "KH Q")
+    # ...while this phone saves round 1.
+    choose_winner(page, "Ana")
+    type_value(page, "Boris", 30)
+    save(page)
+    expect(other.locator(".totals .sum")).to_have_text(["0", "30"], timeout=3_000)
+    expect(other.locator("#round-notice")).to_contain_text("Another phone has just saved a round")
+    expect(hand(other, "Ana").locator(".cards-text")).to_have_value("KH Q")
+    save(other)
+    expect(other.locator(".banner.conflict")).to_contain_text(
+        "Round 1 was saved on another phone first"
+    )
+    expect(hand(other, "Ana").locator(".cards-text")).to_have_value("KH Q")
+    save(other, "Save mine as round 2")
+    expect_totals(other, 20, 30)
+    expect(page.locator(".totals .sum")).to_have_text(["20", "30"], timeout=3_000)
+
+
+def test_a_phone_that_is_not_typing_gets_a_fresh_form(page: Page, second_phone: Page):
+    start_game(page, "Ana", "Boris")
+    second_phone.goto(page.url)
+    choose_winner(page, "Ana")
+    type_value(page, "Boris", 30)
+    save(page)
+    expect(second_phone.locator("#entry-title")).to_contain_text("Round 2", timeout=3_000)
+
+
+def test_polling_pauses_while_the_page_is_hidden(page: Page):
+    start_game(page, "Ana", "Boris")
+    polls = []
+    page.on(
+        "request", lambda request: polls.append(request.url) if "/poll" in request.url else None
+    )
+    page.wait_for_timeout(2_500)
+    assert polls, "a visible page polls"
+    page.evaluate(
+        """() => {
+        Object.defineProperty(document, "visibilityState", {value: "hidden", configurable: true});
+        document.dispatchEvent(new Event("visibilitychange"));
+    }"""
+    )
+    page.wait_for_timeout(300)
+    polls.clear()
+    page.wait_for_timeout(4_500)
+    assert polls == []
+    page.evaluate(
+        """() => {
+        Object.defineProperty(document, "visibilityState", {value: "visible", configurable: true});
+        document.dispatchEvent(new Event("visibilitychange"));
+    }"""
+    )
+    page.wait_for_timeout(300)
+    assert len(polls) == 1  # at once, not at the next tick
+
+
+def test_the_share_panel_offers_links_and_qr_codes(page: Page):
+    start_game(page, "Ana", "Boris")
+    share = page.locator("details.share")
+    expect(share).to_have_attribute("open", "")
+    expect(share.locator(".qr-box svg")).to_have_count(2)
+    expect(page.locator("#link-edit")).to_have_value(re.compile(r"/g/[\w-]{22,}/$"))
+    expect(page.locator("#link-view")).to_have_value(re.compile(r"/v/[\w-]{22,}/$"))

@@ -1,0 +1,54 @@
+"""This browser's recent games, on the start page, without accounts."""
+
+import pytest
+
+from scoring import recent
+
+pytestmark = pytest.mark.django_db
+
+
+def test_games_opened_are_listed_newest_first_with_players_and_status(
+    client, four_players, every_kind_game
+):
+    client.get(f"/g/{four_players.edit_token}/")
+    client.get(f"/v/{every_kind_game.view_token}/")
+    html = client.get("/").content.decode()
+    assert html.index("Ana, Boris, Cyril, Dana</span>") > 0
+    first, second = (
+        html.index(f"/v/{every_kind_game.view_token}/"),
+        html.index(f"/g/{four_players.edit_token}/"),
+    )
+    assert first < second
+    assert "Finished · watch only" in html and "Playing" in html
+    assert "Wins in your recent games" in html
+    assert every_kind_game.edit_token not in html
+
+
+def test_a_game_can_be_removed_from_the_list_and_stays(client, four_players):
+    client.get(f"/g/{four_players.edit_token}/")
+    response = client.post("/", {"action": "forget", "token": four_players.edit_token})
+    assert response.status_code == 303
+    assert four_players.edit_token not in client.get("/").content.decode()
+    assert client.get(f"/g/{four_players.edit_token}/").status_code == 200
+
+
+def test_the_list_cannot_be_forged(client, four_players):
+    client.cookies[recent.COOKIE] = '[["g", "%s"]]' % four_players.edit_token
+    assert four_players.edit_token not in client.get("/").content.decode()
+
+
+def test_an_edit_link_is_kept_over_a_view_link(client, four_players):
+    client.get(f"/g/{four_players.edit_token}/")
+    client.get(f"/v/{four_players.view_token}/")
+    html = client.get("/").content.decode()
+    assert f"/g/{four_players.edit_token}/" in html
+    assert "watch only" not in html
+
+
+def test_the_start_page_lists_recent_games_in_a_fixed_number_of_queries(
+    client, four_players, every_kind_game, django_assert_max_num_queries
+):
+    client.get(f"/g/{four_players.edit_token}/")
+    client.get(f"/g/{every_kind_game.edit_token}/")
+    with django_assert_max_num_queries(4):
+        assert client.get("/").status_code == 200

@@ -1,0 +1,82 @@
+"""Live updates: the poll answers 204 for an unchanged game, cheaply; otherwise the scoreboard,
+and a fresh form only when nobody is typing."""
+
+import re
+
+import pytest
+
+from tests.conftest import round_post
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HX-Request": "true"}
+
+
+def poll_url(html: str) -> str:
+    return re.search(r'class="poller"[^>]*hx-get="([^"]+)"', html).group(1)
+
+
+@pytest.mark.parametrize("link", ["g", "v"])
+def test_an_unchanged_game_costs_one_query_and_no_rendering(
+    client, four_players, link, django_assert_max_num_queries
+):
+    token = four_players.edit_token if link == "g" else four_players.view_token
+    url = poll_url(client.get(f"/{link}/{token}/").content.decode())
+    assert url == f"/{link}/{token}/poll?v={four_players.version}"
+    with django_assert_max_num_queries(1):
+        response = client.get(url, headers=HTMX)
+    assert response.status_code == 204
+    assert response.content == b""
+    assert "no-cache" in response["Cache-Control"]
+
+
+def test_a_changed_game_sends_the_new_scoreboard_and_a_fresh_form(client, four_players):
+    url = poll_url(client.get(f"/g/{four_players.edit_token}/").content.decode())
+    client.post(f"/g/{four_players.edit_token}/", round_post(0, {1: 36, 2: 10, 3: 4}))
+    response = client.get(url, headers=HTMX)
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert html.lstrip().startswith('<section id="scoreboard"')
+    assert '<span class="sum">36</span>' in html
+    four_players.refresh_from_db()
+    assert f"poll?v={four_players.version}" in html  # the next poll asks from the new version
+    assert (
+        '<section id="round-entry" class="round-entry" aria-labelledby="entry-title" hx-swap-oob="true">'
+        in html
+    )
+    assert "Round 2" in html
+
+
+def test_someone_typing_keeps_their_form_and_is_told(client, four_players):
+    url = poll_url(client.get(f"/g/{four_players.edit_token}/").content.decode())
+    client.post(f"/g/{four_players.edit_token}/", round_post(0, {1: 36, 2: 10, 3: 4}))
+    html = client.get(url + "&typing=1", headers=HTMX).content.decode()
+    assert 'id="round-entry"' not in html
+    assert 'id="round-notice"' in html and "Another phone has just saved a round" in html
+
+
+def test_the_view_page_poll_sends_no_form_and_no_edit_token(client, four_players):
+    url = f"/v/{four_players.view_token}/poll?v=0"
+    client.post(f"/g/{four_players.edit_token}/", round_post(0, {1: 36, 2: 10, 3: 4}))
+    html = client.get(url, headers=HTMX).content.decode()
+    assert '<span class="sum">36</span>' in html
+    assert "round-entry" not in html and four_players.edit_token not in html
+
+
+def test_two_phones_entering_the_same_round(client, four_players):
+    """Both forms are for round 1; the first saves; the second is told, shown what was saved,
+    keeps what it typed, and may save it as round 2. Nothing is duplicated or lost."""
+    page = f"/g/{four_players.edit_token}/"
+    first = round_post(0, {1: 36, 2: 10, 3: 4}, for_round="1", key="phone-a")
+    second = round_post(1, {0: "KH QS", 2: 7, 3: 9}, for_round="1", key="phone-b")
+    assert client.post(page, first).status_code == 303
+    html = client.post(page, second, headers=HTMX).content.decode()
+    assert "Round 1 was saved on another phone first" in html
+    assert "Ana 0 · Boris 36 · Cyril 10 · Dana 4" in html
+    assert 'value="KH QS"' in html and 'name="for_round" value="2"' in html
+    assert "Save mine as round 2" in html
+    assert four_players.rounds.count() == 1
+    second["for_round"] = "2"
+    assert client.post(page, second).status_code == 303
+    assert four_players.totals() == [20, 36, 17, 13]
+    assert four_players.rounds.count() == 2
