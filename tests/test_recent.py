@@ -33,7 +33,7 @@ def test_a_game_can_be_removed_from_the_list_and_stays(client, four_players):
 
 
 def test_the_list_cannot_be_forged(client, four_players):
-    client.cookies[recent.COOKIE] = '[["g", "%s"]]' % four_players.edit_token
+    client.cookies[recent.COOKIE] = f'[["g", "{four_players.edit_token}"]]'
     assert four_players.edit_token not in client.get("/").content.decode()
 
 

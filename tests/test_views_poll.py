@@ -40,10 +40,7 @@ def test_a_changed_game_sends_the_new_scoreboard_and_a_fresh_form(client, four_p
     assert '<span class="sum">36</span>' in html
     four_players.refresh_from_db()
     assert f"poll?v={four_players.version}" in html  # the next poll asks from the new version
-    assert (
-        '<section id="round-entry" class="round-entry" aria-labelledby="entry-title" hx-swap-oob="true">'
-        in html
-    )
+    assert re.search(r'<section id="round-entry"[^>]* hx-swap-oob="true">', html)
     assert "Round 2" in html
 
 

@@ -11,7 +11,7 @@ def test_start_page_offers_four_name_fields_and_two_more(client):
     html = client.get("/").content.decode()
     assert html.count('name="player_') == 6
     assert html.count('class="name-row extra"') == 2
-    assert "300 points with 4 players" in html
+    assert "Target: 300 points with 4 players" in html
 
 
 def test_starting_a_game_leads_to_its_page(client):

@@ -168,4 +168,4 @@ def test_start_page_is_accessible_and_adds_players(page: Page):
     expect(page.locator("#id_player_4")).to_be_visible()
     for index, name in enumerate(["A", "B", "C", "D", "E"]):
         page.locator(f"#id_player_{index}").fill(name)
-    expect(page.locator(".target-for:visible")).to_have_text("400 points with 5 players")
+    expect(page.locator(".target-for:visible")).to_have_text("Target: 400 points with 5 players")
