@@ -25,6 +25,10 @@ test: setup
 test-postgres: setup
 	scripts/with-postgres $(PY) -m pytest $(PYTEST_ARGS)
 
+# Retake docs/*.png (README's phone screenshot among them).
+screenshots: setup
+	$(PY) scripts/screenshots.py
+
 lint: setup
 	$(VENV)/bin/ruff check .
 

@@ -148,7 +148,7 @@
   document.addEventListener("visibilitychange", poll);
 
   function markTyping(event) {
-    var form = event.target.closest && event.target.closest("#round-form");
+    var form = event.target.closest && event.target.closest("#round-entry #round-form");
     var flag = document.getElementById("typing");
     if (form && flag) flag.value = "1";
   }

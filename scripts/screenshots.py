@@ -1,0 +1,164 @@
+"""Retake the screenshots in docs/: a game in progress on a phone (README.md), the round form
+with the live preview, and a finished game with its chart and statistics in light and dark.
+
+    .venv/bin/python scripts/screenshots.py      (or: make screenshots)
+
+It serves the app from a throwaway database on 127.0.0.1 with Django's development server,
+fills it through `import_game`, and drives Debian's Chromium at a phone's size.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+PYTHON = sys.executable
+
+IN_PROGRESS = {
+    "format": "rami-game/1",
+    "players": ["Ana", "Boris", "Cyril", "Dana"],
+    "rounds": [
+        {
+            "winner": "Ana",
+            "hands": {
+                "Boris": {"cards": ["AH", "JK", "5C"]},
+                "Cyril": {"cards": ["KH", "QS", "7D"], "opened": False},
+                "Dana": {"value": 12},
+            },
+        },
+        {
+            "winner": "Cyril",
+            "hands": {
+                "Ana": {"cards": ["9S", "9H"]},
+                "Boris": {"value": 4},
+                "Dana": {"cards": ["JK", "2C"]},
+            },
+        },
+        {"winner": "Dana", "hand_rummy": True},
+        {
+            "blocked": True,
+            "hands": {
+                "Ana": {"cards": ["3H"]},
+                "Boris": {"value": 14},
+                "Cyril": {"cards": ["10C", "4D"]},
+                "Dana": {"value": 9},
+            },
+        },
+        {
+            "winner": "Boris",
+            "hands": {
+                "Ana": {"cards": ["QH", "5S"]},
+                "Cyril": {"value": 6},
+                "Dana": {"cards": ["AS", "AD"]},
+            },
+        },
+    ],
+}
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def manage(env: dict, *args: str, stdin: str | None = None) -> str:
+    result = subprocess.run(
+        [PYTHON, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        input=stdin,
+        text=True,
+        capture_output=True,
+        check=True,
+    )
+    return result.stdout.strip()
+
+
+def main() -> None:
+    folder = Path(tempfile.mkdtemp(prefix="rami-shots-"))
+    port = free_port()
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{folder / 'db.sqlite3'}",
+        "DJANGO_DEBUG": "true",
+        "RAMI_PUBLIC_URL": "http://192.168.1.20:8000",
+    }
+    server = None
+    try:
+        manage(env, "migrate", "--no-input", "-v0")
+        playing = manage(env, "import_game", "-", stdin=json.dumps(IN_PROGRESS))
+        finished = manage(env, "import_game", str(ROOT / "tests" / "games" / "every_kind.json"))
+        server = subprocess.Popen(
+            [PYTHON, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        base = f"http://127.0.0.1:{port}"
+        for _ in range(100):
+            try:
+                urllib.request.urlopen(base + "/healthz", timeout=1)
+                break
+            except OSError:
+                time.sleep(0.1)
+        DOCS.mkdir(exist_ok=True)
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(
+                executable_path=shutil.which("chromium"),
+                args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+            )
+            phone = {
+                "viewport": {"width": 390, "height": 844},
+                "device_scale_factor": 2,
+                "is_mobile": True,
+                "has_touch": True,
+            }
+            page = browser.new_context(**phone).new_page()
+            page.goto(base + playing)
+            page.screenshot(path=DOCS / "game-in-progress.png")
+
+            page.locator('label[for="id_winner_0"]').click()
+            boris = page.locator("fieldset.seat-1")
+            for rank, suit in (("A", "H"), ("JK", ""), ("5", "C")):
+                boris.locator(f'.rank[data-rank="{rank}"]').tap()
+                if suit:
+                    boris.locator(f'.suit[data-suit="{suit}"]').tap()
+            page.wait_for_timeout(1200)
+            boris.scroll_into_view_if_needed()
+            page.evaluate("window.scrollBy(0, -120)")
+            page.screenshot(path=DOCS / "round-entry.png")
+
+            for scheme in ("light", "dark"):
+                context = browser.new_context(
+                    **{**phone, "device_scale_factor": 1}, color_scheme=scheme
+                )
+                page = context.new_page()
+                page.goto(base + finished)
+                page.screenshot(path=DOCS / f"finished-{scheme}.png", full_page=True)
+                context.close()
+            browser.close()
+    finally:
+        if server is not None:
+            server.terminate()
+            server.wait(timeout=10)
+        shutil.rmtree(folder, ignore_errors=True)
+    for picture in sorted(DOCS.glob("*.png")):
+        print(f"{picture.relative_to(ROOT)}  {picture.stat().st_size // 1024} KB")
+
+
+if __name__ == "__main__":
+    main()
