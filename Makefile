@@ -7,7 +7,7 @@ PORT ?= 8000
 # make run serves with DEBUG off; the secret key is made once into an ignored local file.
 PROD_ENV = DJANGO_DEBUG=false DJANGO_SECRET_KEY="$$(cat .secret_key)"
 
-.PHONY: run dev test test-postgres setup migrate static lint clean
+.PHONY: run dev test test-postgres setup migrate static lint clean screenshots
 
 run: setup .secret_key
 	$(PROD_ENV) $(PY) manage.py migrate --no-input
