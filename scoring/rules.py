@@ -173,42 +173,28 @@ class Hand:
         return self.value if self.value is not None else hand_value(self.cards)
 
 
+def _deck_limits(card: str) -> list[tuple[str, int]]:
+    """What a card counts against, and how many of that the deck holds: a joker against the
+    jokers; any other card against its rank, and a card with a suit against itself too."""
+    rank = card_rank(card)
+    if rank == JOKER:
+        return [(JOKER, JOKERS_IN_DECK)]
+    if card_suit(card) is None:
+        return [(rank, COPIES_PER_RANK)]
+    return [(card, COPIES_PER_CARD), (rank, COPIES_PER_RANK)]
+
+
 def check_deck(hands: Sequence[Hand]) -> None:
     """Refuse a round whose hands hold more copies of a card than the deck has."""
-    per_card: Counter[str] = Counter()
-    per_rank: Counter[str] = Counter()
+    seen: Counter[str] = Counter()
     for index, hand in enumerate(hands):
         for card in hand.cards:
-            rank = card_rank(card)
-            per_rank[rank] += 1
-            if rank == JOKER:
-                if per_rank[rank] > JOKERS_IN_DECK:
+            for counted, limit in _deck_limits(card):
+                seen[counted] += 1
+                if seen[counted] > limit:
                     raise RulesError(
-                        "too_many_copies",
-                        index,
-                        card=JOKER,
-                        count=per_rank[rank],
-                        limit=JOKERS_IN_DECK,
+                        "too_many_copies", index, card=counted, count=seen[counted], limit=limit
                     )
-                continue
-            if card_suit(card) is not None:
-                per_card[card] += 1
-                if per_card[card] > COPIES_PER_CARD:
-                    raise RulesError(
-                        "too_many_copies",
-                        index,
-                        card=card,
-                        count=per_card[card],
-                        limit=COPIES_PER_CARD,
-                    )
-            if per_rank[rank] > COPIES_PER_RANK:
-                raise RulesError(
-                    "too_many_copies",
-                    index,
-                    card=rank,
-                    count=per_rank[rank],
-                    limit=COPIES_PER_RANK,
-                )
 
 
 def round_winners(hands: Sequence[Hand], winner: int | None) -> list[int]:
