@@ -21,10 +21,14 @@ MAX_AGE = 365 * 24 * 3600
 
 def entries(request: HttpRequest) -> list[tuple[str, str]]:
     """(kind, token) pairs, the most recently opened first."""
+    value = request.COOKIES.get(COOKIE)
+    if not value:
+        return []
     try:
-        value = request.get_signed_cookie(COOKIE, salt=SALT, max_age=MAX_AGE)
-        pairs = signing.loads(value) if value else []
-    except (KeyError, signing.BadSignature, ValueError):
+        pairs = signing.loads(value, salt=SALT, max_age=MAX_AGE)
+    except (signing.BadSignature, ValueError):
+        return []
+    if not isinstance(pairs, list):
         return []
     return [
         (kind, token) for kind, token in pairs if kind in ("g", "v") and isinstance(token, str)
@@ -32,10 +36,9 @@ def entries(request: HttpRequest) -> list[tuple[str, str]]:
 
 
 def _store(response: HttpResponse, pairs: list[tuple[str, str]]) -> None:
-    response.set_signed_cookie(
+    response.set_cookie(
         COOKIE,
-        signing.dumps([list(pair) for pair in pairs[:KEEP]], compress=True),
-        salt=SALT,
+        signing.dumps([list(pair) for pair in pairs[:KEEP]], salt=SALT, compress=True),
         max_age=MAX_AGE,
         httponly=True,
         samesite="Lax",
