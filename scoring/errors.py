@@ -44,6 +44,7 @@ MESSAGES = {
     "game_finished": _("The game is over: start a rematch to play on."),
     "already_saved": _("This round was saved already (and has since been deleted)."),
     "already_restored": _("This round has already been brought back."),
+    "too_many_rounds": _("A game has at most %(limit)s rounds: start a rematch to play on."),
 }
 
 PLAYER_MESSAGES = {

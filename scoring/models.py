@@ -130,6 +130,10 @@ class Game(models.Model):
             if game.status == Status.FINISHED and not past_the_end:
                 raise rules.RulesError("game_finished")
             number = game.rounds.count() + 1
+            # The same limit as a game file's (exchange.MAX_ROUNDS), so that every game can
+            # be exported and imported again; no real table plays that long.
+            if number > exchange.MAX_ROUNDS:
+                raise rules.RulesError("too_many_rounds", limit=exchange.MAX_ROUNDS)
             round_ = Round(game=game, number=number)
             round_.store(entry, game.target)
             game.log(GameEvent.Kind.ADDED, round_, after=round_.document(game.names), key=key)

@@ -64,6 +64,7 @@ class RulesError(ValueError):
         "game_finished": "the game is over: start a rematch to play on",
         "already_saved": "this round was saved already (and has since been deleted)",
         "already_restored": "this round has already been brought back",
+        "too_many_rounds": "a game has at most {limit} rounds",
     }
 
     def __init__(self, code: str, player: int | None = None, **details: object) -> None:
