@@ -291,6 +291,13 @@ def documents():
     players = st.one_of(
         st.lists(names, min_size=0, max_size=7),
         st.just(["Ana", "Boris", "Cyril"]),
+        # Names that differ only where a database might see them alike, or not store them.
+        st.lists(
+            st.sampled_from(["Ana", "Boris", "ß", "SS", "İ", "i̇", "Dana\x00", "Eve\x07", "ﬀ"]),
+            min_size=2,
+            max_size=6,
+            unique=True,
+        ),
         any_json,
     )
 
