@@ -9,56 +9,20 @@ its own database connection. Run on SQLite (a file, IMMEDIATE transactions) and 
 
 from __future__ import annotations
 
-import http.client
 import re
 import threading
 from collections import Counter
-from dataclasses import dataclass
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import urlsplit
 
 import pytest
 
 from scoring.models import Game, GameEvent, Hand
-from tests.conftest import round_post
+from tests.conftest import Phone, round_post
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 PHONES = 20
-TIMEOUT = 60  # seconds for any one request; a save waits its turn behind the others
-
-
-@dataclass
-class Phone:
-    """One browser: the CSRF cookie the game page set and the token its form carries."""
-
-    host: str
-    port: int
-    cookie: str = ""
-    token: str = ""
-
-    def request(self, method: str, path: str, body: str = "") -> http.client.HTTPResponse:
-        connection = http.client.HTTPConnection(self.host, self.port, timeout=TIMEOUT)
-        headers = {"Cookie": f"csrftoken={self.cookie}"} if self.cookie else {}
-        if method == "POST":
-            headers["Content-Type"] = "application/x-www-form-urlencoded"
-        connection.request(method, path, body=body.encode(), headers=headers)
-        response = connection.getresponse()
-        response.text = response.read().decode()
-        connection.close()
-        return response
-
-    def open(self, path: str) -> str:
-        """GET a page as a browser does, keeping its CSRF cookie and form token."""
-        response = self.request("GET", path)
-        assert response.status == 200
-        cookie = re.search(r"csrftoken=([^;]+)", response.getheader("Set-Cookie") or "")
-        if cookie:
-            self.cookie = cookie.group(1)
-        self.token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', response.text)[1]
-        return response.text
-
-    def post(self, path: str, data: dict) -> http.client.HTTPResponse:
-        return self.request("POST", path, urlencode({**data, "csrfmiddlewaretoken": self.token}))
+TIMEOUT = 60  # seconds for the threads to start and finish
 
 
 def phones(live_server, count: int) -> list[Phone]:
