@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
-from . import counting, exchange, rounds_csv, rules
+from . import counting, exchange, history, rounds_csv, rules
 from .forms import RoundForm, StartForm, describe_rules_error
 from .models import Game, GameEvent
 from .scoreboard import Scoreboard
@@ -277,3 +277,13 @@ def rules_page(request: HttpRequest) -> TemplateResponse:
         "examples": counting.worked_examples(),
     }
     return TemplateResponse(request, "scoring/rules.html", context)
+
+
+@require_GET
+def history_page(request: HttpRequest, token: str) -> TemplateResponse:
+    """Every change to the game, newest first, with the round before and after it; a deleted
+    round can be restored from here (the game page's `restore` action). Template:
+    scoring/history.html; context: `game`, `names` and `changes` (scoring.history.Change)."""
+    game = get_object_or_404(Game, edit_token=token)
+    context = {"game": game, "names": game.names, "changes": history.changes(game)}
+    return TemplateResponse(request, "scoring/history.html", context)
