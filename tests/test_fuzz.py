@@ -223,9 +223,12 @@ def test_restore_with_a_bad_event_is_404_and_changes_nothing(client, game, data)
     before = Counts()
     status = answered(client.post(url(game), data))
     if status == 303:
-        # The one deleted round's event: its round is back (once), or was back already.
-        assert Round.objects.count() in {before.rounds, before.rounds + 1}
-        game.delete_round(3)
+        # A deleted round's event: its round is back (once), or was back already.
+        back = Round.objects.count() - before.rounds
+        assert back in {0, 1}
+        if back:
+            # Delete it again, so that the next example finds the same game.
+            game.delete_round(3)
     else:
         assert status == 404
         assert Counts() == before
