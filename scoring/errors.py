@@ -48,6 +48,8 @@ MESSAGES = {
     ),
     "already_saved": _("This round was saved already (and has since been deleted)."),
     "already_restored": _("This round has already been brought back."),
+    "too_many_rounds": _("A game has at most %(limit)s rounds: start a rematch to play on."),
+    "too_many_cards": _("A hand holds at most %(limit)s cards (the whole deck), not %(count)s."),
 }
 
 PLAYER_MESSAGES = {
@@ -64,6 +66,9 @@ PLAYER_MESSAGES = {
     "missing_hand": _("The cards left in the hand of %(player)s (or their value) are missing."),
     "winner_has_cards": _("%(player)s went out, so no cards are left in that hand."),
     "hand_rummy_opened": _("%(player)s has opened, so this round cannot be a hand rummy."),
+    "too_many_cards": _(
+        "A hand holds at most %(limit)s cards (the whole deck), and %(player)s has %(count)s."
+    ),
 }
 
 

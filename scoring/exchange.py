@@ -10,6 +10,7 @@ this same shape.
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -97,6 +98,7 @@ class NamesError(ExchangeError):
         "empty": "a player's name is empty",
         "too_long": 'player "{name}": a name has at most {limit} characters',
         "duplicate": 'player "{name}": two players have the same name',
+        "control_character": "player {name}: a name cannot hold control characters",
     }
 
     def __init__(self, code: str, index: int | None = None, **details: object) -> None:
@@ -122,7 +124,8 @@ def clean_name(name: str) -> str:
 
 
 def check_names(names: Sequence[str]) -> list[str]:
-    """Names trimmed, 1-30 characters, unique ignoring case, 2 to 6 of them; NamesError else."""
+    """Names trimmed, 1-30 characters without control characters, unique ignoring case, 2 to 6
+    of them; NamesError else."""
     cleaned = [clean_name(name) for name in names]
     if not rules.MIN_PLAYERS <= len(cleaned) <= rules.MAX_PLAYERS:
         raise NamesError("count", count=len(cleaned))
@@ -132,6 +135,9 @@ def check_names(names: Sequence[str]) -> list[str]:
             raise NamesError("empty", index)
         if len(name) > MAX_NAME_LENGTH:
             raise NamesError("too_long", index, name=name, limit=MAX_NAME_LENGTH)
+        # Nothing a screen can show, and PostgreSQL refuses NUL in text outright.
+        if any(unicodedata.category(character) == "Cc" for character in name):
+            raise NamesError("control_character", index, name=json.dumps(name))
         if name.casefold() in seen:
             raise NamesError("duplicate", index, name=name)
         seen.add(name.casefold())

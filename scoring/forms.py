@@ -57,6 +57,9 @@ class StartForm(forms.Form):
                 "too_long": gettext("A name has at most %(limit)d characters.")
                 % {"limit": exchange.MAX_NAME_LENGTH},
                 "duplicate": gettext("Two players have this name: make them different."),
+                "control_character": gettext(
+                    "A name cannot hold control characters: type it again."
+                ),
             }
             self.add_error(field, messages.get(error.code, str(error)))
         return cleaned

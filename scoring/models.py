@@ -140,6 +140,10 @@ class Game(models.Model):
             number = game.rounds.count() + 1
             if for_round is not None and for_round != number:
                 raise rules.RulesError("round_taken", number=for_round, next=number)
+            # The same limit as a game file's (exchange.MAX_ROUNDS), so that every game can
+            # be exported and imported again; no real table plays that long.
+            if number > exchange.MAX_ROUNDS:
+                raise rules.RulesError("too_many_rounds", limit=exchange.MAX_ROUNDS)
             round_ = Round(game=game, number=number)
             round_.store(entry, game.target)
             game.log(GameEvent.Kind.ADDED, round_, after=round_.document(game.names), key=key)

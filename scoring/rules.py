@@ -66,6 +66,8 @@ class RulesError(ValueError):
         "this would be round {next}",
         "already_saved": "this round was saved already (and has since been deleted)",
         "already_restored": "this round has already been brought back",
+        "too_many_rounds": "a game has at most {limit} rounds",
+        "too_many_cards": "a hand holds at most {limit} cards (the whole deck), not {count}",
     }
 
     def __init__(self, code: str, player: int | None = None, **details: object) -> None:
@@ -150,6 +152,8 @@ class Hand:
     opened: bool = True
 
     def __post_init__(self) -> None:
+        if len(self.cards) > DECK_SIZE:
+            raise RulesError("too_many_cards", count=len(self.cards), limit=DECK_SIZE)
         cards = tuple(parse_card(card) for card in self.cards)
         object.__setattr__(self, "cards", cards)
         if self.value is not None:

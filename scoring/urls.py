@@ -16,4 +16,5 @@ urlpatterns = [
     path("v/<str:token>/export.json", views.view_export_json, name="view_export_json"),
     path("manifest.webmanifest", views.manifest, name="manifest"),
     path("rules/", views.rules_page, name="rules"),
+    path("g/<str:token>/history/", views.history_page, name="history"),
 ]

@@ -7,8 +7,9 @@ with a named part of the page's own template (a Django template partial).
 from __future__ import annotations
 
 import contextlib
+import logging
 
-from django.db import connection
+from django.db import DatabaseError, connection
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
@@ -20,10 +21,12 @@ from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
-from . import counting, exchange, recent, rounds_csv, rules, sharing, statistics
+from . import counting, exchange, history, recent, rounds_csv, rules, sharing, statistics
 from .forms import RoundForm, StartForm, describe_rules_error
 from .models import Game, GameEvent
 from .scoreboard import Scoreboard
+
+logger = logging.getLogger(__name__)
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -255,10 +258,17 @@ def round_page(request: HtmxHttpRequest, token: str, number: int) -> HttpRespons
 @require_GET
 @never_cache
 def healthz(request: HttpRequest) -> HttpResponse:
-    """A liveness answer that has checked the database; also the benchmark's floor."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT 1")
-        cursor.fetchone()
+    """A liveness answer that has checked the database; also the benchmark's floor.
+
+    A database that cannot be reached is a 503 with one plain line (and a logged error), so
+    that a load balancer takes this server out instead of reading a traceback page."""
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+    except DatabaseError:
+        logger.exception("healthz: the database does not answer")
+        return HttpResponse("database unavailable", status=503, content_type="text/plain")
     return HttpResponse("ok", content_type="text/plain")
 
 
@@ -363,3 +373,13 @@ def rules_page(request: HttpRequest) -> TemplateResponse:
         "examples": counting.worked_examples(),
     }
     return TemplateResponse(request, "scoring/rules.html", context)
+
+
+@require_GET
+def history_page(request: HttpRequest, token: str) -> TemplateResponse:
+    """Every change to the game, newest first, with the round before and after it; a deleted
+    round can be restored from here (the game page's `restore` action). Template:
+    scoring/history.html; context: `game`, `names` and `changes` (scoring.history.Change)."""
+    game = get_object_or_404(Game, edit_token=token)
+    context = {"game": game, "names": game.names, "changes": history.changes(game)}
+    return TemplateResponse(request, "scoring/history.html", context)

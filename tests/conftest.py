@@ -1,5 +1,9 @@
+import http.client
 import json
+import re
+from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlencode
 
 import pytest
 
@@ -40,3 +44,39 @@ def round_post(winner, hands=None, **extra) -> dict:
             data[f"not_opened_{seat}"] = "on"
     data.update(extra)
     return data
+
+
+@dataclass
+class Phone:
+    """One browser talking to a real server (tests/test_concurrency_live.py,
+    tests/test_two_servers.py): the CSRF cookie a page set and the token its form carries."""
+
+    host: str
+    port: int
+    cookie: str = ""
+    token: str = ""
+
+    def request(self, method: str, path: str, body: str = "") -> http.client.HTTPResponse:
+        # A save may wait its turn behind many others: a generous, bounded timeout.
+        connection = http.client.HTTPConnection(self.host, self.port, timeout=60)
+        headers = {"Cookie": f"csrftoken={self.cookie}"} if self.cookie else {}
+        if method == "POST":
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        connection.request(method, path, body=body.encode(), headers=headers)
+        response = connection.getresponse()
+        response.text = response.read().decode()
+        connection.close()
+        return response
+
+    def open(self, path: str) -> str:
+        """GET a page as a browser does, keeping its CSRF cookie and form token."""
+        response = self.request("GET", path)
+        assert response.status == 200
+        cookie = re.search(r"csrftoken=([^;]+)", response.getheader("Set-Cookie") or "")
+        if cookie:
+            self.cookie = cookie.group(1)
+        self.token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', response.text)[1]
+        return response.text
+
+    def post(self, path: str, data: dict) -> http.client.HTTPResponse:
+        return self.request("POST", path, urlencode({**data, "csrfmiddlewaretoken": self.token}))

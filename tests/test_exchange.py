@@ -154,6 +154,10 @@ BAD_FILES = [
         "two players have the same name",
     ),
     (
+        {"format": "rami-game/1", "players": ["Ana", "Bo\x00ris"], "rounds": []},
+        'player "Bo\\u0000ris": a name cannot hold control characters',
+    ),
+    (
         {"format": "rami-game/2", "players": ["A", "B"], "rounds": []},
         '"format" must be "rami-game/1"',
     ),

@@ -28,6 +28,7 @@ STATES = [
     "finished",
     "view-link",
     "edit-round",
+    "history",
 ]
 # Attributes whose text a visitor reads or hears.
 READ_ATTRIBUTES = {"aria-label", "title", "alt", "placeholder"}
@@ -108,6 +109,10 @@ def visit(client, state: str, language: str, games: dict[str, Game]) -> str:
         response = client.get(f"/v/{finished.view_token}/", headers=headers)
     elif state == "edit-round":
         response = client.get(f"/g/{finished.edit_token}/rounds/1/", headers=headers)
+    elif state == "history":
+        finished.delete_round(2)
+        finished.edit_round(1, finished.rounds.get(number=1).entry(4))
+        response = client.get(f"/g/{finished.edit_token}/history/", headers=headers)
     else:
         game = {"new-game": new, "tie-break": games["tie-break"], "finished": finished}[state]
         response = client.get(f"/g/{game.edit_token}/", headers=headers)

@@ -105,3 +105,16 @@ def test_rematch_keeps_the_players_and_moves_the_deal_on(game):
     assert rematch.names == ["Ana", "Boris", "Cyril"]
     assert rematch.first_dealer == 1
     assert rematch.edit_token != game.edit_token
+
+
+def test_a_game_takes_no_more_than_500_rounds(game):
+    # Round rows without hands stand for 500 rounds played: only their count matters here.
+    Round.objects.bulk_create(Round(game=game, number=n, winner_seat=0) for n in range(1, 501))
+    with pytest.raises(RulesError) as raised:
+        game.record_round(won_by(0, None, 3, 4))
+    assert raised.value.code == "too_many_rounds"
+    assert str(raised.value) == "a game has at most 500 rounds"
+    with pytest.raises(RulesError):
+        game.record_round(won_by(0, None, 3, 4), past_the_end=True)
+    assert game.rounds.count() == 500
+    assert not game.events.exists()

@@ -348,3 +348,11 @@ def test_blocked_round_winners_hold_the_lowest_hand(hands):
         return
     lowest = min(hand.points for hand in hands)
     assert [p == 0 for p in points] == [hand.points == lowest for hand in hands]
+
+
+def test_a_hand_holds_at_most_the_whole_deck():
+    assert len(Hand(cards=("2",) * 108).cards) == 108
+    with pytest.raises(RulesError) as caught:
+        Hand(cards=("2",) * 109)
+    assert caught.value.code == "too_many_cards"
+    assert str(caught.value) == "a hand holds at most 108 cards (the whole deck), not 109"

@@ -3,6 +3,7 @@
 import json
 
 import pytest
+from django.db import OperationalError, connection
 
 pytestmark = pytest.mark.django_db
 
@@ -31,3 +32,16 @@ def test_export_json_serves_the_exchange_document(client, every_kind_game):
 def test_export_json_of_an_unknown_token_is_404(client, every_kind_game):
     response = client.get(f"/g/{every_kind_game.view_token}/export.json")
     assert response.status_code == 404
+
+
+def test_healthz_answers_503_in_plain_words_when_the_database_fails(client, monkeypatch, caplog):
+    def refuse(*args, **kwargs):
+        raise OperationalError("connection refused")
+
+    monkeypatch.setattr(connection, "cursor", refuse)
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    assert response["Content-Type"] == "text/plain"
+    assert response.content == b"database unavailable"
+    assert response["Cache-Control"] == "max-age=0, no-cache, no-store, must-revalidate, private"
+    assert "healthz: the database does not answer" in caplog.text

@@ -5,7 +5,7 @@ from html import unescape
 
 import pytest
 
-from scoring.models import Game
+from scoring.models import Game, Round
 from tests.conftest import round_post
 
 pytestmark = pytest.mark.django_db
@@ -187,3 +187,13 @@ def test_names_are_escaped_everywhere_on_the_page(client):
     assert "<script>alert(1)</script>" not in html
     assert "<img src=x" not in html
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+
+
+def test_the_501st_round_is_refused_with_a_clear_error(client, four_players):
+    Round.objects.bulk_create(
+        Round(game=four_players, number=n, winner_seat=0) for n in range(1, 501)
+    )
+    response = client.post(url(four_players), round_post(0, {1: 3, 2: 4, 3: 5}))
+    assert response.status_code == 200
+    assert "A game has at most 500 rounds: start a rematch to play on." in response.content.decode()
+    assert four_players.rounds.count() == 500

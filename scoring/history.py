@@ -1,0 +1,94 @@
+"""A game's history for its page: every change, newest first, with the round as it was.
+
+Each GameEvent keeps the round in the rami-game/1 shape before and after the change; this module
+reads those documents back through the exchange parser and lets the rules engine give their
+points, so that the page shows exactly what was recorded. Template: scoring/history.html.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import exchange, rules
+from .models import Game, GameEvent
+
+
+@dataclass(frozen=True)
+class HandAsItWas:
+    """One player's part of a round in the history."""
+
+    name: str
+    hand: rules.Hand
+    points: int | None
+    went_out: bool
+
+    @property
+    def cards(self) -> tuple[str, ...]:
+        return self.hand.cards
+
+    @property
+    def value(self) -> int | None:
+        return self.hand.value
+
+    @property
+    def opened(self) -> bool:
+        return self.hand.opened
+
+
+@dataclass(frozen=True)
+class RoundAsItWas:
+    """A round as one change found it or left it."""
+
+    kind: str  # "normal", "hand_rummy" or "blocked", as on the round table
+    winners: list[str]  # who went out; in a blocked round, everyone with the lowest hand
+    hands: list[HandAsItWas]
+
+
+@dataclass(frozen=True)
+class Change:
+    event: GameEvent
+    before: RoundAsItWas | None
+    after: RoundAsItWas | None
+
+    @property
+    def restorable(self) -> bool:
+        """A deleted round that has not been brought back yet."""
+        return self.event.kind == GameEvent.Kind.DELETED and not self.event.restored
+
+
+def round_as_it_was(
+    document: dict | None, names: list[str], number: int, target: int
+) -> RoundAsItWas | None:
+    if document is None:
+        return None
+    try:
+        entry = exchange.parse_round(document, names, number, target)
+    except exchange.ExchangeError:
+        # Not expected (every document was written by the app), but the history must still
+        # show: without the points, nothing more is known.
+        return None
+    points = entry.points(target)
+    winners = rules.round_winners(entry.hands, entry.winner)
+    kind = "hand_rummy" if entry.hand_rummy else "blocked" if entry.blocked else "normal"
+    return RoundAsItWas(
+        kind=kind,
+        winners=[names[seat] for seat in winners],
+        hands=[
+            HandAsItWas(name=name, hand=hand, points=point, went_out=seat == entry.winner)
+            for seat, (name, hand, point) in enumerate(zip(names, entry.hands, points, strict=True))
+        ],
+    )
+
+
+def changes(game: Game) -> list[Change]:
+    """Every change to `game`, newest first."""
+    names = game.names
+    target = rules.target_for(len(names))
+    return [
+        Change(
+            event=event,
+            before=round_as_it_was(event.before, names, event.number, target),
+            after=round_as_it_was(event.after, names, event.number, target),
+        )
+        for event in game.events.order_by("-created_at", "-pk")
+    ]

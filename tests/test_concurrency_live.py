@@ -1,0 +1,119 @@
+"""Rounds saved at the same moment over real HTTP: none is lost, none is doubled.
+
+tests/test_concurrency.py calls Game.record_round from threads; here the same happens through
+the whole stack: 20 phones each load the game page (CSRF cookie and token), then all post their
+round form at once to pytest-django's live server, each request in its own server thread with
+its own database connection. Run on SQLite (a file, IMMEDIATE transactions) and on PostgreSQL
+(`make test-postgres`).
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections import Counter
+from urllib.parse import urlsplit
+
+import pytest
+
+from scoring.models import Game, GameEvent, Hand
+from tests.conftest import Phone, round_post
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PHONES = 20
+TIMEOUT = 60  # seconds for the threads to start and finish
+
+
+def phones(live_server, count: int) -> list[Phone]:
+    address = urlsplit(live_server.url)
+    return [Phone(address.hostname, address.port) for _ in range(count)]
+
+
+def all_at_once(posts: list[tuple[Phone, str, dict]]) -> list[int]:
+    """Send every (phone, path, data) POST from its own thread, released together; the
+    status of each, in order."""
+    barrier = threading.Barrier(len(posts))
+    statuses: list[int | None] = [None] * len(posts)
+    errors: list[BaseException] = []
+
+    def send(index: int, phone: Phone, path: str, data: dict) -> None:
+        try:
+            barrier.wait(timeout=TIMEOUT)
+            statuses[index] = phone.post(path, data).status
+        except BaseException as error:  # handed to the test below
+            errors.append(error)
+            barrier.abort()
+
+    threads = [
+        threading.Thread(target=send, args=(index, *post)) for index, post in enumerate(posts)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=2 * TIMEOUT)
+    assert not any(thread.is_alive() for thread in threads)
+    if errors:
+        raise errors[0]
+    return statuses
+
+
+def totals_on(html: str) -> list[int]:
+    return [int(total) for total in re.findall(r'<span class="sum">(\d+)</span>', html)]
+
+
+@pytest.fixture
+def game() -> Game:
+    # Four players: the target (300) is beyond what the rounds below add up to (210 at most).
+    return Game.start(["Ana", "Boris", "Cyril", "Dana"])
+
+
+def test_twenty_rounds_posted_at_once_are_each_kept_once(live_server, game):
+    path = f"/g/{game.edit_token}/"
+    table = phones(live_server, PHONES)
+    for phone in table:
+        phone.open(path)
+    # Each phone's round is told apart by Boris's hand (1..20) and by its key. No `for_round`:
+    # every phone typed its round while the page said "Round 1".
+    posts = [
+        (phone, path, round_post(0, {1: index + 1, 2: 2, 3: 1}, key=f"phone-{index}"))
+        for index, phone in enumerate(table)
+    ]
+    statuses = all_at_once(posts)
+
+    assert statuses == [303] * PHONES
+    rounds = game.rounds.order_by("number")
+    assert [round_.number for round_ in rounds] == list(range(1, PHONES + 1))
+    boris = Hand.objects.filter(round__game=game, player__seat=1)
+    assert Counter(boris.values_list("value", flat=True)) == Counter(range(1, PHONES + 1))
+    keys = game.events.filter(kind=GameEvent.Kind.ADDED).values_list("key", flat=True)
+    assert Counter(keys) == Counter(f"phone-{index}" for index in range(PHONES))
+
+    # What every phone sees next: the totals are the sums of the rounds.
+    stored = [
+        sum(
+            Hand.objects.filter(round__game=game, player__seat=seat).values_list(
+                "points", flat=True
+            )
+        )
+        for seat in range(4)
+    ]
+    assert stored == [0, sum(range(1, PHONES + 1)), 2 * PHONES, PHONES]
+    assert totals_on(table[0].open(path)) == stored
+    game.refresh_from_db()
+    assert game.version == PHONES
+
+
+def test_one_form_posted_five_times_at_once_records_one_round(live_server, game):
+    path = f"/g/{game.edit_token}/"
+    table = phones(live_server, 5)
+    for phone in table:
+        phone.open(path)
+    data = round_post(0, {1: 7, 2: 9, 3: 1}, key="one-tap")
+    statuses = all_at_once([(phone, path, data) for phone in table])
+
+    # Every copy is answered as saved (the round it recorded), and only one is recorded.
+    assert statuses == [303] * 5
+    assert game.rounds.count() == 1
+    assert game.events.count() == 1
+    assert totals_on(table[0].open(path)) == [0, 7, 9, 1]

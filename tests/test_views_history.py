@@ -1,0 +1,151 @@
+"""The history page /g/<edit-token>/history/: every change, newest first; deleted rounds can
+be restored from it."""
+
+import re
+from html import unescape
+
+import pytest
+
+from scoring.exchange import RoundEntry
+from scoring.models import Game
+from scoring.rules import Hand
+from tests.conftest import round_post
+
+pytestmark = pytest.mark.django_db
+
+
+def url(game: Game) -> str:
+    return f"/g/{game.edit_token}/history/"
+
+
+def changes(html: str) -> list[str]:
+    """The heading of each change, in page order."""
+    return [" ".join(unescape(text).split()) for text in re.findall(r"<h2>(.*?)</h2>", html, re.S)]
+
+
+def section(html: str, heading: str) -> str:
+    """The part of the page from one change's heading to the next."""
+    start = html.index(heading)
+    end = html.find('<li class="change', start)
+    return html[start : end if end != -1 else len(html)]
+
+
+@pytest.fixture
+def game(client) -> Game:
+    """Three rounds through the game page; round 2 edited, round 1 deleted and restored, then
+    round 3 (round 2 by then) deleted."""
+    game = Game.start(["Ana", "Boris", "Cyril"])
+    page = f"/g/{game.edit_token}/"
+    client.post(page, round_post(0, {1: "AH JK 5C", 2: (20, "not opened")}))
+    client.post(page, round_post(1, {0: 12, 2: 3}))
+    client.post(page, round_post(2, {0: "KH", 1: "2C 3C"}))
+    client.post(f"/g/{game.edit_token}/rounds/2/", round_post(1, {0: 15, 2: 4}))
+    client.post(page, {"action": "delete", "number": "1"})
+    client.post(page, {"action": "restore", "event": str(game.events.first().pk)})
+    client.post(page, {"action": "delete", "number": "3"})
+    return game
+
+
+def test_the_history_lists_every_change_newest_first(client, game):
+    response = client.get(url(game))
+    assert response.status_code == 200
+    html = unescape(response.content.decode())
+    assert changes(html) == [
+        "Round deleted: round 3",
+        "Round restored: round 1",
+        "Round deleted: round 1",
+        "Round edited: round 2",
+        "Round added: round 3",
+        "Round added: round 2",
+        "Round added: round 1",
+    ]
+    assert "Ana, Boris, Cyril" in html
+    assert f'href="/g/{game.edit_token}/"' in html
+
+
+def test_each_change_shows_the_round_with_cards_hands_and_points(client, game):
+    html = unescape(client.get(url(game)).content.decode())
+    added = section(html, "Round added: round 1")
+    assert 'aria-label="ace of hearts"' in added and 'aria-label="joker"' in added
+    assert "hand 20" in added and "not opened" in added
+    # Boris 36 points, Cyril 20 + 25 = 45.
+    assert re.findall(r'<td class="points">(\d+)</td>', added) == ["0", "36", "45"]
+
+    edited = section(html, "Round edited: round 2")
+    assert "Before" in edited and "After" in edited
+    before, after = edited.split("After", 1)
+    assert re.findall(r'<td class="points">(\d+)</td>', before) == ["12", "0", "3"]
+    assert re.findall(r'<td class="points">(\d+)</td>', after) == ["15", "0", "4"]
+
+
+def test_each_change_says_when(client, game):
+    html = client.get(url(game)).content.decode()
+    event = game.events.first()
+    assert f'<time class="meta" datetime="{event.created_at.isoformat()}">' in html
+
+
+def test_only_a_deleted_round_not_yet_back_can_be_restored(client, game):
+    html = unescape(client.get(url(game)).content.decode())
+    assert html.count('value="restore"') == 1
+    deleted = section(html, "Round deleted: round 3")
+    assert "Restore round 3" in deleted
+    assert "Restored since." in section(html, "Round deleted: round 1")
+
+
+def test_restoring_from_the_history_puts_the_round_back_at_its_place(client, game):
+    html = client.get(url(game)).content.decode()
+    form = re.search(
+        r'<form method="post" action="([^"]+)" class="restore">(.*?)</form>', html, re.S
+    )
+    event = re.search(r'name="event" value="(\d+)"', form[2])[1]
+    response = client.post(form[1], {"action": "restore", "event": event})
+    assert response.status_code == 303
+    assert list(game.rounds.values_list("number", "winner_seat")) == [(1, 0), (2, 1), (3, 2)]
+    assert game.totals() == [25, 41, 49]
+    html = unescape(client.get(url(game)).content.decode())
+    assert changes(html)[0] == "Round restored: round 3"
+    assert 'value="restore"' not in html
+
+
+def test_kinds_of_round_are_named(client, four_players):
+    game = four_players
+    opponent = Hand(opened=False)
+    game.record_round(
+        RoundEntry(hands=(Hand(), opponent, opponent, opponent), winner=0, hand_rummy=True)
+    )
+    game.record_round(
+        RoundEntry(
+            hands=(Hand(value=3), Hand(value=3), Hand(cards=("9C",)), Hand(value=4)), winner=None
+        )
+    )
+    html = unescape(client.get(url(game)).content.decode())
+    assert "hand rummy" in section(html, "Round added: round 1")
+    blocked = section(html, "Round added: round 2")
+    assert "blocked" in blocked
+    # A tie for the lowest hand: both score 0.
+    assert re.findall(r'<td class="points">(\d+)</td>', blocked) == ["0", "0", "9", "4"]
+    assert blocked.count('class="winner"') == 2
+
+
+def test_a_game_without_changes_says_so(client, four_players):
+    html = client.get(url(four_players)).content.decode()
+    assert "No round has been saved yet." in html
+
+
+def test_the_game_page_links_to_its_history(client, game):
+    html = client.get(f"/g/{game.edit_token}/").content.decode()
+    assert f'href="/g/{game.edit_token}/history/"' in html
+
+
+def test_an_unknown_token_is_404(client, game):
+    assert client.get("/g/not-a-game/history/").status_code == 404
+
+
+def test_the_view_token_does_not_open_the_history(client, game):
+    response = client.get(f"/g/{game.view_token}/history/")
+    assert response.status_code == 404
+    assert game.edit_token not in response.content.decode()
+
+
+def test_the_history_only_answers_get(client, game):
+    assert client.post(url(game), {"action": "restore"}).status_code == 405
