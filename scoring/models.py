@@ -22,7 +22,11 @@ TOKEN_BYTES = 24  # 192 bits, 32 URL-safe characters
 
 
 def new_token() -> str:
-    return secrets.token_urlsafe(TOKEN_BYTES)
+    """A random, URL-safe token that never starts with "-", so that a command line never
+    takes it for an option (`manage.py export_game TOKEN`)."""
+    while (token := secrets.token_urlsafe(TOKEN_BYTES)).startswith("-"):
+        pass
+    return token
 
 
 class Status(models.TextChoices):

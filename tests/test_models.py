@@ -118,3 +118,11 @@ def test_a_game_takes_no_more_than_500_rounds(game):
         game.record_round(won_by(0, None, 3, 4), past_the_end=True)
     assert game.rounds.count() == 500
     assert not game.events.exists()
+
+
+def test_tokens_never_start_with_a_dash(monkeypatch):
+    from scoring import models
+
+    drawn = iter(["-starts-with-a-dash-xxxxxxxxxxxxx", "fine-token-xxxxxxxxxxxxxxxxxxxxxx"])
+    monkeypatch.setattr(models.secrets, "token_urlsafe", lambda size: next(drawn))
+    assert models.new_token() == "fine-token-xxxxxxxxxxxxxxxxxxxxxx"
