@@ -25,7 +25,6 @@ import shutil
 import signal
 import socket
 import subprocess
-import sys
 import time
 import urllib.parse
 import urllib.request
@@ -105,7 +104,7 @@ def server_command(kind: str, port: int) -> list[str]:
 def running_server(kind: str, env: dict[str, str], port: int):
     """The server, in its own process group, stopped (and its workers with it) on the way out."""
     logfile = (TMP / "server.log").open("w")
-    process = subprocess.Popen(  # noqa: S603
+    process = subprocess.Popen(
         server_command(kind, port),
         cwd=ROOT,
         env=env,
@@ -119,7 +118,7 @@ def running_server(kind: str, env: dict[str, str], port: int):
             if process.poll() is not None:
                 raise SystemExit(f"the server stopped: see {TMP / 'server.log'}")
             try:
-                with urllib.request.urlopen(f"http://{HOST}:{port}/healthz", timeout=2) as answer:  # noqa: S310
+                with urllib.request.urlopen(f"http://{HOST}:{port}/healthz", timeout=2) as answer:
                     if answer.status == 200:
                         break
             except OSError:
@@ -140,7 +139,7 @@ def running_server(kind: str, env: dict[str, str], port: int):
 
 
 def manage(env: dict[str, str], *args: str) -> str:
-    return subprocess.run(  # noqa: S603
+    return subprocess.run(
         [str(PYTHON), *args], cwd=ROOT, env=env, check=True, capture_output=True, text=True
     ).stdout
 
@@ -273,7 +272,7 @@ def wrk(base: str, request: Request, csrf: Csrf | None, seconds: float, args) ->
     command = ["wrk", "-t", str(args.threads), "-c", str(args.connections), "--timeout", "10s"]
     command += ["-s", str(BENCH / "wrk.lua"), base + request.path]
     for duration, measured in [(args.warmup, False), (seconds, True)]:
-        output = subprocess.run(  # noqa: S603
+        output = subprocess.run(
             [*command[:1], "-d", f"{duration}s", *command[1:]],
             env=env,
             capture_output=True,
@@ -353,7 +352,7 @@ def count_queries(env: dict[str, str], requests: list[Request]) -> dict[str, dic
         }
         for r in requests
     ]
-    output = subprocess.run(  # noqa: S603
+    output = subprocess.run(
         [str(PYTHON), str(BENCH / "measure.py")],
         cwd=ROOT,
         env=env,
@@ -465,7 +464,6 @@ HEAD = (
 
 def report(args, info, main, growth, counted, growth_counted, floors, visit, rounds_after):
     by_name = {m.request.name: m for m in main}
-    floor = by_name["/healthz (floor)"] if "/healthz (floor)" in by_name else None
     poll = by_name["poll, unchanged (204)"]
     page = by_name["game page, 60 rounds"]
     saves = [by_name["round save (htmx, answers #game_body)"]]
@@ -569,8 +567,6 @@ def report(args, info, main, growth, counted, growth_counted, floors, visit, rou
         "[LIGHTHOUSE.md](LIGHTHOUSE.md) (`make lighthouse`) | |",
         "",
     ]
-    if floor is None:
-        pass
     return "\n".join(lines)
 
 
@@ -590,7 +586,7 @@ def prepare(args) -> tuple[dict[str, str], Path]:
     if not shutil.which("wrk"):
         if os.geteuid() == 0 and shutil.which("apt-get"):
             log("installing wrk (apt-get install -y wrk)")
-            subprocess.run(["apt-get", "install", "-y", "wrk"], check=True)  # noqa: S607
+            subprocess.run(["apt-get", "install", "-y", "wrk"], check=True)
         else:
             raise SystemExit("wrk is missing: apt-get install wrk")
     TMP.mkdir(exist_ok=True)
@@ -689,7 +685,7 @@ def main() -> None:
     parser.add_argument("--lighthouse", action="store_true", help="bench/LIGHTHOUSE.md instead")
     args = parser.parse_args()
     if args.lighthouse:
-        from lighthouse import lighthouse  # noqa: PLC0415
+        from lighthouse import lighthouse
 
         lighthouse(args)
     else:
