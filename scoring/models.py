@@ -319,9 +319,16 @@ class Round(models.Model):
         """The hands in seat order (from a prefetch when there is one)."""
         return sorted(self.hands.all(), key=lambda hand: hand.player_seat)
 
+    def _hands_with_players(self):
+        """The hands, each with its player: prefetched, or read in one query (not one more
+        query per hand for its seat)."""
+        if "hands" in getattr(self, "_prefetched_objects_cache", {}):
+            return self.hands.all()
+        return self.hands.select_related("player")
+
     def entry(self, players: int) -> RoundEntry:
         hands = [rules.Hand(opened=True)] * players
-        for hand in self.hands.all():
+        for hand in self._hands_with_players():
             hands[hand.player_seat] = hand.as_rules_hand()
         return RoundEntry(hands=tuple(hands), winner=self.winner_seat, hand_rummy=self.hand_rummy)
 
