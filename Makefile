@@ -7,7 +7,7 @@ PORT ?= 8000
 # make run serves with DEBUG off; the secret key is made once into an ignored local file.
 PROD_ENV = DJANGO_DEBUG=false DJANGO_SECRET_KEY="$$(cat .secret_key)"
 
-.PHONY: run dev test test-postgres setup migrate static lint clean
+.PHONY: run dev test test-postgres setup migrate static lint clean bench lighthouse
 
 run: setup .secret_key
 	$(PROD_ENV) $(PY) manage.py migrate --no-input
@@ -24,6 +24,20 @@ test: setup
 # The same suite on a throwaway PostgreSQL 15 cluster, removed afterwards.
 test-postgres: setup
 	scripts/with-postgres $(PY) -m pytest $(PYTEST_ARGS)
+
+# Every page against /healthz on the production server, and the budgets: bench/RESULTS.md.
+# BENCH_ARGS="--duration 10" for longer runs, "--server sync" or "granian" to compare.
+bench: setup
+	$(PY) bench/run.py $(BENCH_ARGS)
+
+# Lighthouse's mobile scores of three pages: bench/LIGHTHOUSE.md. Lighthouse is installed
+# into bench/node_modules (never globally); Debian's Chromium runs it.
+lighthouse: setup bench/node_modules/.installed
+	$(PY) bench/run.py --lighthouse
+
+bench/node_modules/.installed: bench/package.json
+	cd bench && npm install --no-audit --no-fund --no-package-lock
+	@touch $@
 
 lint: setup
 	$(VENV)/bin/ruff check .

@@ -377,14 +377,14 @@ def fetch(url: str, gzip_ok: bool = True) -> tuple[bytes, dict[str, str]]:
         return answer.read(), {k.lower(): v for k, v in answer.headers.items()}
 
 
-ASSET = re.compile(
-    r'<(?:link[^>]+rel="(?:stylesheet|icon)"[^>]*href|script[^>]+src)="(/static/[^"]+)"'
-)
+# What the budget counts: stylesheets (print.css too: browsers fetch it) and scripts. The icons
+# (one small SVG for browsers that take it) are left out.
+ASSET = re.compile(r'<(?:link[^>]+rel="stylesheet"[^>]*href|script[^>]+src)="(/static/[^"]+)"')
 
 
 def first_visit(base: str, path: str) -> list[dict]:
-    """What a first visit of `path` downloads: the HTML, every stylesheet, script and icon it
-    links, each with its size raw and as sent to a browser that accepts gzip."""
+    """What a first visit of `path` downloads: the HTML, every stylesheet and script it links,
+    each with its size raw and as sent to a browser that accepts gzip."""
     html, headers = fetch(base + path)
     if headers.get("content-encoding") == "gzip":
         html = gzip.decompress(html)
@@ -471,7 +471,9 @@ def report(args, info, main, growth, counted, growth_counted, floors, visit, rou
     total_sent = sum(f["sent"] for f in visit)
     total_gzip = sum(f["gzip"] for f in visit)
     hashed = [f for f in visit if re.search(r"\.[0-9a-f]{12}\.", f["path"])]
-    year_cached = all(f"max-age={YEAR}" in f["cache"] and "immutable" in f["cache"] for f in hashed)
+    ages = [re.search(r"max-age=(\d+)", f["cache"]) for f in hashed]
+    year_cached = bool(hashed) and all(age and int(age.group(1)) >= YEAR for age in ages)
+    cache_control = hashed[0]["cache"] if hashed else "no hashed file"
     query_counts = {
         name: growth_counted[name]["queries"]
         for name in growth_counted
@@ -561,8 +563,7 @@ def report(args, info, main, growth, counted, growth_counted, floors, visit, rou
         ],
         f"| first visit ≤ 60 KB compressed (HTML, CSS, JS) | {kb(total_sent)} as served, "
         f"{kb(total_gzip)} all gzipped | {yes(total_sent <= PAGE_WEIGHT_BUDGET)} |",
-        f"| hashed static files cached for a year | "
-        f"{'immutable, max-age=' + str(YEAR) if year_cached else 'no'} | {yes(year_cached)} |",
+        f"| hashed static files cached for a year | `{cache_control}` | {yes(year_cached)} |",
         "| Lighthouse (mobile) performance ≥ 95, accessibility 100 | see "
         "[LIGHTHOUSE.md](LIGHTHOUSE.md) (`make lighthouse`) | |",
         "",
