@@ -385,10 +385,9 @@ ASSET = re.compile(r'<(?:link[^>]+rel="stylesheet"[^>]*href|script[^>]+src)="(/s
 def first_visit(base: str, path: str) -> list[dict]:
     """What a first visit of `path` downloads: the HTML, every stylesheet and script it links,
     each with its size raw and as sent to a browser that accepts gzip."""
-    html, headers = fetch(base + path)
-    if headers.get("content-encoding") == "gzip":
-        html = gzip.decompress(html)
-    sent = len(gzip.compress(html, 6)) if headers.get("content-encoding") else len(html)
+    received, headers = fetch(base + path)
+    sent = len(received)
+    html = gzip.decompress(received) if headers.get("content-encoding") == "gzip" else received
     files = [
         {
             "path": path,
