@@ -72,6 +72,9 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "rami_site.urls"
+# Django's, with its <input> templates written in Python (rami_site/form_renderer.py): the
+# round form's thirty inputs were a third of the game page's time.
+FORM_RENDERER = "rami_site.form_renderer.FormRenderer"
 WSGI_APPLICATION = "rami_site.wsgi.application"
 
 TEMPLATES = [
