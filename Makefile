@@ -12,7 +12,7 @@ PROD_ENV = DJANGO_DEBUG=false DJANGO_SECRET_KEY="$$(cat .secret_key)"
 run: setup .secret_key
 	$(PROD_ENV) $(PY) manage.py migrate --no-input
 	@$(PY) -m rami_site.addresses $(PORT)
-	$(PROD_ENV) $(VENV)/bin/gunicorn rami_site.wsgi --config rami_site/gunicorn.conf.py --bind 0.0.0.0:$(PORT)
+	$(PROD_ENV) scripts/serve 0.0.0.0 $(PORT)
 
 dev: setup
 	$(PY) manage.py migrate --no-input

@@ -70,7 +70,7 @@ def lighthouse(args) -> None:
         ("/rules/", "/rules/"),
     ]
     scores = {}
-    with running_server("gthread", env, port):
+    with running_server("granian", env, port):
         for name, path in pages:
             log(f"Lighthouse: {name}")
             scores[name] = audit(f"http://{HOST}:{port}{path}", name.split()[0].strip("/"))
@@ -81,7 +81,7 @@ def lighthouse(args) -> None:
         f"`make lighthouse` on {info['date']}, commit {info['commit']}; {info['cores']} cores, "
         f"load average {info['load']}. Lighthouse {lighthouse_version()}, mobile (its default: "
         "a slow 4G network and a 4× slower CPU, simulated), Debian's Chromium headless, "
-        "against the production server of `make bench` (gunicorn, DEBUG off, whitenoise).",
+        "against the production server of `make bench` (granian, DEBUG off, whitenoise).",
         "",
         "| page | performance | accessibility | met (≥ 95, 100) |",
         "|---|---:|---:|---|",

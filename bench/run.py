@@ -1,13 +1,13 @@
 """`make bench`: every page measured against the stack's own floor (/healthz), and the budgets.
 
-Starts the production server (gunicorn with rami_site/gunicorn.conf.py, DEBUG off, as
-`make run` does) on 127.0.0.1 and a free port from 8500-8599, with its own temporary SQLite
-file and secret key, seeds it (bench/seed.py), drives each request with wrk (2 threads, a few
-connections, a warm-up then a measured run), counts queries and bytes with Django's test client
-(bench/measure.py), and writes bench/RESULTS.md. The server is stopped at the end, even on
-failure. Only 127.0.0.1 is ever targeted; every run is bounded.
+Starts the production server (scripts/serve: granian, DEBUG off, as `make run` does) on
+127.0.0.1 and a free port from 8500-8599, with its own temporary SQLite file and secret key,
+seeds it (bench/seed.py), drives each request with wrk (2 threads, a few connections, a warm-up
+then a measured run), counts queries and bytes with Django's test client (bench/measure.py), and
+writes bench/RESULTS.md. The server is stopped at the end, even on failure. Only 127.0.0.1 is
+ever targeted; every run is bounded.
 
-    .venv/bin/python bench/run.py [--duration 5] [--server gthread|sync|granian] [--out FILE]
+    .venv/bin/python bench/run.py [--duration 5] [--server granian|gthread|sync] [--out FILE]
     .venv/bin/python bench/run.py --lighthouse     # bench/LIGHTHOUSE.md (make lighthouse)
 """
 
@@ -82,21 +82,17 @@ def django_env(database: Path) -> dict[str, str]:
 
 
 def server_command(kind: str, port: int) -> list[str]:
-    bind = f"{HOST}:{port}"
-    gunicorn = [str(ROOT / ".venv/bin/gunicorn"), "rami_site.wsgi"]
-    gunicorn += ["--config", "rami_site/gunicorn.conf.py", "--bind", bind]
-    if kind == "gthread":  # exactly `make run`
-        return gunicorn
+    """`make run`'s server (scripts/serve: granian), or, to compare, gunicorn with as many
+    workers (gthread: 4 threads each), its access log on as granian's is."""
+    if kind == "granian":  # exactly `make run`
+        return [str(ROOT / "scripts" / "serve"), HOST, str(port)]
+    workers = str(max(2, os.cpu_count() or 1))
+    gunicorn = [str(ROOT / ".venv/bin/gunicorn"), "rami_site.wsgi", "--bind", f"{HOST}:{port}"]
+    gunicorn += ["--workers", workers, "--access-logfile", "-"]
+    if kind == "gthread":
+        return [*gunicorn, "--worker-class", "gthread", "--threads", "4"]
     if kind == "sync":
         return [*gunicorn, "--worker-class", "sync"]
-    if kind == "granian":
-        workers = str(max(2, os.cpu_count() or 1))
-        return [
-            str(ROOT / ".venv/bin/granian"),
-            "--interface", "wsgi", "--host", HOST, "--port", str(port),
-            "--workers", workers, "--blocking-threads", "4", "--no-ws",
-            "rami_site.wsgi:application",
-        ]  # fmt: skip
     raise SystemExit(f"unknown server {kind!r}")
 
 
@@ -613,9 +609,9 @@ def bench(args) -> None:
     manage(env, str(BENCH / "seed.py"), "fillers", str(GAMES_SMALL - len(games)))
     port = free_port()
     args.server_label = {
-        "gthread": "gunicorn, rami_site/gunicorn.conf.py as `make run` (gthread workers)",
-        "sync": "gunicorn, rami_site/gunicorn.conf.py with sync workers",
-        "granian": "granian, WSGI",
+        "granian": "granian (WSGI) through scripts/serve, as `make run`",
+        "gthread": "gunicorn, gthread workers (2, 4 threads each)",
+        "sync": "gunicorn, sync workers (2)",
     }[args.server]
     floors: list[Run] = []
     with running_server(args.server, env, port):
@@ -679,7 +675,7 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--connections", type=int, default=8)
     parser.add_argument("--floor-every", type=int, default=3)
-    parser.add_argument("--server", choices=["gthread", "sync", "granian"], default="gthread")
+    parser.add_argument("--server", choices=["granian", "gthread", "sync"], default="granian")
     parser.add_argument("--out", default=str(BENCH / "RESULTS.md"))
     parser.add_argument("--quick", action="store_true", help="skip the growth runs")
     parser.add_argument("--lighthouse", action="store_true", help="bench/LIGHTHOUSE.md instead")
