@@ -668,6 +668,56 @@ def bench(args) -> None:
     print(text)
 
 
+def compare_servers(args) -> None:
+    """The cheap and the heavy requests on granian (`make run`) and gunicorn's gthread and
+    sync workers, one server after the other on the same database, `--rounds` times over (the
+    machine's load drifts): bench/SERVERS.md."""
+    env, _database = prepare(args)
+    games = seed(env)
+    manage(env, str(BENCH / "seed.py"), "fillers", str(GAMES_LARGE - len(games)))
+    requests = requests_for(games)
+    names = [
+        "/healthz (floor)",
+        "poll, unchanged (204)",
+        "start page",
+        "game page, 60 rounds",
+        "view page, 60 rounds",
+    ]
+    kinds = ["granian", "gthread", "sync"]
+    results: dict[str, dict[str, list[float]]] = {k: {n: [] for n in names} for k in kinds}
+    for turn in range(args.rounds):
+        for kind in kinds:
+            port = free_port()
+            with running_server(kind, env, port):
+                for name in names:
+                    run = wrk(f"http://{HOST}:{port}", requests[name], None, args.duration, args)
+                    results[kind][name].append(run.rps)
+            log(
+                f"turn {turn + 1}, {kind}: "
+                + ", ".join(f"{name} {results[kind][name][-1]:.0f}/s" for name in names)
+            )
+    info = machine()
+    lines = [
+        "# Servers compared",
+        "",
+        f"`bench/run.py --compare-servers` on {info['date']}, commit {info['commit']}; "
+        f"{info['cores']} cores, load average {info['load']} at the end. Requests per second "
+        f"(wrk, {args.threads} threads, {args.connections} connections, {args.duration} s "
+        f"each), each server in turn, {args.rounds} turns; access logs on in all three. "
+        "granian: scripts/serve (`make run`); gunicorn: as many workers, gthread with 4 "
+        "threads each, or sync.",
+        "",
+        "| request | " + " | ".join(kinds) + " |",
+        "|---|" + "---:|" * len(kinds),
+    ]
+    for name in names:
+        cells = [" / ".join(f"{rps:.0f}" for rps in results[kind][name]) for kind in kinds]
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    lines.append("")
+    (BENCH / "SERVERS.md").write_text("\n".join(lines))
+    print("\n".join(lines))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--duration", type=int, default=5, help="seconds per measured run")
@@ -679,11 +729,15 @@ def main() -> None:
     parser.add_argument("--out", default=str(BENCH / "RESULTS.md"))
     parser.add_argument("--quick", action="store_true", help="skip the growth runs")
     parser.add_argument("--lighthouse", action="store_true", help="bench/LIGHTHOUSE.md instead")
+    parser.add_argument("--compare-servers", action="store_true", help="bench/SERVERS.md instead")
+    parser.add_argument("--rounds", type=int, default=2, help="turns of --compare-servers")
     args = parser.parse_args()
     if args.lighthouse:
         from lighthouse import lighthouse
 
         lighthouse(args)
+    elif args.compare_servers:
+        compare_servers(args)
     else:
         bench(args)
 
