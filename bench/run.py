@@ -418,7 +418,8 @@ def machine() -> dict[str, str]:
         ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
     ).stdout.strip()
     dirty = subprocess.run(
-        ["git", "status", "--porcelain", "--untracked-files=no"],
+        # The reports themselves do not count: they are rewritten by these runs.
+        ["git", "status", "--porcelain", "--untracked-files=no", "--", ".", ":!bench/*.md"],
         cwd=ROOT,
         capture_output=True,
         text=True,
