@@ -721,7 +721,7 @@ def compare_servers(args) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--duration", type=int, default=5, help="seconds per measured run")
+    parser.add_argument("--duration", type=int, default=4, help="seconds per measured run")
     parser.add_argument("--warmup", type=int, default=1, help="seconds of warm-up per run")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--connections", type=int, default=8)
