@@ -7,12 +7,12 @@ PORT ?= 8000
 # make run serves with DEBUG off; the secret key is made once into an ignored local file.
 PROD_ENV = DJANGO_DEBUG=false DJANGO_SECRET_KEY="$$(cat .secret_key)"
 
-.PHONY: run dev test test-postgres setup migrate static lint clean screenshots
+.PHONY: run dev test test-postgres setup migrate static lint clean screenshots bench lighthouse
 
 run: setup .secret_key
 	$(PROD_ENV) $(PY) manage.py migrate --no-input
 	@$(PY) -m rami_site.addresses $(PORT)
-	$(PROD_ENV) $(VENV)/bin/gunicorn rami_site.wsgi --config rami_site/gunicorn.conf.py --bind 0.0.0.0:$(PORT)
+	$(PROD_ENV) scripts/serve 0.0.0.0 $(PORT)
 
 dev: setup
 	$(PY) manage.py migrate --no-input
@@ -28,6 +28,20 @@ test-postgres: setup
 # Retake docs/*.png (README's phone screenshot among them).
 screenshots: setup
 	$(PY) scripts/screenshots.py
+
+# Every page against /healthz on the production server, and the budgets: bench/RESULTS.md.
+# BENCH_ARGS="--duration 10" for longer runs, "--server sync" or "granian" to compare.
+bench: setup
+	$(PY) bench/run.py $(BENCH_ARGS)
+
+# Lighthouse's mobile scores of three pages: bench/LIGHTHOUSE.md. Lighthouse is installed
+# into bench/node_modules (never globally); Debian's Chromium runs it.
+lighthouse: setup bench/node_modules/.installed
+	$(PY) bench/run.py --lighthouse
+
+bench/node_modules/.installed: bench/package.json
+	cd bench && npm install --no-audit --no-fund --no-package-lock
+	@touch $@
 
 lint: setup
 	$(VENV)/bin/ruff check .

@@ -1,4 +1,4 @@
-"""WSGI entry point, served by gunicorn (`make run`)."""
+"""WSGI entry point, served by granian (`make run`: scripts/serve)."""
 
 import os
 

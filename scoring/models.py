@@ -10,7 +10,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Sequence
 
-from django.db import models, transaction
+from django.db import connection, models, transaction
 from django.db.models import F, Q, Sum
 from django.db.models.functions import Coalesce, Lower
 from django.utils.translation import gettext_lazy as _
@@ -57,6 +57,23 @@ class Game(models.Model):
         return ", ".join(self.names)
 
     # Reading
+
+    @classmethod
+    def current_version(cls, token_field: str, token: str) -> int | None:
+        """The version of the game with this edit or view token, or None: what every phone's
+        poll asks every 2 s. In plain SQL on the unique index: building the query with the ORM
+        cost as much as all the rest of an unchanged poll (bench/RESULTS.md)."""
+        if token_field not in ("edit_token", "view_token"):
+            raise ValueError(token_field)
+        quote = connection.ops.quote_name
+        sql = (
+            f"SELECT {quote('version')} FROM {quote(cls._meta.db_table)} "  # noqa: S608
+            f"WHERE {quote(token_field)} = %s"
+        )
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [token])
+            row = cursor.fetchone()
+        return row[0] if row else None
 
     @property
     def names(self) -> list[str]:
@@ -327,9 +344,16 @@ class Round(models.Model):
         """The hands in seat order (from a prefetch when there is one)."""
         return sorted(self.hands.all(), key=lambda hand: hand.player_seat)
 
+    def _hands_with_players(self):
+        """The hands, each with its player: prefetched, or read in one query (not one more
+        query per hand for its seat)."""
+        if "hands" in getattr(self, "_prefetched_objects_cache", {}):
+            return self.hands.all()
+        return self.hands.select_related("player")
+
     def entry(self, players: int) -> RoundEntry:
         hands = [rules.Hand(opened=True)] * players
-        for hand in self.hands.all():
+        for hand in self._hands_with_players():
             hands[hand.player_seat] = hand.as_rules_hand()
         return RoundEntry(hands=tuple(hands), winner=self.winner_seat, hand_rummy=self.hand_rummy)
 

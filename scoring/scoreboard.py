@@ -6,11 +6,19 @@ rule left to scoring.rules: this module only arranges the engine's answers for t
 
 from __future__ import annotations
 
+import copy
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from functools import cached_property
 
 from . import chart, rules, statistics
 from .models import Game, GameEvent, Hand, Player, Round
+
+# The boards read lately in this process, by (edit token, version); the oldest go first.
+BOARDS_KEPT = 64
+_BOARDS: OrderedDict[tuple[str, int | None], Scoreboard] = OrderedDict()
+_BOARDS_LOCK = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -77,18 +85,57 @@ class PlayerRow:
 class Scoreboard:
     """A game read for display: `players`, `rounds`, `standing`, `next_dealer`."""
 
-    def __init__(self, game: Game, players: list[Player], rounds: list[Round]) -> None:
+    def __init__(
+        self, game: Game, players: list[Player], rounds: list[Round] | None = None
+    ) -> None:
         self.game = game
         self.seated = players
-        self.rounds_in_order = rounds
+        self._rounds = rounds
         self.target = rules.target_for(len(players))
+        # The game's version these rows are from (None when not read from the database).
+        self.version: int | None = None
 
     @classmethod
     def for_game(cls, game: Game) -> Scoreboard:
-        """Two queries: the players, and the rounds with their hands (prefetched)."""
-        players = list(game.players.order_by("seat"))
-        rounds = list(Round.objects.filter(game=game).with_hands())
-        return cls(game, players, rounds)
+        """The game's board as the database holds it now: one query for the game's version,
+        one for the players when this process has not read that version yet, and two more
+        (the rounds, their hands) once something needs the rounds (the form of a save or a
+        preview needs only the players). Every change bumps the version, so a board read once
+        serves every later request for the same version (polls after a save, page loads,
+        previews) with its rows, totals, chart and statistics already worked out."""
+        version = Game.objects.filter(pk=game.pk).values_list("version", flat=True).first()
+        key = (game.edit_token, version)
+        with _BOARDS_LOCK:
+            board = _BOARDS.get(key)
+            if board is not None:
+                _BOARDS.move_to_end(key)
+        if board is not None:
+            # A copy that keeps what was worked out, with this request's game (for the undo
+            # banner and the deal, which read the game itself).
+            board = copy.copy(board)
+            board.game = game
+            return board
+        board = cls(game, list(game.players.order_by("seat")))
+        board.version = version
+        board._keep()
+        return board
+
+    def _keep(self) -> None:
+        """Keep this board for later requests for its version, in place of any other."""
+        if self.version is None:
+            return
+        with _BOARDS_LOCK:
+            _BOARDS[(self.game.edit_token, self.version)] = self
+            while len(_BOARDS) > BOARDS_KEPT:
+                _BOARDS.popitem(last=False)
+
+    @property
+    def rounds_in_order(self) -> list[Round]:
+        """The rounds with their hands (two queries the first time), in order."""
+        if self._rounds is None:
+            self._rounds = list(Round.objects.filter(game=self.game).with_hands())
+            self._keep()  # what is worked out from them is kept with them
+        return self._rounds
 
     @cached_property
     def points(self) -> list[list[int]]:

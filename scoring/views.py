@@ -226,7 +226,7 @@ def _poll(request: HttpRequest, token: str, editable: bool) -> HttpResponse:
     and, on the edit page, a fresh round form, or only a notice when someone is typing
     (`typing=1`): what they tapped is never swapped away under their fingers."""
     field = "edit_token" if editable else "view_token"
-    version = Game.objects.filter(**{field: token}).values_list("version", flat=True).first()
+    version = Game.current_version(field, token)
     if version is None:
         raise Http404
     if request.GET.get("v") == str(version):

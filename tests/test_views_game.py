@@ -175,9 +175,14 @@ def test_the_game_page_makes_a_fixed_number_of_queries(
     for _ in range(rounds):
         client.post(url(four_players), round_post(_ % 4, {s: 1 for s in range(4) if s != _ % 4}))
     assert four_players.rounds.count() == rounds
-    with django_assert_max_num_queries(5):
+    # The game, its version, the players, the rounds, their hands, the last change.
+    with django_assert_max_num_queries(6):
         response = client.get(url(four_players))
     assert response.status_code == 200
+    # The same version again: the board read the first time serves (scoring/scoreboard.py).
+    with django_assert_max_num_queries(3):
+        again = client.get(url(four_players))
+    assert again.content.count(b'class="round-number"') == rounds
 
 
 def test_names_are_escaped_everywhere_on_the_page(client):

@@ -1,0 +1,104 @@
+"""`make lighthouse`: Lighthouse's mobile scores for the start page, a 60-round game page and
+/rules/, against the production server of `make bench` (bench/run.py), written to
+bench/LIGHTHOUSE.md.
+
+Lighthouse comes from bench/node_modules (bench/package.json; `make lighthouse` installs it
+there) and drives Debian's Chromium (CHROME_PATH, headless, no sandbox).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import time
+
+from run import (
+    BENCH,
+    GAMES_SMALL,
+    HOST,
+    ROOT,
+    TMP,
+    free_port,
+    log,
+    machine,
+    manage,
+    prepare,
+    running_server,
+    seed,
+)
+
+LIGHTHOUSE = BENCH / "node_modules" / ".bin" / "lighthouse"
+BUDGET = {"performance": 95, "accessibility": 100}
+
+
+def audit(url: str, name: str) -> dict[str, int]:
+    chrome = shutil.which("chromium") or shutil.which("chromium-browser")
+    if not chrome:
+        raise SystemExit("Chromium is missing: apt-get install chromium")
+    report = TMP / f"lighthouse-{name}.json"
+    subprocess.run(
+        [
+            str(LIGHTHOUSE),
+            url,
+            "--quiet",
+            "--only-categories=performance,accessibility",
+            "--output=json",
+            f"--output-path={report}",
+            "--chrome-flags=--headless=new --no-sandbox",
+        ],
+        env={**os.environ, "CHROME_PATH": chrome},
+        check=True,
+        timeout=180,
+    )
+    categories = json.loads(report.read_text())["categories"]
+    return {key: round(100 * categories[key]["score"]) for key in BUDGET}
+
+
+def lighthouse(args) -> None:
+    if not LIGHTHOUSE.exists():
+        raise SystemExit("Lighthouse is not installed: make lighthouse (npm install in bench/)")
+    started = time.monotonic()
+    env, _database = prepare(args)
+    games = seed(env)
+    manage(env, str(BENCH / "seed.py"), "fillers", str(GAMES_SMALL - len(games)))
+    port = free_port()
+    pages = [
+        ("start page", "/"),
+        ("game page, 60 rounds", f"/g/{games['game60']['edit']}/"),
+        ("/rules/", "/rules/"),
+    ]
+    scores = {}
+    with running_server("granian", env, port):
+        for name, path in pages:
+            log(f"Lighthouse: {name}")
+            scores[name] = audit(f"http://{HOST}:{port}{path}", name.split()[0].strip("/"))
+    info = machine()
+    lines = [
+        "# Lighthouse",
+        "",
+        f"`make lighthouse` on {info['date']}, commit {info['commit']}; {info['cores']} cores, "
+        f"load average {info['load']}. Lighthouse {lighthouse_version()}, mobile (its default: "
+        "a slow 4G network and a 4× slower CPU, simulated), Debian's Chromium headless, "
+        "against the production server of `make bench` (granian, DEBUG off, whitenoise).",
+        "",
+        "| page | performance | accessibility | met (≥ 95, 100) |",
+        "|---|---:|---:|---|",
+    ]
+    for name, score in scores.items():
+        met = all(score[key] >= BUDGET[key] for key in BUDGET)
+        lines.append(
+            f"| {name} | {score['performance']} | {score['accessibility']} | "
+            f"{'yes' if met else '**no**'} |"
+        )
+    lines += ["", f"The run took {time.monotonic() - started:.0f} s.", ""]
+    out = BENCH / "LIGHTHOUSE.md"
+    out.write_text("\n".join(lines))
+    log(f"wrote {out.relative_to(ROOT)}")
+    print("\n".join(lines))
+
+
+def lighthouse_version() -> str:
+    package = BENCH / "node_modules" / "lighthouse" / "package.json"
+    return json.loads(package.read_text())["version"]

@@ -1,0 +1,123 @@
+"""Seeds the benchmark's database: the games under test, built through the real model methods
+(Game.from_document, which records every round with Game.record_round), and filler games made
+in bulk so that the tables hold as many rows as a busy site would.
+
+Run with the benchmark's environment (DATABASE_URL pointing at its own file), after migrate:
+
+    python bench/seed.py games          # the games under test; prints their tokens as JSON
+    python bench/seed.py fillers 990    # 990 more games, in bulk
+    python bench/seed.py rounds TOKEN...  # how many rounds these games have now, as JSON
+
+Called by bench/run.py; not meant for a real database.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rami_site.settings")
+
+import django
+
+django.setup()
+
+from django.db import transaction  # noqa: E402
+
+from scoring.models import Game, GameEvent, Hand, Player, Round  # noqa: E402
+
+PLAYERS = ["Ana", "Boris", "Cyril", "Dana", "Emil", "Fran"]
+# Small hands, so that a 6-player game (target 500) can run to 300 rounds and more without
+# anyone reaching the target: 8 points a round in all, about 1.3 per player.
+SMALL_HANDS = [{"cards": ["2S"]}, {"cards": ["3H"]}, {"cards": ["2C"]}, {"value": 1}, {"value": 0}]
+
+
+def game_document(rounds: int) -> dict:
+    """A 6-player rami-game/1 document with `rounds` rounds, the deal and the winner moving."""
+    documents = []
+    for number in range(rounds):
+        winner = number % len(PLAYERS)
+        losers = [name for seat, name in enumerate(PLAYERS) if seat != winner]
+        hands = {
+            name: SMALL_HANDS[(number + index) % len(SMALL_HANDS)]
+            for index, name in enumerate(losers)
+        }
+        documents.append({"winner": PLAYERS[winner], "hands": hands})
+    return {"format": "rami-game/1", "players": PLAYERS, "rounds": documents}
+
+
+def seed_games() -> dict:
+    """The games under test: 6 players and 10, 60 or 300 rounds; two more of 60 rounds that
+    the round-save runs add to (one each, so that neither run sees the other's rounds)."""
+    made = {}
+    for name, rounds in [
+        ("game10", 10),
+        ("game60", 60),
+        ("game300", 300),
+        ("save_htmx", 60),
+        ("save_plain", 60),
+    ]:
+        game = Game.from_document(game_document(rounds))
+        made[name] = {
+            "edit": game.edit_token,
+            "view": game.view_token,
+            "version": game.version,
+            "rounds": rounds,
+        }
+    return made
+
+
+def seed_fillers(count: int, seed: int = 7) -> None:
+    """`count` finished-looking games of 2 to 6 players and 5 to 30 rounds, in bulk (their
+    points are plausible, not computed: no page of theirs is measured)."""
+    chance = random.Random(seed)
+    with transaction.atomic():
+        games = Game.objects.bulk_create(Game(version=1) for _ in range(count))
+        players, rounds, layout = [], [], []
+        for game in games:
+            seats = chance.randint(2, 6)
+            game_players = [
+                Player(game=game, seat=seat, name=PLAYERS[seat]) for seat in range(seats)
+            ]
+            players.extend(game_players)
+            for number in range(1, chance.randint(5, 30) + 1):
+                round_ = Round(game=game, number=number, winner_seat=number % seats)
+                rounds.append(round_)
+                layout.append((round_, game_players))
+        Player.objects.bulk_create(players, batch_size=2000)
+        Round.objects.bulk_create(rounds, batch_size=2000)
+        hands, events = [], []
+        for round_, game_players in layout:
+            for player in game_players:
+                went_out = player.seat == round_.winner_seat
+                value = 0 if went_out else chance.randint(0, 60)
+                hands.append(
+                    Hand(round=round_, player=player, value=value, points=value, opened=True)
+                )
+            events.append(
+                GameEvent(
+                    game=round_.game,
+                    kind=GameEvent.Kind.ADDED,
+                    round=round_,
+                    number=round_.number,
+                    after={"winner": game_players[round_.winner_seat].name},
+                )
+            )
+        Hand.objects.bulk_create(hands, batch_size=2000)
+        GameEvent.objects.bulk_create(events, batch_size=2000)
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["games"]:
+        print(json.dumps(seed_games()))
+    elif sys.argv[1:2] == ["fillers"]:
+        seed_fillers(int(sys.argv[2]))
+    elif sys.argv[1:2] == ["rounds"]:
+        games = Game.objects.filter(edit_token__in=sys.argv[2:])
+        print(json.dumps({game.edit_token: game.rounds.count() for game in games}))
+    else:
+        sys.exit(__doc__)
