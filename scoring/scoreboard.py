@@ -61,6 +61,14 @@ class RoundRow:
             return "hand_rummy"
         return "blocked" if self.round.blocked else "normal"
 
+    @property
+    def cache_key(self) -> str:
+        """Everything the row shows: the round as saved (its hands change only with
+        updated_at), its place, and what earlier rounds give it (running totals, tie-break)."""
+        totals = "-".join(str(cell.total) for cell in self.hands)
+        stamp = self.round.updated_at.timestamp()
+        return f"{self.round.pk}.{self.number}.{stamp}.{int(self.tie_break)}.{totals}"
+
 
 @dataclass(frozen=True)
 class PlayerRow:

@@ -7,10 +7,14 @@ with a named part of the page's own template (a Django template partial).
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import logging
+import secrets
 
+from django.core.cache import cache
 from django.db import DatabaseError, connection
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.templatetags.static import static
@@ -89,10 +93,11 @@ def _game_response(
     form: RoundForm | None = None,
     partial: str = "",
     editable: bool = True,
+    board: Scoreboard | None = None,
     **extra,
 ) -> TemplateResponse:
     """The game page (or one of its parts) for the edit link or, read-only, the view link."""
-    board = Scoreboard.for_game(game)
+    board = board or Scoreboard.for_game(game)
     token = game.edit_token if editable else game.view_token
     context = {
         "game": game,
@@ -110,6 +115,49 @@ def _game_response(
     return TemplateResponse(request, template, context)
 
 
+# What differs between two visitors of one game at one version: filled in per request.
+CSRF_PLACEHOLDER = "rami-csrf-token-placeholder"
+KEY_PLACEHOLDER = "rami-form-key-placeholder"
+PAGE_SECONDS = 3600
+
+
+def _game_page(request: HttpRequest, game: Game, editable: bool) -> HttpResponse:
+    """The whole game page, rendered once per game version, language, address and kind of
+    link, then served from the cache with this visitor's CSRF token and a fresh form key.
+
+    Everything on the page follows from those: every change to the game bumps its version.
+    The key must be new for every page load, or two phones would share one and the second
+    round saved would be taken for a resend of the first.
+    """
+    token = game.edit_token if editable else game.view_token
+    parts = (
+        token,
+        game.version,
+        get_language(),
+        sharing.public_base(request),
+        request.get_full_path(),
+    )
+    name = "game-page:" + hashlib.blake2b(repr(parts).encode(), digest_size=16).hexdigest()
+    html = cache.get(name)
+    if html is None:
+        board = Scoreboard.for_game(game)
+        form = _round_form(board) if editable else None
+        if form is not None:
+            form.initial["key"] = KEY_PLACEHOLDER
+        html = _game_response(
+            request,
+            game,
+            form,
+            editable=editable,
+            board=board,
+            csrf_token=CSRF_PLACEHOLDER,
+            csp_nonce="",
+        ).rendered_content
+        cache.set(name, html, PAGE_SECONDS)
+    html = html.replace(CSRF_PLACEHOLDER, get_token(request))
+    return HttpResponse(html.replace(KEY_PLACEHOLDER, secrets.token_urlsafe(16)))
+
+
 @require_http_methods(["GET", "POST"])
 def game_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The game: scoreboard, round entry, round table, sharing. Template: scoring/game.html.
@@ -120,7 +168,7 @@ def game_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """
     game = get_object_or_404(Game, edit_token=token)
     if request.method == "GET":
-        response = _game_response(request, game)
+        response = _game_page(request, game, editable=True)
         recent.remember(request, response, game, "g")
         return response
 
@@ -201,7 +249,7 @@ def view_page(request: HttpRequest, token: str) -> HttpResponse:
     """The same scoreboard, read-only and live, for the view link. Template:
     scoring/game.html (editable false: no form, and the edit token appears nowhere)."""
     game = get_object_or_404(Game, view_token=token)
-    response = _game_response(request, game, editable=False)
+    response = _game_page(request, game, editable=False)
     recent.remember(request, response, game, "v")
     return response
 

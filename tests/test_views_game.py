@@ -202,3 +202,34 @@ def test_the_501st_round_is_refused_with_a_clear_error(client, four_players):
     assert response.status_code == 200
     assert "A game has at most 500 rounds: start a rematch to play on." in response.content.decode()
     assert four_players.rounds.count() == 500
+
+
+def test_a_cached_page_gives_each_visitor_their_own_csrf_token_and_form_key(four_players):
+    """The page is rendered once per version; what differs between visitors is filled in."""
+    from django.test import Client
+
+    url = f"/g/{four_players.edit_token}/"
+    keys, tokens = [], []
+    for phone in (Client(enforce_csrf_checks=True), Client(enforce_csrf_checks=True)):
+        html = phone.get(url).content.decode()
+        assert "placeholder" not in html.replace('placeholder="AH JK 5C"', "")
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
+        key = re.search(r'name="key" value="([^"]+)"', html).group(1)
+        tokens.append(token)
+        keys.append(key)
+        data = round_post(keys.index(key), {s: 1 for s in range(4) if s != keys.index(key)})
+        data.update(csrfmiddlewaretoken=token, key=key)
+        assert phone.post(url, data).status_code == 303
+    assert keys[0] != keys[1] and tokens[0] != tokens[1]
+    assert (
+        four_players.rounds.count() == 2
+    )  # two phones, two keys: neither round taken for a resend
+
+
+def test_a_second_visit_at_the_same_version_costs_one_query(
+    client, four_players, django_assert_max_num_queries
+):
+    url = f"/g/{four_players.edit_token}/"
+    client.get(url)
+    with django_assert_max_num_queries(1):
+        assert client.get(url).status_code == 200

@@ -65,6 +65,8 @@
 
   function init(root) {
     root.querySelectorAll(".picker").forEach(function (picker) {
+      var buttons = picker.closest("form") && picker.closest("form").querySelector("#picker-buttons");
+      if (!picker.querySelector(".ranks") && buttons) picker.appendChild(buttons.content.cloneNode(true));
       picker.hidden = false;
       render(picker);
     });
