@@ -38,6 +38,14 @@ class StartForm(forms.Form):
     def name_fields(self) -> list[forms.BoundField]:
         return [self[f"player_{index}"] for index in range(self.FIELDS)]
 
+    def filled_count(self) -> int:
+        """How many name fields hold a name (at most 6)."""
+        return sum(
+            1
+            for index in range(self.FIELDS)
+            if exchange.clean_name(str(self.data.get(f"player_{index}", "")))
+        )
+
     def clean(self):
         cleaned = super().clean()
         filled = [

@@ -58,9 +58,13 @@ def start(request: HtmxHttpRequest) -> HttpResponse:
         game = Game.start(form.cleaned_data["names"])
         return redirect(request, reverse("game", args=[game.edit_token]))
     games = recent.games(request)
+    filled = form.filled_count() if form.is_bound else 0
     context = {
         "form": form,
         "targets": [(players, rules.target_for(players)) for players in range(2, 7)],
+        # The target line for the names typed, or for the four fields a new form shows.
+        "shown_players": filled if filled >= rules.MIN_PLAYERS else StartForm.SHOWN,
+        "more_players_open": any(form[f"player_{i}"].value() for i in range(4, StartForm.FIELDS)),
         "recent": games,
         "wins": statistics.wins_per_name([game for game, _kind in games]),
     }

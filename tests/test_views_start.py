@@ -1,5 +1,7 @@
 """Starting a game at /."""
 
+import re
+
 import pytest
 
 from scoring.models import Game
@@ -10,8 +12,11 @@ pytestmark = pytest.mark.django_db
 def test_start_page_offers_four_name_fields_and_two_more(client):
     html = client.get("/").content.decode()
     assert html.count('name="player_') == 6
-    assert html.count('class="name-row extra"') == 2
-    assert "Target: 300 points with 4 players" in html
+    assert html.count('class="name-row"') == 6
+    assert html.index('<details class="more-players">') < html.index('name="player_4"')
+    assert html.index('name="player_3"') < html.index('<details class="more-players">')
+    shown = re.findall(r'<span class="target-for" data-players="\d">([^<]+)</span>', html)
+    assert shown == ["Target: 300 points with 4 players"]  # the others are hidden
 
 
 def test_starting_a_game_leads_to_its_page(client):
@@ -46,3 +51,12 @@ def test_bad_names_say_what_to_fix_and_keep_what_was_typed(client, names, messag
     for value in names.values():
         assert f'value="{value}"' in html
     assert Game.objects.count() == 0
+
+
+def test_six_names_typed_show_the_six_player_target_and_keep_the_extra_fields_open(client):
+    html = client.post(
+        "/", {f"player_{i}": name for i, name in enumerate("ABCDE" + "A")}
+    ).content.decode()
+    assert '<details class="more-players" open>' in html
+    shown = re.findall(r'<span class="target-for" data-players="\d">([^<]+)</span>', html)
+    assert shown == ["Target: 500 points with 6 players"]

@@ -4,8 +4,8 @@
  *   notation, "AH JK 5C"), a suit button gives the last card its suit, tapping a chosen card
  *   removes it. The text field stays the one source of truth, and each change fires a
  *   "picked" event that htmx turns into a preview request (the points come from the server).
- * - The start form: the 5th and 6th name fields fold away until "Add a player", and the
- *   target line shows the target for the number of names typed (looked up, not computed).
+ * - The start form: the target line follows the number of names typed (looked up among the
+ *   lines the server wrote, not computed), and players 3 to 6 get a button to take them off.
  * - Live updates: every 2 s, while the page is visible, the poller asks whether the game has
  *   changed (htmx swaps nothing on "204 No Content"); at once when the page is shown again.
  *   Once something is typed in the round form, #typing tells the server to leave it alone.
@@ -99,12 +99,10 @@
     if (form.dataset.ready) return;
     form.dataset.ready = "1";
     var rows = Array.prototype.slice.call(form.querySelectorAll(".name-row"));
-    var add = form.querySelector(".add-player");
     rows.forEach(function (row, index) {
-      var input = row.querySelector("input");
-      if (row.classList.contains("extra") && !input.value.trim()) row.hidden = true;
       if (index < 2) return;
-      // Players 3 to 6 can be taken off again: the field is emptied and folded away.
+      // Players 3 to 6 can be taken off again: the name is emptied.
+      var input = row.querySelector("input");
       var remove = document.createElement("button");
       remove.type = "button";
       remove.className = "remove-player link-button";
@@ -112,30 +110,18 @@
       remove.setAttribute("aria-label", form.dataset.removeLabel + " " + row.querySelector("label").firstChild.textContent.trim());
       remove.addEventListener("click", function () {
         input.value = "";
-        row.hidden = true;
-        refresh();
+        input.dispatchEvent(new Event("input", { bubbles: true }));
       });
       row.appendChild(remove);
     });
     function refresh() {
       var filled = rows.filter(function (row) { return row.querySelector("input").value.trim(); }).length;
-      var players = Math.min(6, Math.max(2, filled));
+      var players = filled >= 2 ? Math.min(6, filled) : 4;
       form.querySelectorAll(".target-for").forEach(function (line) {
         line.hidden = Number(line.dataset.players) !== players;
       });
-      form.querySelectorAll(".target-line .sep").forEach(function (sep) { sep.hidden = true; });
-      add.hidden = !rows.some(function (row) { return row.hidden; });
     }
-    add.addEventListener("click", function () {
-      var next = rows.find(function (row) { return row.hidden; });
-      if (next) {
-        next.hidden = false;
-        next.querySelector("input").focus();
-      }
-      refresh();
-    });
     form.addEventListener("input", refresh);
-    refresh();
   }
 
   var POLL_EVERY_MS = 2000;

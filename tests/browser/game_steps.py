@@ -10,7 +10,7 @@ def start_game(page: Page, *names: str) -> None:
     for index, name in enumerate(names):
         field = page.locator(f"#id_player_{index}")
         if not field.is_visible():
-            page.get_by_role("button", name="Add a player").click()
+            page.locator("summary", has_text="Add a player").click()
         field.fill(name)
     page.get_by_role("button", name="Start the game").click()
     expect(page).to_have_url(re.compile(r"/g/[\w-]{22,}/$"))

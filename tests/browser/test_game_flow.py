@@ -164,7 +164,7 @@ def test_start_page_is_accessible_and_adds_players(page: Page):
     page.goto("/")
     assert_accessible(page)
     expect(page.locator("#id_player_4")).to_be_hidden()
-    page.get_by_role("button", name="Add a player").click()
+    page.locator("summary", has_text="Add a player").click()
     expect(page.locator("#id_player_4")).to_be_visible()
     for index, name in enumerate(["A", "B", "C", "D", "E"]):
         page.locator(f"#id_player_{index}").fill(name)
