@@ -64,12 +64,7 @@
   }
 
   function init(root) {
-    root.querySelectorAll(".picker").forEach(function (picker) {
-      var buttons = picker.closest("form") && picker.closest("form").querySelector("#picker-buttons");
-      if (!picker.querySelector(".ranks") && buttons) picker.appendChild(buttons.content.cloneNode(true));
-      picker.hidden = false;
-      render(picker);
-    });
+    root.querySelectorAll(".picker").forEach(render);
     root.querySelectorAll(".start-form").forEach(initStartForm);
   }
 
