@@ -17,7 +17,6 @@
 
   var SUIT_SYMBOLS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
   var RED = { H: true, D: true };
-  document.documentElement.classList.add("js");
 
   function cardsOf(field) {
     return field.value.trim().toUpperCase().split(/\s+/).filter(Boolean);
