@@ -48,14 +48,14 @@ def _store(response: HttpResponse, pairs: list[tuple[str, str]]) -> None:
 
 def remember(request: HttpRequest, response: HttpResponse, game: Game, kind: str) -> None:
     """Put the game first in the list. An edit link, once known, is kept over a view link."""
-    pairs = entries(request)
+    known = entries(request)
     tokens = {game.edit_token, game.view_token}
-    if kind == "v" and ("g", game.edit_token) in pairs:
+    if kind == "v" and ("g", game.edit_token) in known:
         kind, token = "g", game.edit_token
     else:
         token = game.edit_token if kind == "g" else game.view_token
-    pairs = [(kind, token)] + [pair for pair in pairs if pair[1] not in tokens]
-    if pairs != entries(request):
+    pairs = [(kind, token)] + [pair for pair in known if pair[1] not in tokens]
+    if pairs != known:
         _store(response, pairs)
 
 
