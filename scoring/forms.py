@@ -38,21 +38,18 @@ class StartForm(forms.Form):
     def name_fields(self) -> list[forms.BoundField]:
         return [self[f"player_{index}"] for index in range(self.FIELDS)]
 
+    def _filled(self, values) -> list[tuple[int, str]]:
+        """(field index, name) of each name field in `values` that holds a name."""
+        named = ((index, str(values.get(f"player_{index}") or "")) for index in range(self.FIELDS))
+        return [(index, name) for index, name in named if exchange.clean_name(name)]
+
     def filled_count(self) -> int:
-        """How many name fields hold a name (at most 6)."""
-        return sum(
-            1
-            for index in range(self.FIELDS)
-            if exchange.clean_name(str(self.data.get(f"player_{index}", "")))
-        )
+        """How many name fields hold a name, as typed (at most 6)."""
+        return len(self._filled(self.data))
 
     def clean(self):
         cleaned = super().clean()
-        filled = [
-            (index, cleaned.get(f"player_{index}", ""))
-            for index in range(self.FIELDS)
-            if exchange.clean_name(cleaned.get(f"player_{index}", "") or "")
-        ]
+        filled = self._filled(cleaned)
         try:
             cleaned["names"] = exchange.check_names([name for _index, name in filled])
         except exchange.NamesError as error:
@@ -71,11 +68,6 @@ class StartForm(forms.Form):
             }
             self.add_error(field, messages.get(error.code, str(error)))
         return cleaned
-
-
-def describe_rules_error(error: rules.RulesError, names: list[str]) -> str:
-    """The engine's message in the visitor's language, naming the player and the card."""
-    return rules_error_message(error, names)
 
 
 class RoundForm(forms.Form):
@@ -179,9 +171,7 @@ class RoundForm(forms.Form):
         try:
             return rules.Hand(cards=tuple(cards.split()), value=value, opened=not not_opened)
         except rules.RulesError as error:
-            self.add_error(
-                f"cards_{seat}", describe_rules_error(error.for_player(seat), self.names)
-            )
+            self.add_error(f"cards_{seat}", rules_error_message(error.for_player(seat), self.names))
             return None
 
     @property
@@ -202,7 +192,7 @@ class RoundForm(forms.Form):
         try:
             cleaned["points"] = entry.points(self.target)
         except rules.RulesError as error:
-            message = describe_rules_error(error, self.names)
+            message = rules_error_message(error, self.names)
             if error.player is not None:
                 self.add_error(f"cards_{error.player}", message)
             elif error.code == "hand_rummy_blocked":

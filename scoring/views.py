@@ -26,7 +26,8 @@ from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
 from . import counting, exchange, history, recent, rounds_csv, rules, sharing, statistics
-from .forms import RoundForm, StartForm, describe_rules_error
+from .errors import rules_error_message
+from .forms import RoundForm, StartForm
 from .models import Game, GameEvent
 from .scoreboard import Scoreboard
 
@@ -230,7 +231,7 @@ def _save_round(request: HtmxHttpRequest, game: Game) -> HttpResponse | None:
         )
     except rules.RulesError as error:
         if error.code != "round_taken":
-            form.add_error(None, describe_rules_error(error, form.names))
+            form.add_error(None, rules_error_message(error, form.names))
             return _game_response(request, game, form, partial=partial)
         data = request.POST.copy()
         data["for_round"] = str(error.details["next"])
