@@ -2,7 +2,8 @@
 
 Development defaults are safe to run on a laptop; with DJANGO_DEBUG=false the app refuses to
 start without DJANGO_SECRET_KEY. README.md ("Configuration") describes every variable:
-DJANGO_DEBUG, DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS, DATABASE_URL and DJANGO_HTTPS.
+DJANGO_DEBUG, DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS, DATABASE_URL, DJANGO_HTTPS, DJANGO_ADMIN,
+RAMI_NEW_GAMES_PER_MINUTE and RAMI_TRUST_X_FORWARDED_FOR.
 """
 
 import os
@@ -52,6 +53,10 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # `Cache-Control: private, no-store` on every URL holding a game's token.
+    "rami_site.middleware.TokenPagesNoStoreMiddleware",
+    # A database that cannot be reached: a 503 "try again in a moment", not a 500.
+    "rami_site.middleware.DatabaseUnavailableMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Pages gzipped (a 60-round game page: 230 KB of HTML, 12 KB gzipped). Below whitenoise,
@@ -140,6 +145,8 @@ LOCALE_PATHS = [BASE_DIR / "locale"]
 # The choice made with the switcher outlives the browser session: a table plays every week.
 LANGUAGE_COOKIE_AGE = 365 * 24 * 60 * 60
 LANGUAGE_COOKIE_SAMESITE = "Lax"
+# Only the server reads it (static/scoring/rami.js never looks at cookies).
+LANGUAGE_COOKIE_HTTPONLY = True
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
@@ -185,9 +192,28 @@ if HTTPS:
     SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = 365 * 24 * 60 * 60
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
+
+# The admin (/admin/) only when DJANGO_ADMIN=true: otherwise its URLs do not exist (404).
+ADMIN_ENABLED = env_flag("DJANGO_ADMIN", False)
+
+# New games one client may start per minute (scoring/limits.py); 0 means no limit. Counted in
+# Django's default cache, a LocMemCache of each worker process: the limit holds per process, so
+# a server with N workers lets a client start up to N times as many.
+_new_games = (os.environ.get("RAMI_NEW_GAMES_PER_MINUTE") or "30").strip()
+if not _new_games.isascii() or not _new_games.isdigit():
+    raise ImproperlyConfigured(
+        f"RAMI_NEW_GAMES_PER_MINUTE must be a whole number, 0 or more (it is {_new_games!r})."
+    )
+RAMI_NEW_GAMES_PER_MINUTE = int(_new_games)
+# A client is its REMOTE_ADDR. Behind a proxy that appends the client's address to
+# X-Forwarded-For, every client would share the proxy's address: set this to take the last
+# address of that header instead. Never set it without such a proxy: the header is then
+# whatever the client writes.
+RAMI_TRUST_X_FORWARDED_FOR = env_flag("RAMI_TRUST_X_FORWARDED_FOR", False)
 
 # Limits on what one request may send. The largest form, a round of 6 players, sends at most
 # the 108 cards of the deck plus a handful of fields per player; a restored game arrives as an

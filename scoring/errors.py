@@ -50,6 +50,19 @@ MESSAGES = {
     "already_restored": _("This round has already been brought back."),
     "too_many_rounds": _("A game has at most %(limit)s rounds: start a rematch to play on."),
     "too_many_cards": _("A hand holds at most %(limit)s cards (the whole deck), not %(count)s."),
+    "round_gone": _(
+        "Round %(number)s has already been deleted, on another phone or by an earlier tap: "
+        "nothing more was changed."
+    ),
+    "round_moved": _(
+        "Round %(number)s is now round %(now)s: another phone deleted or brought back an "
+        "earlier round. Nothing was changed; look at round %(now)s again."
+    ),
+    "round_changed": _(
+        "Round %(number)s was changed on another phone since you opened it. Nothing was "
+        "changed here; it is shown below as it is now."
+    ),
+    "game_not_finished": _("Only a finished game has a rematch: play on until someone wins."),
 }
 
 PLAYER_MESSAGES = {

@@ -98,7 +98,7 @@ class NamesError(ExchangeError):
         "empty": "a player's name is empty",
         "too_long": 'player "{name}": a name has at most {limit} characters',
         "duplicate": 'player "{name}": two players have the same name',
-        "control_character": "player {name}: a name cannot hold control characters",
+        "invisible": "player {name}: a name needs at least one letter, digit or sign",
     }
 
     def __init__(self, code: str, index: int | None = None, **details: object) -> None:
@@ -118,29 +118,47 @@ def parse_names(players: object) -> list[str]:
     return check_names(players)
 
 
+# Characters a name never keeps: control characters (NUL among them, which PostgreSQL refuses
+# in text), format characters (bidi overrides that turn the page around a name, zero-width
+# spaces and joiners that make "Ana" and "An\u200ba" look alike, the soft hyphen) and lone
+# surrogates (which no database can store).
+INVISIBLE_CATEGORIES = {"Cc", "Cf", "Cs"}
+# A name must keep at least one character of these: a letter, a digit, punctuation or a symbol.
+VISIBLE_CATEGORIES = ("L", "N", "P", "S")
+
+
 def clean_name(name: str) -> str:
-    """A name as the game keeps it: trimmed, inner runs of spaces made one."""
+    """A name as the game keeps it: in Unicode's composed form (NFC, so that an "é" typed two
+    ways is one letter), without invisible characters, trimmed, inner runs of spaces made one."""
+    name = unicodedata.normalize("NFC", name)
+    name = "".join(c for c in name if unicodedata.category(c) not in INVISIBLE_CATEGORIES)
     return " ".join(name.split())
 
 
+def name_key(name: str) -> str:
+    """What two names must not share in one game: the cleaned name, case folded. Stored with
+    each player under a unique constraint, so that Python and every database compare names the
+    same way (PostgreSQL's lower() and Python's casefold() disagree on "İ" and "i")."""
+    return unicodedata.normalize("NFC", clean_name(name).casefold())
+
+
 def check_names(names: Sequence[str]) -> list[str]:
-    """Names trimmed, 1-30 characters without control characters, unique ignoring case, 2 to 6
-    of them; NamesError else."""
+    """Names cleaned (clean_name), 1-30 characters with one visible, unique ignoring case
+    (name_key), 2 to 6 of them; NamesError else."""
     cleaned = [clean_name(name) for name in names]
     if not rules.MIN_PLAYERS <= len(cleaned) <= rules.MAX_PLAYERS:
         raise NamesError("count", count=len(cleaned))
     seen: set[str] = set()
-    for index, name in enumerate(cleaned):
-        if not name:
+    for index, (name, given) in enumerate(zip(cleaned, names, strict=True)):
+        if not name and not given.strip():
             raise NamesError("empty", index)
+        if not any(unicodedata.category(c).startswith(VISIBLE_CATEGORIES) for c in name):
+            raise NamesError("invisible", index, name=json.dumps(given))
         if len(name) > MAX_NAME_LENGTH:
             raise NamesError("too_long", index, name=name, limit=MAX_NAME_LENGTH)
-        # Nothing a screen can show, and PostgreSQL refuses NUL in text outright.
-        if any(unicodedata.category(character) == "Cc" for character in name):
-            raise NamesError("control_character", index, name=json.dumps(name))
-        if name.casefold() in seen:
+        if name_key(name) in seen:
             raise NamesError("duplicate", index, name=name)
-        seen.add(name.casefold())
+        seen.add(name_key(name))
     return cleaned
 
 

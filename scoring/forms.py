@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from . import exchange, rules
 from .errors import rules_error_message
 from .exchange import RoundEntry
-from .models import Player
+from .models import Player, Round
 
 BLOCKED = "blocked"
 
@@ -41,7 +41,8 @@ class StartForm(forms.Form):
     def _filled(self, values) -> list[tuple[int, str]]:
         """(field index, name) of each name field in `values` that holds a name."""
         named = ((index, str(values.get(f"player_{index}") or "")) for index in range(self.FIELDS))
-        return [(index, name) for index, name in named if exchange.clean_name(name)]
+        # A name of invisible characters only counts as typed: check_names says what is wrong.
+        return [(index, name) for index, name in named if name.strip()]
 
     def filled_count(self) -> int:
         """How many name fields hold a name, as typed (at most 6)."""
@@ -62,9 +63,7 @@ class StartForm(forms.Form):
                 "too_long": gettext("A name has at most %(limit)d characters.")
                 % {"limit": exchange.MAX_NAME_LENGTH},
                 "duplicate": gettext("Two players have this name: make them different."),
-                "control_character": gettext(
-                    "A name cannot hold control characters: type it again."
-                ),
+                "invisible": gettext("A name needs at least one letter, digit or sign."),
             }
             self.add_error(field, messages.get(error.code, str(error)))
         return cleaned
@@ -81,6 +80,9 @@ class RoundForm(forms.Form):
     winner = forms.ChoiceField(label=_("Who went out?"), widget=forms.RadioSelect)
     hand_rummy = forms.BooleanField(label=_("Hand rummy"), required=False)
     for_round = forms.IntegerField(widget=forms.HiddenInput, required=False)
+    # When editing: the round's identity and the revision the form shows (Game.edit_round).
+    round = forms.IntegerField(widget=forms.HiddenInput, required=False)
+    revision = forms.IntegerField(widget=forms.HiddenInput, required=False)
     key = forms.CharField(widget=forms.HiddenInput, required=False, max_length=64)
 
     def __init__(
@@ -125,12 +127,14 @@ class RoundForm(forms.Form):
             )
 
     @classmethod
-    def initial_for(cls, entry: RoundEntry, number: int) -> dict:
-        """The initial data that shows `entry` again (for editing a round)."""
+    def initial_for(cls, round_: Round, entry: RoundEntry) -> dict:
+        """The initial data that shows `entry`, stored as `round_`, again (for editing it)."""
         initial: dict = {
             "winner": BLOCKED if entry.blocked else str(entry.winner),
             "hand_rummy": entry.hand_rummy,
-            "for_round": number,
+            "for_round": round_.number,
+            "round": round_.pk,
+            "revision": round_.revision,
         }
         for seat, hand in enumerate(entry.hands):
             initial[f"cards_{seat}"] = " ".join(hand.cards)

@@ -8,17 +8,21 @@ views and the importer both go through them.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 from django.db import connection, models, transaction
-from django.db.models import F, Q, Sum
-from django.db.models.functions import Coalesce, Lower
+from django.db.models import F, Q, Sum, Value
+from django.db.models.functions import Coalesce, Greatest
 from django.utils.translation import gettext_lazy as _
 
 from . import exchange, rules
 from .exchange import RoundEntry
 
 TOKEN_BYTES = 24  # 192 bits, 32 URL-safe characters
+# What a link takes for a token: new_token's characters, and room for a backup's older ones.
+TOKEN_PATTERN = "[A-Za-z0-9_-]{22,64}"  # noqa: S105
 
 
 def new_token() -> str:
@@ -42,13 +46,19 @@ class Game(models.Model):
     view_token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
-    # Bumped by every change, so that a phone can ask cheaply whether anything is new.
-    version = models.PositiveIntegerField(default=0)
+    # Grows with every change, so that a phone can ask cheaply whether anything is new. Never
+    # below the clock in milliseconds (next_version): a game restored from a backup or imported
+    # starts above every number a phone or a cache has seen of it before.
+    version = models.BigIntegerField(default=0)
     # The seat that dealt the first round; the deal moves one seat each round.
     first_dealer = models.PositiveSmallIntegerField(default=0)
     # Kept in step with the rounds by refresh_standing(), so that lists need no totals.
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
     winner_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    # The rematch of this game, made once: every later tap, and every watcher, goes there.
+    next_game = models.OneToOneField(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="previous_game"
+    )
 
     class Meta:
         ordering = ["-created_at"]
@@ -105,9 +115,12 @@ class Game(models.Model):
     def start(cls, names: Sequence[str], first_dealer: int = 0) -> Game:
         """A new game for these players (names already checked with exchange.check_names)."""
         with transaction.atomic():
-            game = cls.objects.create(first_dealer=first_dealer % len(names))
+            game = cls.objects.create(
+                first_dealer=first_dealer % len(names), version=time.time_ns() // 1_000_000
+            )
             Player.objects.bulk_create(
-                Player(game=game, seat=seat, name=name) for seat, name in enumerate(names)
+                Player(game=game, seat=seat, name=name, name_key=exchange.name_key(name))
+                for seat, name in enumerate(names)
             )
         return game
 
@@ -123,14 +136,38 @@ class Game(models.Model):
         return game
 
     def rematch(self) -> Game:
-        """A new game with the same players, the deal moved on from where this one stopped."""
-        rounds = self.rounds.count()
-        return Game.start(self.names, first_dealer=self.dealer_for(rounds + 1, len(self.names)))
+        """The next game with the same players, the deal moved on from where this one stopped:
+        made by the first tap, and the same game for every tap after it, on any phone. Only a
+        finished game has one (RulesError "game_not_finished")."""
+        with self._changing() as game:
+            if game.next_game_id is not None:
+                return game.next_game
+            if game.status != Status.FINISHED:
+                raise rules.RulesError("game_not_finished")
+            names = game.names
+            rounds = game.rounds.count()
+            next_game = Game.start(names, first_dealer=game.dealer_for(rounds + 1, len(names)))
+            game.next_game = next_game
+            game.save(update_fields=["next_game"])
+            # Every phone on this game, watchers too, is shown the way to the next one.
+            game.changed = True
+        return next_game
 
     # Changing: every method locks the game, stores the engine's points, keeps history.
 
-    def _locked(self) -> Game:
-        return Game.objects.select_for_update().get(pk=self.pk)
+    @contextmanager
+    def _changing(self) -> Iterator[Game]:
+        """The one shape of every change: in a transaction, the game locked (read again under
+        the lock, so that every check sees what the other phones did), then, when something
+        changed (`changed`, set by log()), its standing and version brought up to date; and
+        this object refreshed. A resent form changes nothing, not even the version."""
+        with transaction.atomic():
+            game = Game.objects.select_for_update().get(pk=self.pk)
+            game.changed = False
+            yield game
+            if game.changed:
+                game.refresh_standing()
+        self.refresh_from_db()
 
     def record_round(
         self,
@@ -148,8 +185,7 @@ class Game(models.Model):
         (`past_the_end`): its history may hold rounds played before an earlier round was
         edited so that the game ended sooner, and a backup must bring those back as they were.
         """
-        with transaction.atomic():
-            game = self._locked()
+        with self._changing() as game:
             if key:
                 earlier = game.events.filter(key=key).select_related("round").first()
                 if earlier is not None:
@@ -161,63 +197,79 @@ class Game(models.Model):
             number = game.rounds.count() + 1
             if for_round is not None and for_round != number:
                 raise rules.RulesError("round_taken", number=for_round, next=number)
-            # The same limit as a game file's (exchange.MAX_ROUNDS), so that every game can
-            # be exported and imported again; no real table plays that long.
-            if number > exchange.MAX_ROUNDS:
-                raise rules.RulesError("too_many_rounds", limit=exchange.MAX_ROUNDS)
+            game._check_room(number)
             round_ = Round(game=game, number=number)
             round_.store(entry, game.target)
             game.log(GameEvent.Kind.ADDED, round_, after=round_.document(game.names), key=key)
-            game.refresh_standing()
-        self.refresh_from_db()
         return round_
 
-    def edit_round(self, number: int, entry: RoundEntry, key: str = "") -> Round:
-        with transaction.atomic():
-            game = self._locked()
-            round_ = game.rounds.get(number=number)
+    def _check_room(self, number: int) -> None:
+        """The same limit as a game file's (exchange.MAX_ROUNDS) on every way a round comes
+        in, so that every game can be exported and imported again; no real table plays that
+        long."""
+        if number > exchange.MAX_ROUNDS:
+            raise rules.RulesError("too_many_rounds", limit=exchange.MAX_ROUNDS)
+
+    def _round_as_seen(self, seen: Round) -> Round:
+        """The round a phone's form is about, read again under the lock: the one with the
+        identity of `seen`, still at its number and revision. Never another round in its
+        place: a round deleted since is "round_gone", one moved by a deletion or an Undo
+        elsewhere "round_moved", one edited since "round_changed"."""
+        round_ = self.rounds.filter(pk=seen.pk).first()
+        if round_ is None:
+            raise rules.RulesError("round_gone", number=seen.number)
+        if round_.number != seen.number:
+            raise rules.RulesError("round_moved", number=seen.number, now=round_.number)
+        if round_.revision != seen.revision:
+            raise rules.RulesError("round_changed", number=seen.number)
+        return round_
+
+    def edit_round(self, seen: Round, entry: RoundEntry) -> Round:
+        """Store `entry` in the round `seen` (as a phone saw it: see _round_as_seen)."""
+        with self._changing() as game:
+            round_ = game._round_as_seen(seen)
             names = game.names
             before = round_.document(names)
+            round_.revision += 1
             round_.store(entry, game.target)
-            game.log(
-                GameEvent.Kind.EDITED, round_, before=before, after=round_.document(names), key=key
-            )
-            game.refresh_standing()
-        self.refresh_from_db()
+            game.log(GameEvent.Kind.EDITED, round_, before=before, after=round_.document(names))
         return round_
 
-    def delete_round(self, number: int) -> GameEvent:
-        """Delete a round; the returned event can bring it back (restore_round)."""
-        with transaction.atomic():
-            game = self._locked()
-            round_ = game.rounds.get(number=number)
+    def delete_round(self, seen: Round) -> GameEvent:
+        """Delete the round `seen` (as a phone saw it: see _round_as_seen), so that a second
+        tap finds it gone rather than deleting the next. The returned event can bring it back
+        (restore_round)."""
+        with self._changing() as game:
+            round_ = game._round_as_seen(seen)
             event = game.log(
-                GameEvent.Kind.DELETED, None, number=number, before=round_.document(game.names)
+                GameEvent.Kind.DELETED,
+                None,
+                number=round_.number,
+                before=round_.document(game.names),
             )
             round_.delete()
-            game._shift_rounds(after=number, by=-1)
-            game.refresh_standing()
-        self.refresh_from_db()
+            game._shift_rounds(after=event.number, by=-1)
         return event
 
-    def restore_round(self, event: GameEvent) -> Round:
-        """Bring back a deleted round at the place it had (or last, if fewer rounds remain)."""
-        with transaction.atomic():
-            game = self._locked()
-            event = game.events.select_for_update().get(pk=event.pk, kind=GameEvent.Kind.DELETED)
+    def restore_round(self, deletion: GameEvent) -> Round:
+        """Bring back the round that `deletion` deleted, at the place it had (or last, if
+        fewer rounds remain); once only ("already_restored")."""
+        with self._changing() as game:
+            # GameEvent.DoesNotExist for an event that never deleted a round of this game.
+            event = game.events.get(pk=deletion.pk, kind=GameEvent.Kind.DELETED)
             if event.restored:
                 raise rules.RulesError("already_restored")
+            rounds = game.rounds.count()
+            game._check_room(rounds + 1)
             target = game.target
             entry = exchange.parse_round(event.before, game.names, event.number, target)
-            number = min(event.number, game.rounds.count() + 1)
+            number = min(event.number, rounds + 1)
             game._shift_rounds(after=number - 1, by=1)
             round_ = Round(game=game, number=number)
             round_.store(entry, target)
             event.restored = True
             event.save(update_fields=["restored"])
             game.log(GameEvent.Kind.RESTORED, round_, after=round_.document(game.names))
-            game.refresh_standing()
-        self.refresh_from_db()
         return round_
 
     def _shift_rounds(self, after: int, by: int) -> None:
@@ -227,15 +279,16 @@ class Game(models.Model):
         self.rounds.filter(number__lt=-after).update(number=-F("number") + by)
 
     def log(self, kind: str, round_: Round | None, **fields) -> GameEvent:
+        self.changed = True
         fields.setdefault("number", round_.number if round_ else None)
         return GameEvent.objects.create(game=self, kind=kind, round=round_, **fields)
 
     def refresh_standing(self) -> rules.Standing:
-        """Store the status that the totals give, and bump the version."""
+        """Store the status that the totals give, and move the version on."""
         standing = rules.standing(self.totals(), self.target)
         self.status = standing.status
         self.winner_seat = standing.winner
-        self.version = F("version") + 1
+        self.version = next_version()
         self.save(update_fields=["status", "winner_seat", "version", "updated_at"])
         self.refresh_from_db(fields=["version"])
         return standing
@@ -271,20 +324,32 @@ class Game(models.Model):
         }
 
 
+def next_version() -> models.Expression:
+    """The version after the stored one: one more, and never below the clock in milliseconds,
+    so that it only grows, even for a game that is deleted and restored from a backup."""
+    return Greatest(F("version") + 1, Value(time.time_ns() // 1_000_000))
+
+
 class Player(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="players")
     seat = models.PositiveSmallIntegerField()
     name = models.CharField(max_length=exchange.MAX_NAME_LENGTH)
+    # exchange.name_key(name): what two players of one game must not share.
+    name_key = models.CharField(max_length=4 * exchange.MAX_NAME_LENGTH)
 
     class Meta:
         ordering = ["game", "seat"]
         constraints = [
             models.UniqueConstraint(fields=["game", "seat"], name="unique_seat_per_game"),
-            models.UniqueConstraint("game", Lower("name"), name="unique_name_per_game"),
+            models.UniqueConstraint(fields=["game", "name_key"], name="unique_name_key_per_game"),
         ]
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args, **kwargs) -> None:
+        self.name_key = exchange.name_key(self.name)
+        super().save(*args, **kwargs)
 
 
 class RoundQuerySet(models.QuerySet):
@@ -301,6 +366,9 @@ class Round(models.Model):
     number = models.IntegerField()
     winner_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     hand_rummy = models.BooleanField(default=False)
+    # One more with every edit: a phone's form names the revision it shows, and an edit or a
+    # delete made from an older one is refused (Game._round_as_seen).
+    revision = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

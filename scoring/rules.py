@@ -67,6 +67,11 @@ class RulesError(ValueError):
         "already_saved": "this round was saved already (and has since been deleted)",
         "already_restored": "this round has already been brought back",
         "too_many_rounds": "a game has at most {limit} rounds",
+        "round_gone": "round {number} has been deleted (on another phone, or by a tap before)",
+        "round_moved": "round {number} is now round {now}: an earlier round was deleted or "
+        "brought back on another phone",
+        "round_changed": "round {number} was changed on another phone since this form was opened",
+        "game_not_finished": "only a finished game has a rematch",
         "too_many_cards": "a hand holds at most {limit} cards (the whole deck), not {count}",
     }
 

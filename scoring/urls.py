@@ -1,20 +1,38 @@
-from django.urls import path
+from django.urls import path, register_converter
 
 from . import views
+from .models import TOKEN_PATTERN
+
+
+class TokenConverter:
+    """A game's token as models.new_token makes it (and a backup may bring back): URL-safe
+    characters, 22 to 64 of them. Anything else (a NUL, a slash, a megabyte) is a 404 before
+    any query."""
+
+    regex = TOKEN_PATTERN
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
+register_converter(TokenConverter, "token")
 
 urlpatterns = [
     path("", views.start, name="start"),
     path("healthz", views.healthz, name="healthz"),
-    path("g/<str:token>/", views.game_page, name="game"),
-    path("g/<str:token>/rounds/<int:number>/", views.round_page, name="round"),
-    path("g/<str:token>/poll", views.poll, name="poll"),
-    path("v/<str:token>/", views.view_page, name="view"),
-    path("v/<str:token>/poll", views.view_poll, name="view_poll"),
-    path("g/<str:token>/export.json", views.export_json, name="export_json"),
-    path("g/<str:token>/export.csv", views.export_csv, name="export_csv"),
-    path("v/<str:token>/export.csv", views.view_export_csv, name="view_export_csv"),
-    path("v/<str:token>/export.json", views.view_export_json, name="view_export_json"),
+    path("g/<token:token>/", views.game_page, name="game"),
+    path("g/<token:token>/rounds/<int:number>/", views.round_page, name="round"),
+    path("g/<token:token>/poll", views.poll, name="poll"),
+    path("v/<token:token>/", views.view_page, name="view"),
+    path("v/<token:token>/poll", views.view_poll, name="view_poll"),
+    path("g/<token:token>/export.json", views.export_json, name="export_json"),
+    path("g/<token:token>/export.csv", views.export_csv, name="export_csv"),
+    path("v/<token:token>/export.csv", views.view_export_csv, name="view_export_csv"),
+    path("v/<token:token>/export.json", views.view_export_json, name="view_export_json"),
     path("manifest.webmanifest", views.manifest, name="manifest"),
     path("rules/", views.rules_page, name="rules"),
-    path("g/<str:token>/history/", views.history_page, name="history"),
+    path("g/<token:token>/history/", views.history_page, name="history"),
 ]

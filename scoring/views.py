@@ -6,14 +6,22 @@ with a named part of the page's own template (a Django template partial).
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import logging
 import secrets
 
+from django.conf import settings
 from django.core.cache import cache
+from django.core.exceptions import BadRequest
 from django.db import DatabaseError, connection
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBadRequest,
+    HttpResponseRedirect,
+    JsonResponse,
+)
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
@@ -25,10 +33,20 @@ from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
-from . import counting, exchange, history, recent, rounds_csv, rules, sharing, statistics
+from . import (
+    counting,
+    exchange,
+    history,
+    limits,
+    recent,
+    rounds_csv,
+    rules,
+    sharing,
+    statistics,
+)
 from .errors import rules_error_message
 from .forms import RoundForm, StartForm
-from .models import Game, GameEvent
+from .models import Game, GameEvent, Round
 from .scoreboard import Scoreboard
 
 logger = logging.getLogger(__name__)
@@ -49,15 +67,25 @@ def redirect(request: HtmxHttpRequest, url: str) -> HttpResponse:
 def start(request: HtmxHttpRequest) -> HttpResponse:
     """Start a game with 2 to 6 players; this browser's recent games. Template:
     scoring/start.html. POST `action=forget` takes a game off the recent list (the game stays).
+
+    One client starts at most RAMI_NEW_GAMES_PER_MINUTE games a minute (scoring/limits.py);
+    past that, the form comes back with the names typed, an error, status 429 and Retry-After.
     """
     if request.method == "POST" and request.POST.get("action") == "forget":
         response = redirect(request, reverse("start"))
         recent.forget(request, response, request.POST.get("token", ""))
         return response
     form = StartForm(request.POST or None)
+    too_many = False
     if request.method == "POST" and form.is_valid():
-        game = Game.start(form.cleaned_data["names"])
-        return redirect(request, reverse("game", args=[game.edit_token]))
+        if limits.allow(request, "new-game", settings.RAMI_NEW_GAMES_PER_MINUTE):
+            game = Game.start(form.cleaned_data["names"])
+            return redirect(request, reverse("game", args=[game.edit_token]))
+        too_many = True
+        form.add_error(
+            None,
+            gettext("Too many new games from this device: wait a minute, then try again."),
+        )
     games = recent.games(request)
     filled = form.filled_count() if form.is_bound else 0
     context = {
@@ -69,7 +97,11 @@ def start(request: HtmxHttpRequest) -> HttpResponse:
         "recent": games,
         "wins": statistics.wins_per_name([game for game, _kind in games]),
     }
-    return TemplateResponse(request, "scoring/start.html", context)
+    response = TemplateResponse(request, "scoring/start.html", context)
+    if too_many:
+        response.status_code = 429
+        response["Retry-After"] = str(limits.WINDOW_SECONDS)
+    return response
 
 
 def _round_form(board: Scoreboard, data=None, **kwargs) -> RoundForm:
@@ -140,7 +172,8 @@ def _game_page(request: HttpRequest, game: Game, editable: bool) -> HttpResponse
         game.version,
         get_language(),
         sharing.public_base(request),
-        request.get_full_path(),
+        # The path, not the query string: any "?x=N" would be one more page in memory.
+        request.path,
     )
     name = "game-page:" + hashlib.blake2b(repr(parts).encode(), digest_size=16).hexdigest()
     html = cache.get(name)
@@ -163,13 +196,18 @@ def _game_page(request: HttpRequest, game: Game, editable: bool) -> HttpResponse
     return HttpResponse(html.replace(KEY_PLACEHOLDER, secrets.token_urlsafe(16)))
 
 
+ACTIONS = {"save", "preview", "delete", "restore", "rematch"}
+
+
 @require_http_methods(["GET", "POST"])
 def game_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The game: scoreboard, round entry, round table, sharing. Template: scoring/game.html.
 
     POST actions (the `action` field): `save` a new round, `preview` its points (the
-    #preview part), `delete` a round, `restore` the last deleted one, `rematch`.
+    #preview part), `delete` a round (its `round` id, `number` and `revision` as the phone
+    saw them), `restore` the last deleted one (its `event`), `rematch`.
     htmx requests get the #game_body part back; others are redirected (303) after a change.
+    A change that another phone's change has overtaken is refused with 409 and the reason.
     """
     game = get_object_or_404(Game, edit_token=token)
     if request.method == "GET":
@@ -178,6 +216,8 @@ def game_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
         return response
 
     action = request.POST.get("action", "save")
+    if action not in ACTIONS:
+        return HttpResponseBadRequest("unknown action", content_type="text/plain")
     here = reverse("game", args=[game.edit_token])
     if action == "preview":
         board = Scoreboard.for_game(game)
@@ -189,27 +229,47 @@ def game_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
         return TemplateResponse(
             request, "scoring/game.html#preview", {"game": game, "form": form, "preview": seats}
         )
-    if action == "rematch":
-        return redirect(request, reverse("game", args=[game.rematch().edit_token]))
-    if action == "delete":
-        number = _number(request.POST.get("number"))
-        if not game.rounds.filter(number=number).exists():
-            raise Http404
-        game.delete_round(number)
-    elif action == "restore":
-        event = get_object_or_404(
-            GameEvent, game=game, pk=_number(request.POST.get("event")), kind="deleted"
-        )
-        # Restored already (a second tap, or another phone): nothing more to do.
-        with contextlib.suppress(rules.RulesError):
-            game.restore_round(event)
-    else:
+    if action == "save":
         refused = _save_round(request, game)
         if refused is not None:
             return refused
+    else:
+        try:
+            if action == "rematch":
+                return redirect(request, reverse("game", args=[game.rematch().edit_token]))
+            if action == "delete":
+                game.delete_round(_round_as_seen(request.POST))
+            else:
+                game.restore_round(GameEvent(pk=_number(request.POST.get("event"))))
+        except GameEvent.DoesNotExist:
+            raise Http404 from None
+        except rules.RulesError as error:
+            # Restored already (a second tap, or another phone): nothing more to do.
+            if error.code != "already_restored":
+                return _refused(request, game, error)
     if request.htmx:
         return _game_response(request, game, partial="game_body")
     return redirect(request, here)
+
+
+def _round_as_seen(data) -> Round:
+    """The round a posted change is about, as the phone saw it: its id, number and revision
+    (Game.delete_round and Game.edit_round check them against the round as it is)."""
+    return Round(
+        pk=_number(data.get("round")),
+        number=_number(data.get("number")),
+        revision=_number(data.get("revision")),
+    )
+
+
+def _refused(request: HtmxHttpRequest, game: Game, error: rules.RulesError) -> HttpResponse:
+    """The game page (for htmx, its body) saying why a change was not made: 409 Conflict."""
+    partial = "game_body" if request.htmx else ""
+    response = _game_response(
+        request, game, partial=partial, refused=rules_error_message(error, game.names)
+    )
+    response.status_code = 409
+    return response
 
 
 def _save_round(request: HtmxHttpRequest, game: Game) -> HttpResponse | None:
@@ -243,10 +303,11 @@ def _save_round(request: HtmxHttpRequest, game: Game) -> HttpResponse | None:
 
 
 def _number(text: str | None) -> int:
+    """A whole number posted by a form; anything else is a request no page of ours sends."""
     try:
         return int(text or "")
     except ValueError:
-        raise Http404 from None
+        raise BadRequest from None
 
 
 @require_GET
@@ -291,21 +352,51 @@ def _poll(request: HttpRequest, token: str, editable: bool) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def round_page(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
-    """Edit one round with the same form, prefilled. Template: scoring/round.html."""
+    """Edit one round with the same form, prefilled. Template: scoring/round.html.
+
+    The form carries the round's id and revision: a save is refused (409, everything typed
+    kept) when that round has since been deleted, moved by a change to an earlier round, or
+    edited on another phone; the page then shows the round as it is now, and saving again
+    replaces it knowingly."""
     game = get_object_or_404(Game, edit_token=token)
-    round_ = get_object_or_404(game.rounds.prefetch_related("hands__player"), number=number)
     board = Scoreboard.for_game(game)
+    status = 200
+    refused = None
     if request.method == "POST":
         form = _round_form(board, request.POST)
         if form.is_valid():
-            game.edit_round(number, form.cleaned_data["entry"])
-            return redirect(request, reverse("game", args=[game.edit_token]) + f"#round-{number}")
+            seen = _round_as_seen({**request.POST.dict(), "number": number})
+            try:
+                game.edit_round(seen, form.cleaned_data["entry"])
+            except rules.RulesError as error:
+                if error.code == "round_gone":
+                    return _refused(request, game, error)
+                # Moved or changed: the round as it is now, the typed form kept, its hidden
+                # fields brought up to date so that the next save goes to that round.
+                refused = rules_error_message(error, game.names)
+                number = error.details.get("now", number)
+                status = 409
+            else:
+                here = reverse("game", args=[game.edit_token])
+                return redirect(request, f"{here}#round-{number}")
+    round_ = game.rounds.prefetch_related("hands__player").filter(number=number).first()
+    if round_ is None:
+        raise Http404
+    if request.method == "POST":
+        data = request.POST.copy()
+        data["round"], data["revision"], data["for_round"] = round_.pk, round_.revision, number
+        form = _round_form(board, data)
+        form.is_valid()
     else:
         entry = round_.entry(len(board.seated))
-        form = _round_form(board, initial=RoundForm.initial_for(entry, number))
-    return TemplateResponse(
-        request, "scoring/round.html", {"game": game, "board": board, "form": form, "round": round_}
-    )
+        form = _round_form(board, initial=RoundForm.initial_for(round_, entry))
+    context = {"game": game, "board": board, "form": form, "round": round_, "refused": refused}
+    if refused:
+        names = game.names
+        context["now"] = history.round_as_it_was(
+            round_.document(names), names, number, board.target
+        )
+    return TemplateResponse(request, "scoring/round.html", context, status=status)
 
 
 @require_GET

@@ -80,3 +80,34 @@ class Phone:
 
     def post(self, path: str, data: dict) -> http.client.HTTPResponse:
         return self.request("POST", path, urlencode({**data, "csrfmiddlewaretoken": self.token}))
+
+
+@pytest.fixture(autouse=True)
+def _no_limit_on_new_games(settings, request):
+    """The suite starts games by the hundred (the fuzz test alone, 250 in a minute): the
+    per-client limit on new games is lifted, except in tests/test_limits.py, which tests it."""
+    if request.module.__name__ != "tests.test_limits":
+        settings.RAMI_NEW_GAMES_PER_MINUTE = 10**9
+
+
+def as_seen(game: Game, number: int) -> dict:
+    """What a phone's form says of round `number` as it shows it now: its id and revision
+    (the round page's form and its delete button carry them)."""
+    round_ = game.rounds.get(number=number)
+    return {"round": str(round_.pk), "number": str(number), "revision": str(round_.revision)}
+
+
+def delete_post(game: Game, number: int) -> dict:
+    """The POST data of the delete button on round `number`'s page."""
+    return {"action": "delete", **as_seen(game, number)}
+
+
+def edit_post(game: Game, number: int, winner, hands=None, **extra) -> dict:
+    """The POST data of round `number`'s edit form (round_post, with the round's identity)."""
+    seen = as_seen(game, number)
+    return round_post(winner, hands, round=seen["round"], revision=seen["revision"], **extra)
+
+
+def without_bdi(html: str) -> str:
+    """The page with each name's <bdi> isolation taken off, to read sentences as shown."""
+    return re.sub(r"</?bdi( class=\"[^\"]*\")?>", "", html)

@@ -110,8 +110,9 @@ def visit(client, state: str, language: str, games: dict[str, Game]) -> str:
     elif state == "edit-round":
         response = client.get(f"/g/{finished.edit_token}/rounds/1/", headers=headers)
     elif state == "history":
-        finished.delete_round(2)
-        finished.edit_round(1, finished.rounds.get(number=1).entry(4))
+        finished.delete_round(finished.rounds.get(number=2))
+        first = finished.rounds.get(number=1)
+        finished.edit_round(first, first.entry(4))
         response = client.get(f"/g/{finished.edit_token}/history/", headers=headers)
     else:
         game = {"new-game": new, "tie-break": games["tie-break"], "finished": finished}[state]

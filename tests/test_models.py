@@ -1,5 +1,7 @@
 """Rounds are recorded, edited, deleted and restored through Game's methods."""
 
+import time
+
 import pytest
 from django.db import IntegrityError, transaction
 
@@ -33,7 +35,22 @@ def test_recording_a_round_stores_the_engines_points_and_totals(game):
     game.record_round(won_by(1, 5, None, 1))
     assert game.totals() == [5, 12, 31]
     assert list(game.rounds.values_list("number", flat=True)) == [1, 2]
-    assert game.version == 2
+
+
+def test_the_version_only_grows_and_never_falls_below_the_clock(game):
+    """A phone or a cache that saw version N never sees N again for another state, even when
+    the game is deleted and restored from a backup (the new game's version starts at the
+    clock, in milliseconds)."""
+    versions = [game.version]
+    for _ in range(3):
+        game.record_round(won_by(0, None, 12, 30))
+        versions.append(game.version)
+    assert versions == sorted(set(versions))
+    assert versions[0] >= time.time_ns() // 1_000_000 - 60_000
+    document = game.to_document()
+    game.delete()
+    again = Game.from_document(document)
+    assert again.version > versions[-1]
 
 
 def test_totals_are_one_query(game, django_assert_num_queries):
@@ -59,7 +76,7 @@ def test_editing_a_round_recomputes_totals_and_state(game):
     game.record_round(won_by(0, None, 12, 30))
     game.record_round(won_by(0, None, 12, 200))
     assert game.status == "finished"
-    game.edit_round(2, won_by(0, None, 12, 20))
+    game.edit_round(game.rounds.get(number=2), won_by(0, None, 12, 20))
     assert game.totals() == [0, 24, 50]
     assert game.status == "playing"
     assert game.events.first().kind == GameEvent.Kind.EDITED
@@ -69,7 +86,7 @@ def test_deleting_and_restoring_a_round_brings_it_back_exactly(game):
     for value in (10, 20, 30):
         game.record_round(won_by(0, None, value, 1))
     before = game.to_document()
-    event = game.delete_round(2)
+    event = game.delete_round(game.rounds.get(number=2))
     assert game.totals() == [0, 40, 2]
     assert list(game.rounds.values_list("number", flat=True)) == [1, 2]
     game.restore_round(event)
@@ -88,7 +105,7 @@ def test_a_finished_game_takes_no_new_rounds(game):
 
 def test_deleting_the_final_round_reopens_the_game(game):
     game.record_round(won_by(0, None, 200, 1))
-    game.delete_round(1)
+    game.delete_round(game.rounds.get(number=1))
     assert (game.status, game.winner_seat) == ("playing", None)
 
 
@@ -100,11 +117,26 @@ def test_the_same_key_records_a_round_once(game):
 
 
 def test_rematch_keeps_the_players_and_moves_the_deal_on(game):
-    game.record_round(won_by(0, None, 12, 30))
+    game.record_round(won_by(0, None, 12, 300))
     rematch = game.rematch()
     assert rematch.names == ["Ana", "Boris", "Cyril"]
     assert rematch.first_dealer == 1
     assert rematch.edit_token != game.edit_token
+
+
+def test_a_rematch_is_made_once_and_only_for_a_finished_game(game):
+    game.record_round(won_by(0, None, 12, 30))
+    with pytest.raises(RulesError) as raised:
+        game.rematch()
+    assert raised.value.code == "game_not_finished"
+    game.record_round(won_by(0, None, 12, 300))
+    version = game.version
+    first, second = game.rematch(), game.rematch()
+    assert first.pk == second.pk
+    assert Game.objects.count() == 2
+    # The finished game's watchers learn of the next game from a new version.
+    game.refresh_from_db()
+    assert game.version > version and game.next_game == first
 
 
 def test_a_game_takes_no_more_than_500_rounds(game):

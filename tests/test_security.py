@@ -1,6 +1,7 @@
 """Security headers on every response: the Content-Security-Policy, no Referer (a game's link
 is its key), no sniffing, no framing; and CSRF checks on every form post."""
 
+import json
 import re
 
 import pytest
@@ -51,8 +52,11 @@ def test_no_referrer_to_other_sites_no_sniffing_no_framing(client, url):
 
 def test_htmx_is_told_to_need_neither_inline_styles_nor_eval(client):
     page = client.get("/").content.decode()
-    config = """'{"includeIndicatorStyles": false, "allowEval": false}'"""
-    assert f'<meta name="htmx-config" content={config}>' in page
+    config = json.loads(re.search(r"<meta name=\"htmx-config\" content='([^']*)'>", page)[1])
+    assert config["includeIndicatorStyles"] is False
+    assert config["allowEval"] is False
+    # A refused change (409) is swapped in, so that its reason shows; other errors are not.
+    assert {"code": "409", "swap": True} in config["responseHandling"]
 
 
 def inline_script(request):

@@ -125,3 +125,55 @@ def test_behind_https_plain_http_is_redirected_except_the_health_check():
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "301 https://testserver/ 200 200"
+
+
+def test_behind_https_the_language_cookie_is_secure():
+    script = (
+        "from django.test import Client;"
+        "r = Client().post('/i18n/setlang/', {'language': 'cs', 'next': '/'},"
+        " headers={'X-Forwarded-Proto': 'https'});"
+        "c = r.cookies['django_language'];"
+        "print(r.status_code, c.value, bool(c['secure']), bool(c['httponly']))"
+    )
+    environment = {
+        "DJANGO_DEBUG": "false",
+        "DJANGO_SECRET_KEY": production_key(),
+        "DJANGO_ALLOWED_HOSTS": "testserver",
+        "DATABASE_URL": "sqlite:///:memory:",
+    }
+    result = manage("shell", "--no-imports", "-c", script, DJANGO_HTTPS="true", **environment)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "302 cs True True"
+    # Over plain HTTP a secure cookie would not come back; the script never needs to read it.
+    result = manage("shell", "--no-imports", "-c", script, **environment)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "302 cs False True"
+
+
+def test_the_admin_is_a_404_unless_turned_on():
+    script = (
+        "from django.conf import settings; from django.test import Client; c = Client();"
+        "r = c.get('/admin/');"
+        "print(settings.ADMIN_ENABLED, r.status_code, r.get('Location'))"
+    )
+    environment = {"DJANGO_ALLOWED_HOSTS": "testserver", "DATABASE_URL": "sqlite:///:memory:"}
+    result = manage("shell", "--no-imports", "-c", script, **environment)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "False 404 None"
+    for off in ("false", "0", ""):
+        result = manage("shell", "--no-imports", "-c", script, DJANGO_ADMIN=off, **environment)
+        assert result.stdout.strip() == "False 404 None", (off, result.stderr)
+    result = manage("shell", "--no-imports", "-c", script, DJANGO_ADMIN="true", **environment)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "True 302 /admin/login/?next=/admin/"
+
+
+def test_the_new_games_limit_follows_the_environment():
+    script = "from django.conf import settings as s; print(s.RAMI_NEW_GAMES_PER_MINUTE)"
+    result = manage("shell", "--no-imports", "-c", script, RAMI_NEW_GAMES_PER_MINUTE="")
+    assert result.stdout.strip() == "30"
+    result = manage("shell", "--no-imports", "-c", script, RAMI_NEW_GAMES_PER_MINUTE="5")
+    assert result.stdout.strip() == "5"
+    result = manage("shell", "--no-imports", "-c", script, RAMI_NEW_GAMES_PER_MINUTE="many")
+    assert result.returncode != 0
+    assert "RAMI_NEW_GAMES_PER_MINUTE must be a whole number" in result.stderr

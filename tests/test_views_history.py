@@ -9,7 +9,7 @@ import pytest
 from scoring.exchange import RoundEntry
 from scoring.models import Game
 from scoring.rules import Hand
-from tests.conftest import round_post
+from tests.conftest import delete_post, edit_post, round_post
 
 pytestmark = pytest.mark.django_db
 
@@ -39,10 +39,10 @@ def game(client) -> Game:
     client.post(page, round_post(0, {1: "AH JK 5C", 2: (20, "not opened")}))
     client.post(page, round_post(1, {0: 12, 2: 3}))
     client.post(page, round_post(2, {0: "KH", 1: "2C 3C"}))
-    client.post(f"/g/{game.edit_token}/rounds/2/", round_post(1, {0: 15, 2: 4}))
-    client.post(page, {"action": "delete", "number": "1"})
+    client.post(f"/g/{game.edit_token}/rounds/2/", edit_post(game, 2, 1, {0: 15, 2: 4}))
+    client.post(page, delete_post(game, 1))
     client.post(page, {"action": "restore", "event": str(game.events.first().pk)})
-    client.post(page, {"action": "delete", "number": "3"})
+    client.post(page, delete_post(game, 3))
     return game
 
 

@@ -4,7 +4,7 @@ from html import unescape
 
 import pytest
 
-from tests.conftest import round_post
+from tests.conftest import edit_post
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +24,8 @@ def test_the_edit_form_is_prefilled(client, every_kind_game):
 
 
 def test_editing_a_round_recomputes_every_total_and_the_state(client, every_kind_game):
-    response = client.post(url(every_kind_game, 3), round_post(0, {1: 10, 2: 10, 3: 10}))
+    data = edit_post(every_kind_game, 3, 0, {1: 10, 2: 10, 3: 10})
+    response = client.post(url(every_kind_game, 3), data)
     assert response.status_code == 303
     assert response["Location"].endswith("#round-3")
     assert every_kind_game.totals() == [200, 253, 266, 51]
@@ -34,7 +35,9 @@ def test_editing_a_round_recomputes_every_total_and_the_state(client, every_kind
 
 def test_an_invalid_edit_keeps_what_was_typed(client, every_kind_game):
     html = unescape(
-        client.post(url(every_kind_game, 1), round_post(0, {1: "ZZ", 2: 3, 3: 4})).content.decode()
+        client.post(
+            url(every_kind_game, 1), edit_post(every_kind_game, 1, 0, {1: "ZZ", 2: 3, 3: 4})
+        ).content.decode()
     )
     assert "Unknown card “ZZ”" in html and 'value="ZZ"' in html
     assert every_kind_game.totals() == [200, 307, 266, 210]

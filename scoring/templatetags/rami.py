@@ -1,6 +1,9 @@
 """Template tags that draw cards as the app draws them, in the visitor's language."""
 
+from collections.abc import Iterable
+
 from django import template
+from django.utils.html import format_html, format_html_join
 
 from scoring import cards, rules
 
@@ -33,3 +36,16 @@ def picker_suits() -> list[dict]:
         }
         for suit in rules.SUITS
     ]
+
+
+@register.filter
+def bdi(name: object) -> str:
+    """A player's name isolated from the text around it (<bdi>): a name written right to left
+    cannot turn the line it stands in around. Escaped, like every name."""
+    return format_html("<bdi>{}</bdi>", name)
+
+
+@register.filter
+def bdi_names(players: Iterable[object]) -> str:
+    """Several names, each isolated (bdi), separated by commas."""
+    return format_html_join(", ", "<bdi>{}</bdi>", ((player,) for player in players))

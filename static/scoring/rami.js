@@ -11,6 +11,9 @@
  *   Once something is typed in the round form, #typing tells the server to leave it alone.
  * - Sharing: copy a link, or hand it to the phone's share sheet where there is one.
  * - The language switcher submits itself when a language is picked.
+ * - A save that fails (no answer, or an error such as a 503 while the database is away): htmx
+ *   swaps nothing, so the form keeps what was typed; its #round-notice says to tap Save again,
+ *   in the page's language (the messages are data attributes of <body>, base.html).
  */
 (function () {
   "use strict";
@@ -164,6 +167,22 @@
   document.addEventListener("change", function (event) {
     if (event.target.id === "language-select") event.target.form.requestSubmit();
   });
+
+  function saveFailed(message) {
+    return function (event) {
+      // Only the round form's own request (its save); not a preview, a poll or an undo.
+      var form = event.detail && event.detail.elt;
+      if (!form || !form.matches || !form.matches("form")) return;
+      var notice = form.querySelector("#round-notice");
+      var text = document.body.dataset[message];
+      if (!notice || !text) return;
+      notice.className = "round-notice banner";
+      notice.setAttribute("role", "alert");
+      notice.textContent = text;
+    };
+  }
+  document.addEventListener("htmx:sendError", saveFailed("saveUnreachable"));
+  document.addEventListener("htmx:responseError", saveFailed("saveBusy"));
 
   document.addEventListener("DOMContentLoaded", function () {
     init(document);

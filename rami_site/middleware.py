@@ -1,0 +1,80 @@
+"""Middleware of our own: a clear 503 when the database cannot be reached, and no caching of
+pages reached by a game's token.
+
+- `DatabaseUnavailableMiddleware`: a view (or the rendering of its template) that meets
+  django.db.OperationalError or InterfaceError (PostgreSQL down, SQLite locked beyond its
+  timeout) answers 503 with templates/503.html and `Retry-After`, instead of a bare 500. Nothing
+  was saved: the view's transaction, if any, was rolled back. The page is rendered without the
+  request, so that no context processor reaches for the session or the user (the database).
+  htmx does not swap a 503; static/scoring/rami.js then says so in the round form instead.
+- `TokenPagesNoStoreMiddleware`: every page and export reached by a token (a URL pattern with
+  a `token` argument: the game, its rounds, polls, exports, history, the view link) is
+  `Cache-Control: private, no-store`. The token is the key to the game: no shared cache or
+  browser cache may keep what it opens.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from django.db import InterfaceError, OperationalError
+from django.http import HttpRequest, HttpResponse
+from django.template.loader import render_to_string
+from django.utils.cache import patch_cache_control
+
+logger = logging.getLogger(__name__)
+
+# Seconds a browser (or a script) is asked to wait before trying again.
+RETRY_AFTER_SECONDS = 5
+
+
+class DatabaseUnavailableMiddleware:
+    """Turns an unreachable database into a 503 page that says to try again in a moment."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if not isinstance(exception, OperationalError | InterfaceError):
+            return None
+        # One line per failed request, without a traceback: the cause is the database, not
+        # the code, and a down database would otherwise fill the log with identical stacks.
+        logger.error(
+            "Database unavailable: %s %s: %s: %s",
+            request.method,
+            request.path,
+            type(exception).__name__,
+            exception,
+            extra={"request": request, "status_code": 503},
+        )
+        # No request, hence no context processors: no session, no user, no CSRF token.
+        html = render_to_string("503.html")
+        response = HttpResponse(html, status=503)
+        response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        patch_cache_control(response, private=True, no_store=True)
+        # Logged above; Django's request logger would add a second line for the same 503.
+        response._has_been_logged = True  # type: ignore[attr-defined]
+        return response
+
+
+class TokenPagesNoStoreMiddleware:
+    """`Cache-Control: private, no-store` on every response to a URL holding a game's token."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        match = getattr(request, "resolver_match", None)
+        # A response that already forbids storing (the polls are never_cache) keeps its own.
+        if (
+            match is not None
+            and "token" in match.kwargs
+            and "no-store" not in response.get("Cache-Control", "")
+        ):
+            patch_cache_control(response, private=True, no_store=True)
+        return response

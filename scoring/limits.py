@@ -1,0 +1,52 @@
+"""How often one client may do something: a fixed one-minute window counted in Django's cache.
+
+The default cache (no CACHES setting) is a LocMemCache, one per worker process: a count holds
+per process, so a server with N workers lets a client do up to N times as much. That is enough
+to stop one client from flooding the database (thousands of new games in seconds), and needs
+no shared store.
+
+A client is its address, REMOTE_ADDR. Behind a proxy that appends the client's address to
+X-Forwarded-For, RAMI_TRUST_X_FORWARDED_FOR=true takes the last address of that header instead
+(the one the proxy wrote; the ones before it are whatever the client sent).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import HttpRequest
+
+WINDOW_SECONDS = 60
+
+
+def client_address(request: HttpRequest) -> str:
+    """The address the limits count by."""
+    if settings.RAMI_TRUST_X_FORWARDED_FOR:
+        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")[-1].strip()
+        if forwarded:
+            return forwarded
+    return request.META.get("REMOTE_ADDR", "")
+
+
+def allow(request: HttpRequest, action: str, per_minute: int) -> bool:
+    """Count one `action` by this request's client; False once it did more than `per_minute`
+    in the current minute (counted from the clock's minute, so a window is at most 60 s).
+    `per_minute` 0 means no limit."""
+    if per_minute <= 0:
+        return True
+    window = int(time.time()) // WINDOW_SECONDS
+    # Hashed: any address (or header) makes a short key that every cache backend accepts.
+    client = hashlib.blake2b(client_address(request).encode(), digest_size=12).hexdigest()
+    key = f"rami-limit:{action}:{client}:{window}"
+    # add() creates the counter only if it is missing; incr() is atomic in LocMemCache (a
+    # lock), Redis and Memcached. The counter outlives its minute; the next minute has its own.
+    cache.add(key, 0, WINDOW_SECONDS + 5)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # expired between add() and incr()
+        cache.add(key, 1, WINDOW_SECONDS + 5)
+        count = 1
+    return count <= per_minute

@@ -1,0 +1,84 @@
+"""Every page and export reached by a game's token is `Cache-Control: private, no-store`: the
+token is the key to the game, and no shared or browser cache may keep what it opens."""
+
+import pytest
+from django.urls import get_resolver
+
+pytestmark = pytest.mark.django_db
+
+NO_STORE = "private, no-store"
+NEVER_CACHE = "max-age=0, no-cache, no-store, must-revalidate, private"
+
+
+def token_url_names() -> set[str]:
+    return {
+        pattern.name
+        for pattern in get_resolver().url_patterns[0].url_patterns
+        if "token" in pattern.pattern.regex.groupindex
+    }
+
+
+def test_the_token_urls_are_the_ones_checked_here():
+    assert token_url_names() == {
+        "game",
+        "round",
+        "poll",
+        "view",
+        "view_poll",
+        "export_json",
+        "export_csv",
+        "view_export_csv",
+        "view_export_json",
+        "history",
+    }
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/g/{edit}/",
+        "/g/{edit}/rounds/1/",
+        "/g/{edit}/history/",
+        "/g/{edit}/export.json",
+        "/g/{edit}/export.csv",
+        "/v/{view}/",
+        "/v/{view}/export.csv",
+        "/v/{view}/export.json",
+    ],
+)
+def test_pages_and_exports_reached_by_a_token_are_not_stored(client, every_kind_game, path):
+    url = path.format(edit=every_kind_game.edit_token, view=every_kind_game.view_token)
+    response = client.get(url)
+    assert response.status_code == 200
+    assert response["Cache-Control"] == NO_STORE
+
+
+@pytest.mark.parametrize("path", ["/g/{edit}/poll?v=0", "/v/{view}/poll?v=0"])
+def test_polls_keep_their_own_never_cache(client, every_kind_game, path):
+    url = path.format(edit=every_kind_game.edit_token, view=every_kind_game.view_token)
+    response = client.get(url)
+    assert response.status_code == 200
+    assert response["Cache-Control"] == NEVER_CACHE
+
+
+def test_a_saved_round_and_an_unknown_token_are_not_stored_either(client, four_players):
+    saved = client.post(
+        f"/g/{four_players.edit_token}/", {"action": "save", "winner": "0", **HANDS}
+    )
+    assert saved.status_code == 303
+    assert saved["Cache-Control"] == NO_STORE
+    unknown = client.get(f"/v/{four_players.edit_token}/")
+    assert unknown.status_code == 404
+    assert unknown["Cache-Control"] == NO_STORE
+
+
+HANDS = {"value_1": "3", "value_2": "4", "value_3": "5"}
+
+
+@pytest.mark.parametrize("path", ["/", "/rules/"])
+def test_pages_without_a_token_are_left_alone(client, path):
+    assert "no-store" not in client.get(path).get("Cache-Control", "")
+
+
+def test_the_manifest_keeps_its_hour(client):
+    assert client.get("/manifest.webmanifest")["Cache-Control"] == "max-age=3600"

@@ -1,0 +1,251 @@
+"""No round lost or overwritten: a change names the round it changes, as the phone saw it.
+
+Each test reproduces one defect found by an attack on the running server: a double-tapped
+delete that removed the next round too, a stale edit form that overwrote the round that had
+moved into its place, races that ended in 500, names that PostgreSQL and Python compared
+differently, tokens that reached the database, a restored game whose version phones had seen
+already, a 501st round through Undo, a rematch made on every tap. The suite runs on SQLite and
+on PostgreSQL (`make test-postgres`).
+"""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+from unittest import mock
+
+import pytest
+from django.core.cache import cache
+
+from scoring import backup
+from scoring.exchange import RoundEntry
+from scoring.models import Game, Round
+from scoring.rules import Hand
+from tests.conftest import delete_post, edit_post, round_post, without_bdi
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HX-Request": "true"}
+
+
+def url(game: Game, suffix: str = "") -> str:
+    return f"/g/{game.edit_token}/{suffix}"
+
+
+def boris_hands(game: Game) -> list[int]:
+    """Boris's hand value in each round, in order: which rounds are left, and where."""
+    return [round_.hands.get(player__seat=1).value for round_ in game.rounds.order_by("number")]
+
+
+@pytest.fixture
+def five_rounds(db) -> Game:
+    """Five rounds that Ana won, told apart by Boris's hand: 1, 2, 3, 4, 5."""
+    game = Game.start(["Ana", "Boris", "Cyril"])
+    for boris in range(1, 6):
+        game.record_round(RoundEntry(hands=(Hand(), Hand(value=boris), Hand(value=2)), winner=0))
+    return game
+
+
+def hidden(html: str, name: str) -> str:
+    return re.search(rf'name="{name}" value="([^"]*)"', html)[1]
+
+
+# 1. A double-tapped delete removes one round, not two.
+
+
+@pytest.mark.parametrize("headers", [{}, HTMX])
+def test_a_delete_sent_twice_deletes_one_round(client, five_rounds, headers):
+    data = delete_post(five_rounds, 2)
+    first = client.post(url(five_rounds), data, headers=headers)
+    second = client.post(url(five_rounds), data, headers=headers)
+    assert first.status_code in {200, 303}
+    assert second.status_code == 409
+    assert "Round 2 has already been deleted" in unescape(second.content.decode())
+    assert boris_hands(five_rounds) == [1, 3, 4, 5]
+
+
+# 2. A stale edit form never overwrites the round that moved into its place.
+
+
+def test_a_stale_edit_form_is_refused_and_its_typing_kept(client, five_rounds):
+    form = client.get(url(five_rounds, "rounds/4/")).content.decode()
+    typed = round_post(0, {1: 40, 2: 41}, round=hidden(form, "round"))
+    typed["revision"] = hidden(form, "revision")
+    client.post(url(five_rounds), delete_post(five_rounds, 2))  # another phone
+
+    response = client.post(url(five_rounds, "rounds/4/"), typed)
+    html = unescape(response.content.decode())
+    assert response.status_code == 409
+    assert "Round 4 is now round 3" in html
+    assert boris_hands(five_rounds) == [1, 3, 4, 5]  # round 5, now 4, untouched
+    # What was typed is still there, and the form now names round 3 where it is.
+    assert 'value="40"' in html and 'value="41"' in html
+    assert f'action="{url(five_rounds, "rounds/3/")}"' in html
+
+    again = {**typed, "round": hidden(html, "round"), "revision": hidden(html, "revision")}
+    assert client.post(url(five_rounds, "rounds/3/"), again).status_code == 303
+    assert boris_hands(five_rounds) == [1, 3, 40, 5]
+
+
+def test_an_edit_of_a_round_changed_meanwhile_shows_it_as_it_is_now(client, five_rounds):
+    mine = edit_post(five_rounds, 2, 0, {1: 20, 2: 21})
+    theirs = edit_post(five_rounds, 2, 0, {1: 30, 2: 31})
+    assert client.post(url(five_rounds, "rounds/2/"), theirs).status_code == 303
+
+    response = client.post(url(five_rounds, "rounds/2/"), mine)
+    html = unescape(response.content.decode())
+    assert response.status_code == 409
+    assert "Round 2 was changed on another phone since you opened it" in html
+    assert "As it is now" in html and '<td class="points">30</td>' in html
+    assert boris_hands(five_rounds) == [1, 30, 3, 4, 5]
+    # Saving again replaces it knowingly.
+    again = {**mine, "revision": hidden(html, "revision")}
+    assert client.post(url(five_rounds, "rounds/2/"), again).status_code == 303
+    assert boris_hands(five_rounds) == [1, 20, 3, 4, 5]
+
+
+def test_an_edit_of_a_round_deleted_meanwhile_is_refused(client, five_rounds):
+    mine = edit_post(five_rounds, 5, 0, {1: 50, 2: 51})
+    client.post(url(five_rounds), delete_post(five_rounds, 5))
+    response = client.post(url(five_rounds, "rounds/5/"), mine)
+    assert response.status_code == 409
+    assert "Round 5 has already been deleted" in unescape(response.content.decode())
+    assert boris_hands(five_rounds) == [1, 2, 3, 4]
+
+
+def test_a_delete_from_a_page_older_than_an_edit_is_refused(client, five_rounds):
+    stale = delete_post(five_rounds, 3)
+    client.post(url(five_rounds, "rounds/3/"), edit_post(five_rounds, 3, 0, {1: 33, 2: 2}))
+    response = client.post(url(five_rounds), stale)
+    assert response.status_code == 409
+    assert "Round 3 was changed on another phone" in unescape(response.content.decode())
+    assert boris_hands(five_rounds) == [1, 2, 33, 4, 5]
+
+
+def test_a_change_that_names_no_round_is_a_bad_request(client, five_rounds):
+    for data in ({"action": "delete", "number": "2"}, {"action": "delete", "round": "x"}):
+        assert client.post(url(five_rounds), data).status_code == 400
+    assert client.post(url(five_rounds), {"action": "shuffle"}).status_code == 400
+    assert boris_hands(five_rounds) == [1, 2, 3, 4, 5]
+
+
+# 5. Names compared alike in Python and in every database; tokens checked before any query.
+
+
+def test_dotted_capital_i_and_i_are_two_players_on_every_database(client, db):
+    response = client.post("/", {"player_0": "İ", "player_1": "i", "player_2": "I"})
+    html = unescape(response.content.decode())
+    # "i" and "I" are one name; "İ" (Turkish dotted capital I) is another.
+    assert "Two players have this name" in html
+    response = client.post("/", {"player_0": "İ", "player_1": "i"})
+    assert response.status_code == 303
+    game = Game.objects.get()
+    assert game.names == ["İ", "i"]
+    # And a game file holding them moves from one database to the other.
+    again = Game.from_document(game.to_document())
+    assert again.names == ["İ", "i"]
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/g/%00/",
+        "/g/%00/poll",
+        "/v/%00/",
+        "/g/abc%00def/export.json",
+        "/g/" + "a" * 65 + "/",
+        "/v/" + "é" * 30 + "/export.csv",
+        "/g/short/history/",
+    ],
+)
+def test_a_malformed_token_is_a_404_before_any_query(client, db, path, django_assert_num_queries):
+    with django_assert_num_queries(0):
+        assert client.get(path).status_code == 404
+
+
+# 6. A game restored on a running server is never taken for a state a phone saw.
+
+
+def test_a_restored_game_is_news_to_every_phone(client, five_rounds):
+    older = backup.backup_document(five_rounds)
+    five_rounds.record_round(RoundEntry(hands=(Hand(), Hand(value=6), Hand(value=2)), winner=0))
+    seen = five_rounds.version  # what a phone's page holds
+    poll = url(five_rounds, f"poll?v={seen}")
+    assert client.get(poll).status_code == 204
+
+    five_rounds.delete()  # the database lost it; the backup from before round 6 comes back
+    restored = backup.restore(older)
+    assert restored.rounds.count() == 5
+    assert restored.version > seen
+    response = client.get(poll, headers=HTMX)
+    assert response.status_code == 200
+    assert "6 rounds" not in response.content.decode()
+    assert "5 rounds" in response.content.decode()
+
+
+# 7. The 500-round limit holds through Undo.
+
+
+def test_undo_cannot_make_a_501st_round(client, five_rounds):
+    Round.objects.bulk_create(
+        Round(game=five_rounds, number=number, winner_seat=0) for number in range(6, 501)
+    )
+    client.post(url(five_rounds), delete_post(five_rounds, 1))
+    assert client.post(url(five_rounds), round_post(0, {1: 7, 2: 7})).status_code == 303
+    deletion = five_rounds.events.filter(kind="deleted").get()
+    response = client.post(url(five_rounds), {"action": "restore", "event": str(deletion.pk)})
+    assert response.status_code == 409
+    assert "A game has at most 500 rounds" in unescape(response.content.decode())
+    assert five_rounds.rounds.count() == 500
+
+
+# 8. A rematch is made once, and every phone on the finished game is shown the way to it.
+
+
+def test_a_rematch_tapped_on_two_phones_is_one_next_game(client, every_kind_game):
+    old_version = every_kind_game.version
+    first = client.post(url(every_kind_game), {"action": "rematch"})
+    second = client.post(url(every_kind_game), {"action": "rematch"}, headers=HTMX)
+    next_game = Game.objects.exclude(pk=every_kind_game.pk).get()
+    assert first["Location"] == url(next_game)
+    assert second["HX-Redirect"] == url(next_game)
+
+    # The players' page offers the way to it, the watchers' page too (live, by its poll).
+    html = client.get(url(every_kind_game)).content.decode()
+    assert f'href="{url(next_game)}"' in html and 'value="rematch"' not in html
+    poll = f"/v/{every_kind_game.view_token}/poll?v={old_version}"
+    watched = client.get(poll, headers=HTMX).content.decode()
+    assert f'href="/v/{next_game.view_token}/"' in watched
+    assert next_game.edit_token not in watched
+
+
+# 9. Names can't turn the page around or look alike.
+
+
+def test_a_name_is_cleaned_and_isolated_wherever_it_shows(client, db):
+    response = client.post(
+        "/", {"player_0": "Ana\u202e", "player_1": "\u05e9\u05e8\u05d4", "player_2": "Bo\u00adris"}
+    )
+    game = Game.objects.get()
+    assert response.status_code == 303
+    assert game.names == ["Ana", "\u05e9\u05e8\u05d4", "Boris"]
+    client.post(url(game), round_post(0, {1: 5, 2: 6}))
+    for page in (url(game), url(game, "history/"), "/"):
+        html = client.get(page).content.decode()
+        assert "\u202e" not in html and "\u00ad" not in html
+        assert "<bdi>\u05e9\u05e8\u05d4</bdi>" in html or (
+            '<bdi class="name">\u05e9\u05e8\u05d4</bdi>' in html
+        )
+    assert "Ana wins" not in without_bdi(client.get(url(game)).content.decode())
+
+
+# 10. A view link's query string costs the server nothing more.
+
+
+def test_a_query_string_does_not_make_another_cached_page(client, five_rounds):
+    cache.clear()
+    with mock.patch.object(cache, "set", wraps=cache.set) as stored:
+        for number in range(20):
+            assert client.get(f"/v/{five_rounds.view_token}/?x={number}").status_code == 200
+    pages = [call for call in stored.call_args_list if call.args[0].startswith("game-page:")]
+    assert len(pages) == 1
