@@ -7,7 +7,7 @@ PORT ?= 8000
 # make run serves with DEBUG off; the secret key is made once into an ignored local file.
 PROD_ENV = DJANGO_DEBUG=false DJANGO_SECRET_KEY="$$(cat .secret_key)"
 
-.PHONY: run dev test test-postgres setup migrate static lint clean screenshots bench lighthouse
+.PHONY: run dev test test-quick test-postgres browser setup migrate static lint clean screenshots bench lighthouse
 
 run: setup .secret_key
 	$(PROD_ENV) $(PY) manage.py migrate --no-input
@@ -18,12 +18,34 @@ dev: setup
 	$(PY) manage.py migrate --no-input
 	$(PY) manage.py runserver 0.0.0.0:$(PORT)
 
-test: setup
+# Every test, the browser tests on Debian's Chromium among them (installed by `browser`).
+test: browser setup
 	$(PY) -m pytest $(PYTEST_ARGS)
 
+# The quick loop: every test but the slow ones (marked `slow`: the fuzz tests, the tests
+# that start real servers, the browser tests, the translation sweep); needs no browser.
+test-quick: setup
+	$(PY) -m pytest -m "not slow" $(PYTEST_ARGS)
+
 # The same suite on a throwaway PostgreSQL 15 cluster, removed afterwards.
-test-postgres: setup
+test-postgres: browser setup
 	scripts/with-postgres $(PY) -m pytest $(PYTEST_ARGS)
+
+# The browser tests drive Debian's Chromium (tests/browser/conftest.py) and are never skipped:
+# installed here with apt when it is missing and we are root; anyone else is told the command.
+browser:
+	@command -v chromium >/dev/null 2>&1 || { \
+	    if [ "$$(id -u)" -eq 0 ]; then \
+	        echo "Installing Debian's Chromium for the browser tests (apt-get install chromium)"; \
+	        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium \
+	            && command -v chromium >/dev/null; \
+	    else \
+	        echo "The browser tests need Debian's Chromium, which is not installed. Run:" >&2; \
+	        echo "    sudo apt-get install -y chromium" >&2; \
+	        echo "then make test again (make test-quick runs without it)." >&2; \
+	        exit 1; \
+	    fi; \
+	}
 
 # Retake docs/*.png (README's phone screenshot among them).
 screenshots: setup

@@ -1,5 +1,5 @@
 """Seeds the benchmark's database: the games under test, built through the real model methods
-(Game.from_document, which records every round with Game.record_round), and filler games made
+(exchange.import_game, which records every round with Game.record_round), and filler games made
 in bulk so that the tables hold as many rows as a busy site would.
 
 Run with the benchmark's environment (DATABASE_URL pointing at its own file), after migrate:
@@ -28,6 +28,7 @@ django.setup()
 
 from django.db import transaction  # noqa: E402
 
+from scoring.exchange import import_game  # noqa: E402
 from scoring.models import Game, GameEvent, Hand, Player, Round  # noqa: E402
 
 PLAYERS = ["Ana", "Boris", "Cyril", "Dana", "Emil", "Fran"]
@@ -61,7 +62,7 @@ def seed_games() -> dict:
         ("save_htmx", 60),
         ("save_plain", 60),
     ]:
-        game = Game.from_document(game_document(rounds))
+        game = import_game(game_document(rounds))
         made[name] = {
             "edit": game.edit_token,
             "view": game.view_token,
@@ -80,8 +81,11 @@ def seed_fillers(count: int, seed: int = 7) -> None:
         players, rounds, layout = [], [], []
         for game in games:
             seats = chance.randint(2, 6)
+            # bulk_create skips Player.save, which fills name_key (unique per game): for these
+            # plain ASCII names, the key is the name case folded.
             game_players = [
-                Player(game=game, seat=seat, name=PLAYERS[seat]) for seat in range(seats)
+                Player(game=game, seat=seat, name=name, name_key=name.casefold())
+                for seat, name in enumerate(PLAYERS[:seats])
             ]
             players.extend(game_players)
             for number in range(1, chance.randint(5, 30) + 1):

@@ -77,9 +77,6 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "rami_site.urls"
-# Django's, with its <input> templates written in Python (rami_site/form_renderer.py): the
-# round form's thirty inputs were a third of the game page's time.
-FORM_RENDERER = "rami_site.form_renderer.FormRenderer"
 WSGI_APPLICATION = "rami_site.wsgi.application"
 
 TEMPLATES = [
@@ -181,6 +178,11 @@ SECURE_CSP = {
     "base-uri": [CSP.NONE],
     "object-src": [CSP.NONE],
 }
+
+# The address that share links and their QR codes use (scoring/sharing.py), e.g.
+# https://rami.example.org; empty: the address the page was opened at, or this machine's on the
+# local network when that was localhost.
+RAMI_PUBLIC_URL = os.environ.get("RAMI_PUBLIC_URL", "").strip()
 
 # Behind a proxy that terminates HTTPS (and sets X-Forwarded-Proto), DJANGO_HTTPS=true makes
 # the cookies secure and tells browsers to use HTTPS only, for a year.

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import pgettext_lazy
 
 from .rules import JOKER, RANKS, SUIT_SYMBOLS, SUITS, card_rank, card_suit, parse_card
 
@@ -148,15 +148,6 @@ def suit_name(suit: str) -> str:
     """The name of a suit ("S", "H", "D", "C" or its symbol) in the active language."""
     suit = {symbol: letter for letter, symbol in SUIT_SYMBOLS.items()}.get(suit, suit.upper())
     return str(SUIT_NAMES[suit])
-
-
-def describe_cards(codes: Iterable[str]) -> str:
-    """The names of several cards in one line ("ace of hearts, joker, five of clubs"), or
-    "empty hand" when there are none: what a screen reader says for a hand."""
-    names = [card_name(code) for code in codes]
-    if not names:
-        return gettext("empty hand")
-    return ", ".join(names)
 
 
 @dataclass(frozen=True)

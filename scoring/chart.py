@@ -12,9 +12,6 @@ import math
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from django.template.loader import render_to_string
-from django.utils.safestring import SafeString
-
 from . import rules
 
 # The drawing in viewBox units. 400 wide keeps 13-unit text at about 11 px on a 360 px phone.
@@ -87,13 +84,6 @@ class Chart:
     @property
     def plot_height(self) -> float:
         return self.bottom - self.top
-
-    def x(self, round_number: int) -> float:
-        """Where the totals after round `round_number` (0: before the first) are drawn."""
-        return x_position(round_number, len(self.rounds))
-
-    def y(self, total: int) -> float:
-        return y_position(total, self.y_max)
 
 
 def _coordinate(value: float) -> float:
@@ -216,8 +206,3 @@ def score_chart(
         ),
         rounds=rounds,
     )
-
-
-def render(chart: Chart) -> SafeString:
-    """The chart as inline SVG (with its text alternative), from scoring/_chart.svg.html."""
-    return render_to_string("scoring/_chart.svg.html", {"chart": chart})

@@ -1,20 +1,21 @@
-"""Rules errors in the player's language.
+"""Every message a person can read about a refused round, game or name: the one catalogue.
 
 `scoring.rules` raises `RulesError` with a code, the index of the player concerned (or None)
-and details, and an English message for logs and the command line. The web pages show
-`rules_error_message(error, names)` instead: the same thing said in the active language, naming
-the player by name and a card by its name in that language (cards.card_name).
+and details. `rules_error_message(error, names)` says it in the active language, naming the
+player by name and a card by its name in that language (cards.card_name); `english(error)` says
+it in English, for the command line, the importer and `str(error)` (rules.RulesError.describe,
+set by the app's ready()).
 
 Each code has a message without a player; the codes that can concern one player have a second
 message naming that player, used when the error carries one (the forms attach it with
-`RulesError.for_player`). tests/test_errors.py checks that every code in RulesError.MESSAGES
-has a message here.
+`RulesError.for_player`). tests/test_errors.py checks that every code raised has a message here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from django.utils import translation
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
@@ -34,6 +35,10 @@ MESSAGES = {
     "not_a_number": _("The hand value “%(value)s” is not a whole number."),
     "cards_and_value": _("Give the cards or the hand value, not both."),
     "missing_hand": _("The cards left in a hand (or their value) are missing."),
+    "missing_blocked_hand": _(
+        "A blocked round needs every player's hand: the cards left in one (or their value) "
+        "are missing."
+    ),
     "winner_has_cards": _("The winner went out, so no cards are left in the winner's hand."),
     "winner_out_of_range": _("The winner must be one of the %(count)s players."),
     "hand_rummy_opened": _("A hand rummy needs every opponent not to have opened yet."),
@@ -63,6 +68,10 @@ MESSAGES = {
         "changed here; it is shown below as it is now."
     ),
     "game_not_finished": _("Only a finished game has a rematch: play on until someone wins."),
+    "name_empty": _("Enter a name."),
+    "name_invisible": _("A name needs at least one letter, digit or sign."),
+    "name_too_long": _("A name has at most %(limit)s characters."),
+    "name_duplicate": _("Two players have this name: make them different."),
 }
 
 PLAYER_MESSAGES = {
@@ -77,6 +86,10 @@ PLAYER_MESSAGES = {
     "not_a_number": _("The hand value of %(player)s, “%(value)s”, is not a whole number."),
     "cards_and_value": _("For %(player)s, give the cards or the hand value, not both."),
     "missing_hand": _("The cards left in the hand of %(player)s (or their value) are missing."),
+    "missing_blocked_hand": _(
+        "A blocked round needs every player's hand: the cards left in the hand of %(player)s "
+        "(or their value) are missing."
+    ),
     "winner_has_cards": _("%(player)s went out, so no cards are left in that hand."),
     "hand_rummy_opened": _("%(player)s has opened, so this round cannot be a hand rummy."),
     "too_many_cards": _(
@@ -120,3 +133,9 @@ def rules_error_message(error: RulesError, names: Sequence[str] = ()) -> str:
     else:
         template = MESSAGES[error.code]
     return capfirst(str(template) % {**details, "player": player})
+
+
+def english(error: RulesError, names: Sequence[str] = ()) -> str:
+    """The same message in English: the command line's, the importer's and str(error)'s."""
+    with translation.override("en"):
+        return rules_error_message(error, names)

@@ -1,10 +1,9 @@
 """The `rami-game/1` exchange format: a whole game as JSON (SPEC 2.2).
 
-This module reads and writes the format without touching the database: `parse_game` turns a
-document into player names and `RoundEntry` values (or raises `ExchangeError` saying what is
-wrong and where), `round_document` writes one round back. `Game.from_document` and
-`Game.to_document` in models.py use it; so does the round history, which keeps each round in
-this same shape.
+`parse_game` turns a document into player names and `rules.RoundEntry` values without touching
+the database (or raises `ExchangeError` saying what is wrong and where); `import_game` makes a
+game of it through the same path as the web form, and `export_game` writes a game back with the
+computed fields. A round is written by `RoundEntry.document`, the shape the history keeps too.
 """
 
 from __future__ import annotations
@@ -14,66 +13,17 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from django.db import transaction
+
 from . import rules
+from .models import Game
+from .rules import MAX_ROUNDS, RoundEntry
 
 FORMAT = "rami-game/1"
-MAX_ROUNDS = 500
-MAX_NAME_LENGTH = 30
 
 
 class ExchangeError(ValueError):
     """A document that cannot become a game; the message says what and where, on one line."""
-
-
-@dataclass(frozen=True)
-class RoundEntry:
-    """One round as the players entered it: a hand per seat, who went out (None for a blocked
-    round) and whether it was a hand rummy."""
-
-    hands: tuple[rules.Hand, ...]
-    winner: int | None
-    hand_rummy: bool = False
-
-    @property
-    def blocked(self) -> bool:
-        return self.winner is None
-
-    def points(self, target: int) -> list[int]:
-        return rules.score_round(self.hands, self.winner, target, hand_rummy=self.hand_rummy)
-
-
-def hand_document(hand: rules.Hand) -> dict:
-    document: dict = {}
-    if hand.cards:
-        document["cards"] = list(hand.cards)
-    elif hand.value is not None:
-        document["value"] = hand.value
-    if not hand.opened:
-        document["opened"] = False
-    return document
-
-
-def round_document(entry: RoundEntry, names: Sequence[str]) -> dict:
-    """The round as the format writes it (without the computed fields)."""
-    document: dict = {}
-    if entry.blocked:
-        document["blocked"] = True
-    else:
-        document["winner"] = names[entry.winner]
-    if entry.hand_rummy:
-        document["hand_rummy"] = True
-    hands = {}
-    for seat, hand in enumerate(entry.hands):
-        if seat == entry.winner:
-            continue
-        written = hand_document(hand)
-        # A hand rummy opponent with nothing but "not opened" says nothing worth keeping.
-        if entry.hand_rummy and written == {"opened": False}:
-            continue
-        hands[names[seat]] = written
-    if hands:
-        document["hands"] = hands
-    return document
 
 
 def _where(round_number: int | None, name: str | None = None) -> str:
@@ -81,7 +31,7 @@ def _where(round_number: int | None, name: str | None = None) -> str:
     if round_number is not None:
         parts.append(f"round {round_number}")
     if name is not None:
-        parts.append(f'player "{name}"')
+        parts.append(f"player {_quoted(name)}")
     return ", ".join(parts)
 
 
@@ -90,22 +40,13 @@ def _fail(round_number: int | None, message: str, name: str | None = None) -> Ex
     return ExchangeError(f"{where}: {message}" if where else message)
 
 
-class NamesError(ExchangeError):
-    """Player names that cannot make a game: `code` says why, `index` which name."""
-
-    MESSAGES = {
-        "count": "a game has 2 to 6 players, not {count}",
-        "empty": "a player's name is empty",
-        "too_long": 'player "{name}": a name has at most {limit} characters',
-        "duplicate": 'player "{name}": two players have the same name',
-        "invisible": "player {name}: a name needs at least one letter, digit or sign",
-    }
-
-    def __init__(self, code: str, index: int | None = None, **details: object) -> None:
-        self.code = code
-        self.index = index
-        self.details = details
-        super().__init__(self.MESSAGES[code].format(**details))
+def _quoted(name: str) -> str:
+    """A name in quotes, its invisible characters written as escapes, for a message."""
+    shown = "".join(
+        f"\\u{ord(c):04x}" if unicodedata.category(c) in rules.INVISIBLE_CATEGORIES else c
+        for c in name
+    )
+    return f'"{shown}"'
 
 
 def parse_names(players: object) -> list[str]:
@@ -115,51 +56,12 @@ def parse_names(players: object) -> list[str]:
     for name in players:
         if not isinstance(name, str):
             raise ExchangeError(f'"players": {json.dumps(name)} is not a name')
-    return check_names(players)
-
-
-# Characters a name never keeps: control characters (NUL among them, which PostgreSQL refuses
-# in text), format characters (bidi overrides that turn the page around a name, zero-width
-# spaces and joiners that make "Ana" and "An\u200ba" look alike, the soft hyphen) and lone
-# surrogates (which no database can store).
-INVISIBLE_CATEGORIES = {"Cc", "Cf", "Cs"}
-# A name must keep at least one character of these: a letter, a digit, punctuation or a symbol.
-VISIBLE_CATEGORIES = ("L", "N", "P", "S")
-
-
-def clean_name(name: str) -> str:
-    """A name as the game keeps it: in Unicode's composed form (NFC, so that an "é" typed two
-    ways is one letter), without invisible characters, trimmed, inner runs of spaces made one."""
-    name = unicodedata.normalize("NFC", name)
-    name = "".join(c for c in name if unicodedata.category(c) not in INVISIBLE_CATEGORIES)
-    return " ".join(name.split())
-
-
-def name_key(name: str) -> str:
-    """What two names must not share in one game: the cleaned name, case folded. Stored with
-    each player under a unique constraint, so that Python and every database compare names the
-    same way (PostgreSQL's lower() and Python's casefold() disagree on "İ" and "i")."""
-    return unicodedata.normalize("NFC", clean_name(name).casefold())
-
-
-def check_names(names: Sequence[str]) -> list[str]:
-    """Names cleaned (clean_name), 1-30 characters with one visible, unique ignoring case
-    (name_key), 2 to 6 of them; NamesError else."""
-    cleaned = [clean_name(name) for name in names]
-    if not rules.MIN_PLAYERS <= len(cleaned) <= rules.MAX_PLAYERS:
-        raise NamesError("count", count=len(cleaned))
-    seen: set[str] = set()
-    for index, (name, given) in enumerate(zip(cleaned, names, strict=True)):
-        if not name and not given.strip():
-            raise NamesError("empty", index)
-        if not any(unicodedata.category(c).startswith(VISIBLE_CATEGORIES) for c in name):
-            raise NamesError("invisible", index, name=json.dumps(given))
-        if len(name) > MAX_NAME_LENGTH:
-            raise NamesError("too_long", index, name=name, limit=MAX_NAME_LENGTH)
-        if name_key(name) in seen:
-            raise NamesError("duplicate", index, name=name)
-        seen.add(name_key(name))
-    return cleaned
+    try:
+        return rules.check_names(players)
+    except rules.RulesError as error:
+        if error.player is None:
+            raise ExchangeError(str(error)) from None
+        raise _fail(None, str(error), players[error.player]) from None
 
 
 def _parse_hand(document: object, round_number: int, name: str) -> rules.Hand:
@@ -231,16 +133,8 @@ def parse_round(
         entry.points(target)
     except rules.RulesError as error:
         name = names[error.player] if error.player is not None else None
-        raise _fail(round_number, describe_rules_error(error, blocked), name) from None
+        raise _fail(round_number, str(error), name) from None
     return entry
-
-
-def describe_rules_error(error: rules.RulesError, blocked: bool) -> str:
-    if error.code == "missing_hand" and blocked:
-        return "a blocked round needs every player's hand"
-    if error.code == "missing_hand":
-        return "the hand of a player who did not go out is missing"
-    return str(error)
 
 
 @dataclass(frozen=True)
@@ -268,6 +162,46 @@ def parse_game(document: object) -> GameDocument:
         parse_round(round_, names, number, target) for number, round_ in enumerate(rounds, 1)
     ]
     return GameDocument(names=names, rounds=entries)
+
+
+def import_game(document: object) -> Game:
+    """A game from a rami-game/1 document, each round recorded as the web form records it;
+    raises ExchangeError (nothing created) when the document is not right."""
+    parsed = parse_game(document)
+    with transaction.atomic():
+        game = Game.start(parsed.names)
+        for entry in parsed.rounds:
+            game.record_round(entry, past_the_end=True)
+    return game
+
+
+def export_game(game: Game) -> dict:
+    """The whole game as rami-game/1, with the computed fields that export adds: each round's
+    points (and a blocked round's single lowest hand as its winner), the totals, the status."""
+    names = game.names
+    target = game.target
+    rounds = list(game.rounds.with_hands())
+    points = [round_.points_by_seat(len(names)) for round_ in rounds]
+    after = rules.standings(points, len(names), target)
+    documents = []
+    for round_, scored in zip(rounds, points, strict=True):
+        entry = round_.entry(len(names))
+        document = entry.document(names)
+        document["points"] = dict(zip(names, scored, strict=True))
+        if entry.blocked:
+            winners = entry.winners()
+            document["winner"] = names[winners[0]] if len(winners) == 1 else None
+        documents.append(document)
+    standing = after[-1] if after else rules.standing([0] * len(names), target)
+    return {
+        "format": FORMAT,
+        "players": names,
+        "rounds": documents,
+        "target": target,
+        "totals": dict(zip(names, standing.totals, strict=True)),
+        "status": standing.status,
+        "winner": names[standing.winner] if standing.winner is not None else None,
+    }
 
 
 def loads(text: str | bytes) -> object:

@@ -4,18 +4,20 @@ player concerned."""
 
 from __future__ import annotations
 
+import re
 import secrets
 
 from django import forms
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from . import exchange, rules
+from . import rules
 from .errors import rules_error_message
-from .exchange import RoundEntry
 from .models import Player, Round
+from .rules import RoundEntry
 
 BLOCKED = "blocked"
+# The rules' errors about a typed hand value, shown under the value field.
+VALUE_ERRORS = {"not_a_number", "negative_value", "value_too_large"}
 
 
 class StartForm(forms.Form):
@@ -30,10 +32,12 @@ class StartForm(forms.Form):
             self.fields[f"player_{index}"] = forms.CharField(
                 label=_("Player %(number)d") % {"number": index + 1},
                 required=False,
-                max_length=exchange.MAX_NAME_LENGTH,
-                # Not strip-only: inner runs of spaces fold in exchange.clean_name.
+                # No max_length: rules.check_names counts the characters a name keeps.
                 widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "words"}),
             )
+            # Not Django's "Null characters are not allowed": a NUL is one more invisible
+            # character that rules.clean_name takes out.
+            self.fields[f"player_{index}"].validators = []
 
     def name_fields(self) -> list[forms.BoundField]:
         return [self[f"player_{index}"] for index in range(self.FIELDS)]
@@ -52,21 +56,32 @@ class StartForm(forms.Form):
         cleaned = super().clean()
         filled = self._filled(cleaned)
         try:
-            cleaned["names"] = exchange.check_names([name for _index, name in filled])
-        except exchange.NamesError as error:
-            if error.code == "count":
-                raise forms.ValidationError(
-                    gettext("Enter the names of 2 to 6 players."), code="count"
-                ) from None
-            field = f"player_{filled[error.index][0]}"
-            messages = {
-                "too_long": gettext("A name has at most %(limit)d characters.")
-                % {"limit": exchange.MAX_NAME_LENGTH},
-                "duplicate": gettext("Two players have this name: make them different."),
-                "invisible": gettext("A name needs at least one letter, digit or sign."),
-            }
-            self.add_error(field, messages.get(error.code, str(error)))
+            cleaned["names"] = rules.check_names([name for _index, name in filled])
+        except rules.RulesError as error:
+            message = rules_error_message(error)
+            if error.player is None:
+                raise forms.ValidationError(message, code=error.code) from None
+            self.add_error(f"player_{filled[error.player][0]}", message)
         return cleaned
+
+
+WINNER_MISSING = _("Tap who went out, or “Nobody: blocked round”.")
+
+
+class HiddenNumber(forms.IntegerField):
+    """A number that the page itself fills in (never typed): one that a form garbles is taken
+    as none given, rather than an error nobody could see or fix."""
+
+    widget = forms.HiddenInput
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(required=False, **kwargs)
+
+    def to_python(self, value):
+        try:
+            return super().to_python(value)
+        except forms.ValidationError:
+            return None
 
 
 class RoundForm(forms.Form):
@@ -77,13 +92,17 @@ class RoundForm(forms.Form):
     fresh key, so that sending the same form twice records the round once.
     """
 
-    winner = forms.ChoiceField(label=_("Who went out?"), widget=forms.RadioSelect)
+    winner = forms.ChoiceField(
+        label=_("Who went out?"),
+        widget=forms.RadioSelect,
+        error_messages={"required": WINNER_MISSING, "invalid_choice": WINNER_MISSING},
+    )
     hand_rummy = forms.BooleanField(label=_("Hand rummy"), required=False)
-    for_round = forms.IntegerField(widget=forms.HiddenInput, required=False)
+    for_round = HiddenNumber()
     # When editing: the round's identity and the revision the form shows (Game.edit_round).
-    round = forms.IntegerField(widget=forms.HiddenInput, required=False)
-    revision = forms.IntegerField(widget=forms.HiddenInput, required=False)
-    key = forms.CharField(widget=forms.HiddenInput, required=False, max_length=64)
+    round = HiddenNumber()
+    revision = HiddenNumber()
+    key = forms.CharField(widget=forms.HiddenInput, required=False)
 
     def __init__(
         self, *args, players: list[Player], target: int, preview: bool = False, **kwargs
@@ -104,7 +123,7 @@ class RoundForm(forms.Form):
             self.fields[f"cards_{seat}"] = forms.CharField(
                 label=_("Cards left in %(name)s's hand") % {"name": player.name},
                 required=False,
-                max_length=4 * rules.DECK_SIZE,
+                # No max_length: rules.Hand says how many cards a hand holds at most.
                 widget=forms.TextInput(
                     attrs={
                         "autocomplete": "off",
@@ -115,16 +134,21 @@ class RoundForm(forms.Form):
                     }
                 ),
             )
-            self.fields[f"value_{seat}"] = forms.IntegerField(
+            # Text, read by _hand: rules.Hand says what a value may be, naming the player.
+            self.fields[f"value_{seat}"] = forms.CharField(
                 label=_("or their value"),
                 required=False,
-                min_value=0,
-                max_value=rules.MAX_HAND_VALUE,
-                widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "value-input"}),
+                widget=forms.NumberInput(
+                    attrs={"inputmode": "numeric", "class": "value-input", "min": 0}
+                ),
             )
             self.fields[f"not_opened_{seat}"] = forms.BooleanField(
                 label=_("Not opened yet"), required=False
             )
+        # Not Django's "Null characters are not allowed" (a message without a player): a NUL
+        # is an unknown card, or not a number, which the rules say next to the player.
+        for field in self.fields.values():
+            field.validators = []
 
     @classmethod
     def initial_for(cls, round_: Round, entry: RoundEntry) -> dict:
@@ -161,9 +185,13 @@ class RoundForm(forms.Form):
             # The winner went out; anything typed in that hidden hand is left aside.
             return rules.Hand()
         cards = self.cleaned_data.get(f"cards_{seat}", "")
-        value = self.cleaned_data.get(f"value_{seat}")
+        typed = self.cleaned_data.get(f"value_{seat}", "")
         not_opened = self.cleaned_data.get(f"not_opened_{seat}", False)
-        if f"value_{seat}" in self.errors:
+        try:
+            value = int(typed) if typed else None
+        except ValueError:
+            error = rules.RulesError("not_a_number", seat, value=typed)
+            self.add_error(f"value_{seat}", rules_error_message(error, self.names))
             return None
         if not cards.split() and value is None:
             if hand_rummy:
@@ -175,7 +203,9 @@ class RoundForm(forms.Form):
         try:
             return rules.Hand(cards=tuple(cards.split()), value=value, opened=not not_opened)
         except rules.RulesError as error:
-            self.add_error(f"cards_{seat}", rules_error_message(error.for_player(seat), self.names))
+            field = "value" if error.code in VALUE_ERRORS else "cards"
+            message = rules_error_message(error.for_player(seat), self.names)
+            self.add_error(f"{field}_{seat}", message)
             return None
 
     @property
@@ -184,6 +214,9 @@ class RoundForm(forms.Form):
 
     def clean(self):
         cleaned = super().clean()
+        # The key is the page's own (secrets.token_urlsafe): anything else is dropped, and the
+        # event that records the round keeps at most 64 characters of it.
+        cleaned["key"] = re.sub(r"[^A-Za-z0-9_-]", "", cleaned.get("key", ""))[:64]
         choice = cleaned.get("winner")
         if choice is None:
             return cleaned

@@ -68,11 +68,9 @@ def round_as_it_was(
         # show: without the points, nothing more is known.
         return None
     points = entry.points(target)
-    winners = rules.round_winners(entry.hands, entry.winner)
-    kind = "hand_rummy" if entry.hand_rummy else "blocked" if entry.blocked else "normal"
     return RoundAsItWas(
-        kind=kind,
-        winners=[names[seat] for seat in winners],
+        kind=entry.kind,
+        winners=[names[seat] for seat in entry.winners()],
         hands=[
             HandAsItWas(name=name, hand=hand, points=point, went_out=seat == entry.winner)
             for seat, (name, hand, point) in enumerate(zip(names, entry.hands, points, strict=True))

@@ -11,14 +11,16 @@ import secrets
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from functools import cached_property
 
 from django.db import connection, models, transaction
-from django.db.models import F, Q, Sum, Value
+from django.db.models import F, OuterRef, Q, Subquery, Sum, Value
 from django.db.models.functions import Coalesce, Greatest
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from . import exchange, rules
-from .exchange import RoundEntry
+from . import rules
+from .rules import RoundEntry
 
 TOKEN_BYTES = 24  # 192 bits, 32 URL-safe characters
 # What a link takes for a token: new_token's characters, and room for a backup's older ones.
@@ -85,17 +87,37 @@ class Game(models.Model):
             row = cursor.fetchone()
         return row[0] if row else None
 
+    @classmethod
+    def with_players(cls, **lookup: str) -> Game:
+        """The game found by `lookup` (edit_token=... or view_token=...) with its players, in
+        one query: what every request reads first. Game.DoesNotExist when there is none (a
+        game always has players)."""
+        players = list(
+            Player.objects.select_related("game")
+            .filter(**{f"game__{field}": value for field, value in lookup.items()})
+            .order_by("seat")
+        )
+        if not players:
+            raise cls.DoesNotExist
+        game = players[0].game
+        for player in players:
+            player.game = game
+        game.__dict__["seated_players"] = players
+        return game
+
+    @cached_property
+    def seated_players(self) -> list[Player]:
+        """The players in seat order, read once for this object (with_players reads them with
+        the game)."""
+        return list(self.players.order_by("seat"))
+
     @property
     def names(self) -> list[str]:
         return [player.name for player in self.seated_players]
 
     @property
-    def seated_players(self) -> list[Player]:
-        return list(self.players.order_by("seat"))
-
-    @property
     def target(self) -> int:
-        return rules.target_for(self.players.count())
+        return rules.target_for(len(self.seated_players))
 
     def totals(self) -> list[int]:
         """Each player's total in seat order, in one aggregate query."""
@@ -113,26 +135,15 @@ class Game(models.Model):
 
     @classmethod
     def start(cls, names: Sequence[str], first_dealer: int = 0) -> Game:
-        """A new game for these players (names already checked with exchange.check_names)."""
+        """A new game for these players (names already checked with rules.check_names)."""
         with transaction.atomic():
             game = cls.objects.create(
-                first_dealer=first_dealer % len(names), version=time.time_ns() // 1_000_000
+                first_dealer=first_dealer % len(names), version=clock_version()
             )
             Player.objects.bulk_create(
-                Player(game=game, seat=seat, name=name, name_key=exchange.name_key(name))
+                Player(game=game, seat=seat, name=name, name_key=rules.name_key(name))
                 for seat, name in enumerate(names)
             )
-        return game
-
-    @classmethod
-    def from_document(cls, document: object) -> Game:
-        """A game from a rami-game/1 document, through the same path as the web form; raises
-        ExchangeError (nothing created) when the document is not right."""
-        parsed = exchange.parse_game(document)
-        with transaction.atomic():
-            game = cls.start(parsed.names)
-            for entry in parsed.rounds:
-                game.record_round(entry, past_the_end=True)
         return game
 
     def rematch(self) -> Game:
@@ -147,6 +158,7 @@ class Game(models.Model):
             names = game.names
             rounds = game.rounds.count()
             next_game = Game.start(names, first_dealer=game.dealer_for(rounds + 1, len(names)))
+            next_game.__dict__.pop("seated_players", None)
             game.next_game = next_game
             game.save(update_fields=["next_game"])
             # Every phone on this game, watchers too, is shown the way to the next one.
@@ -157,17 +169,19 @@ class Game(models.Model):
 
     @contextmanager
     def _changing(self) -> Iterator[Game]:
-        """The one shape of every change: in a transaction, the game locked (read again under
-        the lock, so that every check sees what the other phones did), then, when something
-        changed (`changed`, set by log()), its standing and version brought up to date; and
-        this object refreshed. A resent form changes nothing, not even the version."""
+        """The one shape of every change: in a transaction, the game locked and read again, so
+        that every check sees what the other phones did; then, when something changed
+        (`changed`, set by log()), its standing and version brought up to date, and copied to
+        this object. A resent form changes nothing, not even the version."""
         with transaction.atomic():
             game = Game.objects.select_for_update().get(pk=self.pk)
+            game.__dict__["seated_players"] = self.seated_players
             game.changed = False
             yield game
             if game.changed:
                 game.refresh_standing()
-        self.refresh_from_db()
+        for name in ("version", "status", "winner_seat", "next_game_id", "updated_at"):
+            setattr(self, name, getattr(game, name))
 
     def record_round(
         self,
@@ -186,29 +200,40 @@ class Game(models.Model):
         edited so that the game ended sooner, and a backup must bring those back as they were.
         """
         with self._changing() as game:
-            if key:
-                earlier = game.events.filter(key=key).select_related("round").first()
-                if earlier is not None:
-                    if earlier.round is None:
-                        raise rules.RulesError("already_saved")
-                    return earlier.round
+            # Read after the lock is held (not as part of the locking query, whose snapshot
+            # PostgreSQL takes before it waits): the last round and the key's earlier use.
+            rounds = Round.objects.filter(game=OuterRef("pk"))
+            last_round, saved_by_key = (
+                Game.objects.filter(pk=game.pk)
+                .values_list(
+                    Subquery(rounds.order_by("-number").values("number")[:1]),
+                    Subquery(GameEvent.objects.filter(game=game, key=key).values("pk")[:1]),
+                )
+                .get()
+            )
+            if key and saved_by_key is not None:
+                earlier = GameEvent.objects.select_related("round").get(pk=saved_by_key)
+                if earlier.round is None:
+                    raise rules.RulesError("already_saved")
+                return earlier.round
             if game.status == Status.FINISHED and not past_the_end:
                 raise rules.RulesError("game_finished")
-            number = game.rounds.count() + 1
+            # Round numbers run from 1 without a gap: the last is the count.
+            number = (last_round or 0) + 1
             if for_round is not None and for_round != number:
                 raise rules.RulesError("round_taken", number=for_round, next=number)
             game._check_room(number)
             round_ = Round(game=game, number=number)
-            round_.store(entry, game.target)
-            game.log(GameEvent.Kind.ADDED, round_, after=round_.document(game.names), key=key)
+            round_.store(entry, game, new=True)
+            game.log(GameEvent.Kind.ADDED, round_, after=entry.document(game.names), key=key)
         return round_
 
     def _check_room(self, number: int) -> None:
-        """The same limit as a game file's (exchange.MAX_ROUNDS) on every way a round comes
+        """The same limit as a game file's (rules.MAX_ROUNDS) on every way a round comes
         in, so that every game can be exported and imported again; no real table plays that
         long."""
-        if number > exchange.MAX_ROUNDS:
-            raise rules.RulesError("too_many_rounds", limit=exchange.MAX_ROUNDS)
+        if number > rules.MAX_ROUNDS:
+            raise rules.RulesError("too_many_rounds", limit=rules.MAX_ROUNDS)
 
     def _round_as_seen(self, seen: Round) -> Round:
         """The round a phone's form is about, read again under the lock: the one with the
@@ -231,8 +256,8 @@ class Game(models.Model):
             names = game.names
             before = round_.document(names)
             round_.revision += 1
-            round_.store(entry, game.target)
-            game.log(GameEvent.Kind.EDITED, round_, before=before, after=round_.document(names))
+            round_.store(entry, game)
+            game.log(GameEvent.Kind.EDITED, round_, before=before, after=entry.document(names))
         return round_
 
     def delete_round(self, seen: Round) -> GameEvent:
@@ -261,15 +286,14 @@ class Game(models.Model):
                 raise rules.RulesError("already_restored")
             rounds = game.rounds.count()
             game._check_room(rounds + 1)
-            target = game.target
-            entry = exchange.parse_round(event.before, game.names, event.number, target)
+            entry = RoundEntry.from_document(event.before, game.names)
             number = min(event.number, rounds + 1)
             game._shift_rounds(after=number - 1, by=1)
             round_ = Round(game=game, number=number)
-            round_.store(entry, target)
+            round_.store(entry, game, new=True)
             event.restored = True
             event.save(update_fields=["restored"])
-            game.log(GameEvent.Kind.RESTORED, round_, after=round_.document(game.names))
+            game.log(GameEvent.Kind.RESTORED, round_, after=event.before)
         return round_
 
     def _shift_rounds(self, after: int, by: int) -> None:
@@ -284,58 +308,39 @@ class Game(models.Model):
         return GameEvent.objects.create(game=self, kind=kind, round=round_, **fields)
 
     def refresh_standing(self) -> rules.Standing:
-        """Store the status that the totals give, and move the version on."""
+        """Store the status that the totals give, and move the version on (see
+        next_version; the game is locked, so its version read under the lock is current)."""
         standing = rules.standing(self.totals(), self.target)
         self.status = standing.status
         self.winner_seat = standing.winner
-        self.version = next_version()
-        self.save(update_fields=["status", "winner_seat", "version", "updated_at"])
-        self.refresh_from_db(fields=["version"])
+        self.version = max(self.version + 1, clock_version())
+        self.updated_at = timezone.now()
+        Game.objects.filter(pk=self.pk).update(
+            status=self.status,
+            winner_seat=self.winner_seat,
+            version=self.version,
+            updated_at=self.updated_at,
+        )
         return standing
 
-    # Writing
 
-    def to_document(self) -> dict:
-        """The whole game as rami-game/1, with the computed fields that export adds."""
-        players = self.seated_players
-        names = [player.name for player in players]
-        target = rules.target_for(len(names))
-        rounds = list(self.rounds.with_hands())
-        documents = []
-        totals = [0] * len(names)
-        for round_ in rounds:
-            document = round_.document(names)
-            points = round_.points_by_seat(len(names))
-            document["points"] = dict(zip(names, points, strict=True))
-            if round_.blocked:
-                winners = rules.round_winners(round_.entry(len(names)).hands, None)
-                document["winner"] = names[winners[0]] if len(winners) == 1 else None
-            documents.append(document)
-            totals = [total + point for total, point in zip(totals, points, strict=True)]
-        standing = rules.standing(totals, target)
-        return {
-            "format": exchange.FORMAT,
-            "players": names,
-            "rounds": documents,
-            "target": target,
-            "totals": dict(zip(names, totals, strict=True)),
-            "status": standing.status,
-            "winner": names[standing.winner] if standing.winner is not None else None,
-        }
+def clock_version() -> int:
+    """The clock in milliseconds: a version is never below it, so that it only grows, even for
+    a game that is deleted and restored from a backup."""
+    return time.time_ns() // 1_000_000
 
 
 def next_version() -> models.Expression:
-    """The version after the stored one: one more, and never below the clock in milliseconds,
-    so that it only grows, even for a game that is deleted and restored from a backup."""
-    return Greatest(F("version") + 1, Value(time.time_ns() // 1_000_000))
+    """The version after the stored one, in SQL: one more, and never below the clock."""
+    return Greatest(F("version") + 1, Value(clock_version()))
 
 
 class Player(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="players")
     seat = models.PositiveSmallIntegerField()
-    name = models.CharField(max_length=exchange.MAX_NAME_LENGTH)
-    # exchange.name_key(name): what two players of one game must not share.
-    name_key = models.CharField(max_length=4 * exchange.MAX_NAME_LENGTH)
+    name = models.CharField(max_length=rules.MAX_NAME_LENGTH)
+    # rules.name_key(name): what two players of one game must not share.
+    name_key = models.CharField(max_length=4 * rules.MAX_NAME_LENGTH)
 
     class Meta:
         ordering = ["game", "seat"]
@@ -348,7 +353,7 @@ class Player(models.Model):
         return self.name
 
     def save(self, *args, **kwargs) -> None:
-        self.name_key = exchange.name_key(self.name)
+        self.name_key = rules.name_key(self.name)
         super().save(*args, **kwargs)
 
 
@@ -388,14 +393,16 @@ class Round(models.Model):
         """A blocked round (the draw pile ran out) has no player who went out."""
         return self.winner_seat is None
 
-    def store(self, entry: RoundEntry, target: int) -> None:
-        """Save this round and its hands as `entry` says, with the engine's points."""
-        points = entry.points(target)
+    def store(self, entry: RoundEntry, game: Game, new: bool = False) -> None:
+        """Save this round and its hands as `entry` says, with the engine's points (scored
+        once: the form that checked the entry scored it already). A `new` round has no hands
+        to replace."""
+        points = entry.points(game.target)
         self.winner_seat = entry.winner
         self.hand_rummy = entry.hand_rummy
         self.save()
-        self.hands.all().delete()
-        players = self.game.players.order_by("seat")
+        if not new:
+            self.hands.all().delete()
         Hand.objects.bulk_create(
             Hand(
                 round=self,
@@ -405,12 +412,8 @@ class Round(models.Model):
                 opened=hand.opened,
                 points=point,
             )
-            for player, hand, point in zip(players, entry.hands, points, strict=True)
+            for player, hand, point in zip(game.seated_players, entry.hands, points, strict=True)
         )
-
-    def sorted_hands(self) -> list[Hand]:
-        """The hands in seat order (from a prefetch when there is one)."""
-        return sorted(self.hands.all(), key=lambda hand: hand.player_seat)
 
     def _hands_with_players(self):
         """The hands, each with its player: prefetched, or read in one query (not one more
@@ -432,7 +435,7 @@ class Round(models.Model):
         return points
 
     def document(self, names: Sequence[str]) -> dict:
-        return exchange.round_document(self.entry(len(names)), names)
+        return self.entry(len(names)).document(names)
 
 
 class Hand(models.Model):

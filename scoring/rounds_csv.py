@@ -1,6 +1,6 @@
 """The rounds of a game as CSV, for a spreadsheet: one row per round and player.
 
-Written from the rami-game/1 document (Game.to_document()), so that the CSV says exactly what
+Written from the rami-game/1 document (exchange.export_game), so that the CSV says exactly what
 the JSON export says and carries no token. Columns: round, kind, player, cards, hand value,
 opened, points, running total.
 """
@@ -43,21 +43,18 @@ def header() -> list[str]:
     ]
 
 
-def round_kind(round_document: Mapping, tie_break: bool) -> str:
-    kinds = []
-    if round_document.get("hand_rummy"):
-        kinds.append(_("hand rummy"))
-    elif round_document.get("blocked"):
-        kinds.append(_("blocked"))
-    elif not tie_break:
-        kinds.append(_("normal"))
+def round_kind(kind: str, tie_break: bool) -> str:
+    """The round's kind (rules.RoundEntry.kind) in words, and whether it was a tie-break."""
+    labels = {"hand_rummy": _("hand rummy"), "blocked": _("blocked"), "normal": _("normal")}
+    kinds = [] if kind == "normal" and tie_break else [labels[kind]]
     if tie_break:
         kinds.append(_("tie-break"))
     return ", ".join(kinds)
 
 
 def rows(document: Mapping) -> list[list[object]]:
-    """The header and a row per round and player, in play and seat order."""
+    """The header and a row per round and player, in play and seat order: each round read back
+    into the rules' value of a round, the running totals from rules.standings."""
     names = document["players"]
     rounds = document["rounds"]
     after = rules.standings(
@@ -66,38 +63,26 @@ def rows(document: Mapping) -> list[list[object]]:
         document["target"],
     )
     table: list[list[object]] = [header()]
-    totals = dict.fromkeys(names, 0)
-    tie_break = False  # the first round follows no standing
-    for number, round_ in enumerate(rounds, 1):
-        kind = round_kind(round_, tie_break)
-        went_out = None if round_.get("blocked") else round_.get("winner")
-        for name in names:
-            hand = round_.get("hands", {}).get(name)
-            if hand is not None:
-                cards = hand.get("cards", [])
-                value = hand["value"] if "value" in hand else rules.hand_value(cards)
-                opened = hand.get("opened", True)
-            else:
-                # No hand: the player who went out (nothing left), or a hand rummy opponent,
-                # who had not opened and whose cards were not needed.
-                cards = []
-                value = 0 if name == went_out else ""
-                opened = name == went_out or not round_.get("hand_rummy")
-            points = round_["points"][name]
-            totals[name] += points
+    for number, (round_, standing) in enumerate(zip(rounds, after, strict=True), 1):
+        # The first round follows no standing.
+        tie_break = number > 1 and after[number - 2].tie_break
+        entry = rules.RoundEntry.from_document(round_, names)
+        kind = round_kind(entry.kind, tie_break)
+        for seat, (name, hand) in enumerate(zip(names, entry.hands, strict=True)):
+            # A hand rummy opponent's cards were not needed: no value to show.
+            shown = hand.given or seat == entry.winner
             table.append(
                 [
                     number,
                     kind,
                     name,
-                    " ".join(cards),
-                    value,
-                    _("yes") if opened else _("no"),
-                    points,
-                    totals[name],
+                    " ".join(hand.cards),
+                    hand.points if shown else "",
+                    _("yes") if hand.opened else _("no"),
+                    round_["points"][name],
+                    standing.totals[seat],
                 ]
             )
-        tie_break = after[number - 1].tie_break
     return [[inert(cell) for cell in row] for row in table]
 
 

@@ -11,9 +11,11 @@ Codes are case-insensitive; a rank alone is a card whose suit was not given. The
 
 from __future__ import annotations
 
+import unicodedata
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 JOKER = "JK"
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -28,6 +30,10 @@ NEVER_OPENED_CAP = 100
 HAND_RUMMY_POINTS = 200
 TARGET_PER_OPPONENT = 100
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
+# Not rules of the game but of the app, so that every game fits in a file that imports again:
+# no real table plays that long, and a name longer than this breaks a phone's scoreboard.
+MAX_ROUNDS = 500
+MAX_NAME_LENGTH = 30
 
 # The deck: two 52-card packs and four jokers.
 COPIES_PER_CARD = 2
@@ -39,47 +45,29 @@ _SYMBOL_SUITS = {symbol: suit for suit, symbol in SUIT_SYMBOLS.items()}
 
 
 class RulesError(ValueError):
-    """A round or a hand that the rules refuse, with a message fit to show a player.
+    """A round, a hand or a name that the rules refuse.
 
     `code` names the kind of mistake; `player` is the index of the player concerned (or None);
-    `details` holds the rest (`card`, `value`, `count`, `limit`, ...), so that the web layer can
-    say the same thing in the player's language.
+    `details` holds the rest (`card`, `value`, `count`, `limit`, ...). What a person reads is
+    written once, in scoring/errors.py, which says it in the page's language and, through
+    `describe` (set when the app is loaded), in English for `str()`, the command line and the
+    importer. Used without Django, `str()` gives the code and the details.
     """
 
-    MESSAGES = {
-        "unknown_card": 'unknown card "{card}": use a rank A, 2-10, J, Q, K with an optional '
-        "suit S, H, D, C, or JK for a joker",
-        "negative_value": "a hand value cannot be negative ({value})",
-        "value_too_large": "a hand value of {value} is more than the whole deck is worth ({limit})",
-        "not_a_number": 'the hand value "{value}" is not a whole number',
-        "cards_and_value": "give the cards or the hand value, not both",
-        "missing_hand": "the cards left in this hand (or their value) are missing",
-        "winner_has_cards": "the winner went out, so no cards are left in the winner's hand",
-        "winner_out_of_range": "the winner must be one of the {count} players",
-        "hand_rummy_opened": "a hand rummy needs every opponent not to have opened yet",
-        "hand_rummy_blocked": "a blocked round has no winner, so it cannot be a hand rummy",
-        "too_many_copies": 'more "{card}" cards ({count}) than the deck holds ({limit})',
-        "player_count": "a game has 2 to 6 players, not {count}",
-        "bad_target": "the target must be a positive number of points, not {target}",
-        "game_finished": "the game is over: start a rematch to play on",
-        "round_taken": "round {number} was saved on another phone first; "
-        "this would be round {next}",
-        "already_saved": "this round was saved already (and has since been deleted)",
-        "already_restored": "this round has already been brought back",
-        "too_many_rounds": "a game has at most {limit} rounds",
-        "round_gone": "round {number} has been deleted (on another phone, or by a tap before)",
-        "round_moved": "round {number} is now round {now}: an earlier round was deleted or "
-        "brought back on another phone",
-        "round_changed": "round {number} was changed on another phone since this form was opened",
-        "game_not_finished": "only a finished game has a rematch",
-        "too_many_cards": "a hand holds at most {limit} cards (the whole deck), not {count}",
-    }
+    # The English message of an error: scoring.errors.english, once the app is loaded.
+    describe: ClassVar[Callable[[RulesError], str] | None] = None
 
     def __init__(self, code: str, player: int | None = None, **details: object) -> None:
         self.code = code
         self.player = player
         self.details = details
-        super().__init__(self.MESSAGES[code].format(**details))
+        super().__init__(code)
+
+    def __str__(self) -> str:
+        if RulesError.describe is not None:
+            return RulesError.describe(self)
+        details = ", ".join(f"{name}={value!r}" for name, value in self.details.items())
+        return f"{self.code} ({details})" if details else self.code
 
     def for_player(self, player: int) -> RulesError:
         """The same error, naming the player concerned."""
@@ -249,7 +237,8 @@ def score_round(
 
     for index, hand in enumerate(hands):
         if index != winner and not hand.given:
-            raise RulesError("missing_hand", index)
+            code = "missing_hand" if winner is not None else "missing_blocked_hand"
+            raise RulesError(code, index)
     check_deck(hands)
 
     never_opened_cap = min(NEVER_OPENED_CAP, target // 2)
@@ -316,3 +305,138 @@ def standings(round_points: Iterable[Sequence[int]], players: int, target: int) 
         totals = [total + point for total, point in zip(totals, points, strict=True)]
         after.append(standing(totals, target))
     return after
+
+
+@dataclass(frozen=True)
+class RoundEntry:
+    """One round as the players entered it: a hand per seat, who went out (None for a blocked
+    round) and whether it was a hand rummy. The one value of a round that the form, the
+    importer, the models and the history share; scored by `points`."""
+
+    hands: tuple[Hand, ...]
+    winner: int | None
+    hand_rummy: bool = False
+
+    @property
+    def blocked(self) -> bool:
+        return self.winner is None
+
+    @property
+    def kind(self) -> str:
+        """ "hand_rummy", "blocked" or "normal", as the round table and the history tag it."""
+        if self.hand_rummy:
+            return "hand_rummy"
+        return "blocked" if self.blocked else "normal"
+
+    def points(self, target: int) -> list[int]:
+        """Each player's points (score_round), worked out once for a target: the form that
+        checks a round and the model that stores it share the answer."""
+        scored = self.__dict__.get("_scored")
+        if scored is None or scored[0] != target:
+            scored = (target, score_round(self.hands, self.winner, target, self.hand_rummy))
+            object.__setattr__(self, "_scored", scored)
+        return list(scored[1])
+
+    def winners(self) -> list[int]:
+        """Who scores 0: the one who went out, or everyone with the lowest hand of a blocked
+        round."""
+        return round_winners(self.hands, self.winner)
+
+    def document(self, names: Sequence[str]) -> dict:
+        """The round as rami-game/1 writes it (SPEC 2.2, without the computed fields), and as
+        the history keeps it."""
+        document: dict = {}
+        if self.blocked:
+            document["blocked"] = True
+        else:
+            document["winner"] = names[self.winner]
+        if self.hand_rummy:
+            document["hand_rummy"] = True
+        hands = {}
+        for seat, hand in enumerate(self.hands):
+            if seat == self.winner:
+                continue
+            written: dict = {}
+            if hand.cards:
+                written["cards"] = list(hand.cards)
+            elif hand.value is not None:
+                written["value"] = hand.value
+            if not hand.opened:
+                written["opened"] = False
+            # A hand rummy opponent with nothing but "not opened" says nothing worth keeping.
+            if self.hand_rummy and written == {"opened": False}:
+                continue
+            hands[names[seat]] = written
+        if hands:
+            document["hands"] = hands
+        return document
+
+    @classmethod
+    def from_document(cls, document: Mapping, names: Sequence[str]) -> RoundEntry:
+        """The round that `document` (written by `document`, or checked by the importer)
+        holds. A hand left out is the winner's, or a hand rummy opponent's who had not
+        opened."""
+        winner = None if document.get("blocked") else list(names).index(document["winner"])
+        hand_rummy = bool(document.get("hand_rummy", False))
+        written = document.get("hands", {})
+        hands = []
+        for seat, name in enumerate(names):
+            hand = written.get(name)
+            if hand is None:
+                hands.append(Hand(opened=seat == winner or not hand_rummy))
+                continue
+            try:
+                hands.append(
+                    Hand(
+                        cards=tuple(hand.get("cards", ())),
+                        value=hand.get("value"),
+                        opened=hand.get("opened", True),
+                    )
+                )
+            except RulesError as error:
+                raise error.for_player(seat) from None
+        return cls(hands=tuple(hands), winner=winner, hand_rummy=hand_rummy)
+
+
+# Player names. Characters a name never keeps: control characters (NUL among them, which
+# PostgreSQL refuses in text), format characters (bidi overrides that turn the page around a
+# name, zero-width spaces and joiners that make "Ana" and "An\u200ba" look alike, the soft
+# hyphen) and lone surrogates (which no database can store).
+INVISIBLE_CATEGORIES = {"Cc", "Cf", "Cs"}
+# A name must keep at least one character of these: a letter, a digit, punctuation or a symbol.
+VISIBLE_CATEGORIES = ("L", "N", "P", "S")
+
+
+def clean_name(name: str) -> str:
+    """A name as the game keeps it: in Unicode's composed form (NFC, so that an "é" typed two
+    ways is one letter), without invisible characters, trimmed, inner runs of spaces made one."""
+    name = unicodedata.normalize("NFC", name)
+    name = "".join(c for c in name if unicodedata.category(c) not in INVISIBLE_CATEGORIES)
+    return " ".join(name.split())
+
+
+def name_key(name: str) -> str:
+    """What two names must not share in one game: the cleaned name, case folded. Stored with
+    each player under a unique constraint, so that Python and every database compare names the
+    same way (PostgreSQL's lower() and Python's casefold() disagree on "İ" and "i")."""
+    return unicodedata.normalize("NFC", clean_name(name).casefold())
+
+
+def check_names(names: Sequence[str]) -> list[str]:
+    """The names cleaned (clean_name): 2 to 6 of them, each of 1 to 30 characters with one
+    visible, unique ignoring case (name_key); else RulesError naming the player (its index)."""
+    cleaned = [clean_name(name) for name in names]
+    if not MIN_PLAYERS <= len(cleaned) <= MAX_PLAYERS:
+        raise RulesError("player_count", count=len(cleaned))
+    seen: set[str] = set()
+    for index, (name, given) in enumerate(zip(cleaned, names, strict=True)):
+        if not name and not given.strip():
+            raise RulesError("name_empty", index)
+        if not any(unicodedata.category(c).startswith(VISIBLE_CATEGORIES) for c in name):
+            raise RulesError("name_invisible", index)
+        if len(name) > MAX_NAME_LENGTH:
+            raise RulesError("name_too_long", index, limit=MAX_NAME_LENGTH)
+        if name_key(name) in seen:
+            raise RulesError("name_duplicate", index)
+        seen.add(name_key(name))
+    return cleaned

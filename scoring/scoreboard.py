@@ -6,19 +6,12 @@ rule left to scoring.rules: this module only arranges the engine's answers for t
 
 from __future__ import annotations
 
-import copy
-import threading
-from collections import OrderedDict
+import hashlib
 from dataclasses import dataclass
 from functools import cached_property
 
 from . import chart, rules, statistics
 from .models import Game, GameEvent, Hand, Player, Round
-
-# The boards read lately in this process, by (edit token, version); the oldest go first.
-BOARDS_KEPT = 64
-_BOARDS: OrderedDict[tuple[str, int | None], Scoreboard] = OrderedDict()
-_BOARDS_LOCK = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -61,14 +54,6 @@ class RoundRow:
             return "hand_rummy"
         return "blocked" if self.round.blocked else "normal"
 
-    @property
-    def cache_key(self) -> str:
-        """Everything the row shows: the round as saved (its hands change only with
-        updated_at), its place, and what earlier rounds give it (running totals, tie-break)."""
-        totals = "-".join(str(cell.total) for cell in self.hands)
-        stamp = self.round.updated_at.timestamp()
-        return f"{self.round.pk}.{self.number}.{stamp}.{int(self.tie_break)}.{totals}"
-
 
 @dataclass(frozen=True)
 class PlayerRow:
@@ -100,49 +85,26 @@ class Scoreboard:
         self.seated = players
         self._rounds = rounds
         self.target = rules.target_for(len(players))
-        # The game's version these rows are from (None when not read from the database).
-        self.version: int | None = None
 
     @classmethod
     def for_game(cls, game: Game) -> Scoreboard:
-        """The game's board as the database holds it now: one query for the game's version,
-        one for the players when this process has not read that version yet, and two more
-        (the rounds, their hands) once something needs the rounds (the form of a save or a
-        preview needs only the players). Every change bumps the version, so a board read once
-        serves every later request for the same version (polls after a save, page loads,
-        previews) with its rows, totals, chart and statistics already worked out."""
-        version = Game.objects.filter(pk=game.pk).values_list("version", flat=True).first()
-        key = (game.edit_token, version)
-        with _BOARDS_LOCK:
-            board = _BOARDS.get(key)
-            if board is not None:
-                _BOARDS.move_to_end(key)
-        if board is not None:
-            # A copy that keeps what was worked out, with this request's game (for the undo
-            # banner and the deal, which read the game itself).
-            board = copy.copy(board)
-            board.game = game
-            return board
-        board = cls(game, list(game.players.order_by("seat")))
-        board.version = version
-        board._keep()
-        return board
-
-    def _keep(self) -> None:
-        """Keep this board for later requests for its version, in place of any other."""
-        if self.version is None:
-            return
-        with _BOARDS_LOCK:
-            _BOARDS[(self.game.edit_token, self.version)] = self
-            while len(_BOARDS) > BOARDS_KEPT:
-                _BOARDS.popitem(last=False)
+        """The game's board as the database holds it now: one query for the players, and two
+        more (the rounds, their hands) once something needs the rounds (the form of a save or
+        a preview needs only the players). Nothing is kept between requests: a page shows
+        what the rows say, however they were changed."""
+        return cls(game, list(game.seated_players))
 
     @property
     def rounds_in_order(self) -> list[Round]:
-        """The rounds with their hands (two queries the first time), in order."""
+        """The rounds with their hands (two queries the first time), in order. Each hand's
+        player is one of `seated`, not read again with every hand."""
         if self._rounds is None:
-            self._rounds = list(Round.objects.filter(game=self.game).with_hands())
-            self._keep()  # what is worked out from them is kept with them
+            rounds = Round.objects.filter(game=self.game).order_by("number")
+            self._rounds = list(rounds.prefetch_related("hands"))
+            by_id = {player.pk: player for player in self.seated}
+            for round_ in self._rounds:
+                for hand in round_.hands.all():
+                    hand.player = by_id[hand.player_id]
         return self._rounds
 
     @cached_property
@@ -226,6 +188,32 @@ class Scoreboard:
                 )
             )
         return rows
+
+    @cached_property
+    def rounds_key(self) -> str:
+        """A digest of all that the chart, the round table and the statistics are drawn from:
+        the names, the target, and every round and hand as stored (running totals, tie-breaks
+        and statistics follow from those), cheaper to work out than the rows themselves.
+        game.html keeps their HTML under it, so a row changed in any way (a form, a queryset
+        .update(), a migration, a restore) gives a new key and is drawn anew: what is kept by
+        its content cannot go stale."""
+        content = (
+            [player.name for player in self.seated],
+            self.target,
+            [
+                (
+                    round_.number,
+                    round_.winner_seat,
+                    round_.hand_rummy,
+                    sorted(
+                        (hand.player.seat, hand.cards, hand.value, hand.opened, hand.points)
+                        for hand in round_.hands.all()
+                    ),
+                )
+                for round_ in self.rounds_in_order
+            ],
+        )
+        return hashlib.blake2b(repr(content).encode(), digest_size=16).hexdigest()
 
     @cached_property
     def played_rounds(self) -> list[statistics.PlayedRound]:

@@ -1,21 +1,46 @@
 """The links a game is shared by, as phones at the table can open them, and their QR codes.
 
 A page opened as http://localhost:8000/ would share links that no phone can open; such links
-use this machine's address on the local network instead, or RAMI_PUBLIC_URL when it is set.
+use this machine's address on the local network instead, or the setting RAMI_PUBLIC_URL (from
+the environment variable of that name) when it is set.
 """
 
 from __future__ import annotations
 
-import os
+import socket
 from functools import lru_cache
 
 import segno
+from django.conf import settings
 from django.http import HttpRequest
 from django.utils.safestring import SafeString, mark_safe
 
-from rami_site.addresses import lan_addresses
-
 LOOPBACK_HOSTS = {"localhost", "127.0.0.1", "[::1]", "::1"}
+
+
+def lan_addresses() -> list[str]:
+    """This machine's IPv4 addresses other than loopback, best first."""
+    found: list[str] = []
+    try:
+        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
+    except OSError:
+        infos = []
+    for info in infos:
+        address = info[4][0]
+        if not address.startswith("127.") and address not in found:
+            found.append(address)
+    if not found:
+        # Connecting a UDP socket sends no packet; it only asks the kernel which
+        # interface would route to that (documentation-range) address.
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            try:
+                probe.connect(("192.0.2.1", 9))
+                address = probe.getsockname()[0]
+            except OSError:
+                address = ""
+        if address and not address.startswith("127."):
+            found.append(address)
+    return found
 
 
 @lru_cache(maxsize=1)
@@ -26,7 +51,7 @@ def _lan_address() -> str | None:
 
 def public_base(request: HttpRequest) -> str:
     """Scheme, host and port that other phones can reach, without a trailing slash."""
-    configured = os.environ.get("RAMI_PUBLIC_URL", "").strip()
+    configured = settings.RAMI_PUBLIC_URL
     if configured:
         return configured.rstrip("/")
     host = request.get_host()

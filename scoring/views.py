@@ -6,12 +6,9 @@ with a named part of the page's own template (a Django template partial).
 
 from __future__ import annotations
 
-import hashlib
 import logging
-import secrets
 
 from django.conf import settings
-from django.core.cache import cache
 from django.core.exceptions import BadRequest
 from django.db import DatabaseError, connection
 from django.http import (
@@ -22,8 +19,6 @@ from django.http import (
     HttpResponseRedirect,
     JsonResponse,
 )
-from django.middleware.csrf import get_token
-from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.templatetags.static import static
 from django.urls import reverse
@@ -104,10 +99,20 @@ def start(request: HtmxHttpRequest) -> HttpResponse:
     return response
 
 
-def _round_form(board: Scoreboard, data=None, **kwargs) -> RoundForm:
-    form = RoundForm(data, players=board.seated, target=board.target, **kwargs)
-    if data is None:
-        form.initial["for_round"] = board.next_round_number
+def _game_or_404(**lookup: str) -> Game:
+    """The game with this token (edit_token=... or view_token=...), its players read with it
+    in one query, or 404."""
+    try:
+        return Game.with_players(**lookup)
+    except Game.DoesNotExist:
+        raise Http404 from None
+
+
+def _round_form(game: Game, data=None, next_round: int | None = None, **kwargs) -> RoundForm:
+    """The round form for `game`'s players; a new one says the round it is for."""
+    form = RoundForm(data, players=game.seated_players, target=game.target, **kwargs)
+    if data is None and next_round is not None:
+        form.initial["for_round"] = next_round
     return form
 
 
@@ -131,69 +136,27 @@ def _game_response(
     partial: str = "",
     editable: bool = True,
     board: Scoreboard | None = None,
+    undo: bool = True,
     **extra,
 ) -> TemplateResponse:
-    """The game page (or one of its parts) for the edit link or, read-only, the view link."""
+    """The game page (or one of its parts) for the edit link or, read-only, the view link.
+    `undo`: whether the last change may be a deletion to offer Undo for (not after a save)."""
     board = board or Scoreboard.for_game(game)
     token = game.edit_token if editable else game.view_token
     context = {
         "game": game,
         "board": board,
         "editable": editable,
-        "undo": board.last_deletion() if editable else None,
+        "undo": board.last_deletion() if editable and undo else None,
         "poll_url": reverse("poll" if editable else "view_poll", args=[token]),
         **extra,
     }
     if editable:
-        context["form"] = form or _round_form(board)
+        context["form"] = form or _round_form(game, next_round=board.next_round_number)
     if not partial:
         context["share"] = _share_links(request, game, editable)
     template = "scoring/game.html" + (f"#{partial}" if partial else "")
     return TemplateResponse(request, template, context)
-
-
-# What differs between two visitors of one game at one version: filled in per request.
-CSRF_PLACEHOLDER = "rami-csrf-token-placeholder"
-KEY_PLACEHOLDER = "rami-form-key-placeholder"
-PAGE_SECONDS = 3600
-
-
-def _game_page(request: HttpRequest, game: Game, editable: bool) -> HttpResponse:
-    """The whole game page, rendered once per game version, language, address and kind of
-    link, then served from the cache with this visitor's CSRF token and a fresh form key.
-
-    Everything on the page follows from those: every change to the game bumps its version.
-    The key must be new for every page load, or two phones would share one and the second
-    round saved would be taken for a resend of the first.
-    """
-    token = game.edit_token if editable else game.view_token
-    parts = (
-        token,
-        game.version,
-        get_language(),
-        sharing.public_base(request),
-        # The path, not the query string: any "?x=N" would be one more page in memory.
-        request.path,
-    )
-    name = "game-page:" + hashlib.blake2b(repr(parts).encode(), digest_size=16).hexdigest()
-    html = cache.get(name)
-    if html is None:
-        board = Scoreboard.for_game(game)
-        form = _round_form(board) if editable else None
-        if form is not None:
-            form.initial["key"] = KEY_PLACEHOLDER
-        html = _game_response(
-            request,
-            game,
-            form,
-            editable=editable,
-            board=board,
-            csrf_token=CSRF_PLACEHOLDER,
-            csp_nonce="",
-        ).rendered_content
-        cache.set(name, html, PAGE_SECONDS)
-    html = html.replace(CSRF_PLACEHOLDER, get_token(request))
-    return HttpResponse(html.replace(KEY_PLACEHOLDER, secrets.token_urlsafe(16)))
 
 
 ACTIONS = {"save", "preview", "delete", "restore", "rematch"}
@@ -209,9 +172,9 @@ def game_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
     htmx requests get the #game_body part back; others are redirected (303) after a change.
     A change that another phone's change has overtaken is refused with 409 and the reason.
     """
-    game = get_object_or_404(Game, edit_token=token)
+    game = _game_or_404(edit_token=token)
     if request.method == "GET":
-        response = _game_page(request, game, editable=True)
+        response = _game_response(request, game)
         recent.remember(request, response, game, "g")
         return response
 
@@ -220,8 +183,7 @@ def game_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
         return HttpResponseBadRequest("unknown action", content_type="text/plain")
     here = reverse("game", args=[game.edit_token])
     if action == "preview":
-        board = Scoreboard.for_game(game)
-        form = _round_form(board, request.POST, preview=True)
+        form = _round_form(game, request.POST, preview=True)
         seats = [
             {**seat, "points": points}
             for seat, points in zip(form.seats(), form.preview(), strict=True)
@@ -233,6 +195,9 @@ def game_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
         refused = _save_round(request, game)
         if refused is not None:
             return refused
+        if request.htmx:
+            # The latest change is this round: no deletion to undo.
+            return _game_response(request, game, partial="game_body", undo=False)
     else:
         try:
             if action == "rematch":
@@ -280,7 +245,7 @@ def _save_round(request: HtmxHttpRequest, game: Game) -> HttpResponse | None:
     next round (the form now says that number) or to drop it.
     """
     partial = "game_body" if request.htmx else ""
-    form = _round_form(Scoreboard.for_game(game), request.POST)
+    form = _round_form(game, request.POST)
     if not form.is_valid():
         return _game_response(request, game, form, partial=partial)
     try:
@@ -295,7 +260,7 @@ def _save_round(request: HtmxHttpRequest, game: Game) -> HttpResponse | None:
             return _game_response(request, game, form, partial=partial)
         data = request.POST.copy()
         data["for_round"] = str(error.details["next"])
-        form = _round_form(Scoreboard.for_game(game), data)
+        form = _round_form(game, data)
         form.is_valid()
         conflict = {"number": error.details["number"], "next": error.details["next"]}
         return _game_response(request, game, form, partial=partial, conflict=conflict)
@@ -314,8 +279,8 @@ def _number(text: str | None) -> int:
 def view_page(request: HttpRequest, token: str) -> HttpResponse:
     """The same scoreboard, read-only and live, for the view link. Template:
     scoring/game.html (editable false: no form, and the edit token appears nowhere)."""
-    game = get_object_or_404(Game, view_token=token)
-    response = _game_page(request, game, editable=False)
+    game = _game_or_404(view_token=token)
+    response = _game_response(request, game, editable=False)
     recent.remember(request, response, game, "v")
     return response
 
@@ -345,7 +310,7 @@ def _poll(request: HttpRequest, token: str, editable: bool) -> HttpResponse:
         raise Http404
     if request.GET.get("v") == str(version):
         return HttpResponse(status=204)
-    game = Game.objects.get(**{field: token})
+    game = Game.with_players(**{field: token})
     typing = request.GET.get("typing") == "1"
     return _game_response(request, game, partial="live", editable=editable, typing=typing)
 
@@ -358,12 +323,11 @@ def round_page(request: HtmxHttpRequest, token: str, number: int) -> HttpRespons
     kept) when that round has since been deleted, moved by a change to an earlier round, or
     edited on another phone; the page then shows the round as it is now, and saving again
     replaces it knowingly."""
-    game = get_object_or_404(Game, edit_token=token)
-    board = Scoreboard.for_game(game)
+    game = _game_or_404(edit_token=token)
     status = 200
     refused = None
     if request.method == "POST":
-        form = _round_form(board, request.POST)
+        form = _round_form(game, request.POST)
         if form.is_valid():
             seen = _round_as_seen({**request.POST.dict(), "number": number})
             try:
@@ -385,17 +349,15 @@ def round_page(request: HtmxHttpRequest, token: str, number: int) -> HttpRespons
     if request.method == "POST":
         data = request.POST.copy()
         data["round"], data["revision"], data["for_round"] = round_.pk, round_.revision, number
-        form = _round_form(board, data)
+        form = _round_form(game, data)
         form.is_valid()
     else:
-        entry = round_.entry(len(board.seated))
-        form = _round_form(board, initial=RoundForm.initial_for(round_, entry))
-    context = {"game": game, "board": board, "form": form, "round": round_, "refused": refused}
+        entry = round_.entry(len(game.seated_players))
+        form = _round_form(game, initial=RoundForm.initial_for(round_, entry))
+    context = {"game": game, "form": form, "round": round_, "refused": refused}
     if refused:
         names = game.names
-        context["now"] = history.round_as_it_was(
-            round_.document(names), names, number, board.target
-        )
+        context["now"] = history.round_as_it_was(round_.document(names), names, number, game.target)
     return TemplateResponse(request, "scoring/round.html", context, status=status)
 
 
@@ -428,36 +390,36 @@ def _download(game: Game, content: str, content_type: str, extension: str) -> Ht
 
 
 def _json_download(game: Game) -> HttpResponse:
-    return _download(game, exchange.dumps(game.to_document()), "application/json", "json")
+    return _download(game, exchange.dumps(exchange.export_game(game)), "application/json", "json")
 
 
 def _csv_download(game: Game) -> HttpResponse:
-    text = rounds_csv.csv_text(game.to_document())
+    text = rounds_csv.csv_text(exchange.export_game(game))
     return _download(game, text, "text/csv; charset=utf-8", "csv")
 
 
 @require_GET
 def export_json(request: HttpRequest, token: str) -> HttpResponse:
     """The game as a rami-game/1 document, offered as a file."""
-    return _json_download(get_object_or_404(Game, edit_token=token))
+    return _json_download(_game_or_404(edit_token=token))
 
 
 @require_GET
 def export_csv(request: HttpRequest, token: str) -> HttpResponse:
     """The rounds as CSV, one row per round and player (scoring/rounds_csv.py)."""
-    return _csv_download(get_object_or_404(Game, edit_token=token))
+    return _csv_download(_game_or_404(edit_token=token))
 
 
 @require_GET
 def view_export_csv(request: HttpRequest, token: str) -> HttpResponse:
     """The same CSV, from the read-only link."""
-    return _csv_download(get_object_or_404(Game, view_token=token))
+    return _csv_download(_game_or_404(view_token=token))
 
 
 @require_GET
 def view_export_json(request: HttpRequest, token: str) -> HttpResponse:
     """The rami-game/1 document, from the read-only link."""
-    return _json_download(get_object_or_404(Game, view_token=token))
+    return _json_download(_game_or_404(view_token=token))
 
 
 # Installing the app on a phone. The colours match templates/_head_icons.html.
@@ -524,6 +486,6 @@ def history_page(request: HttpRequest, token: str) -> TemplateResponse:
     """Every change to the game, newest first, with the round before and after it; a deleted
     round can be restored from here (the game page's `restore` action). Template:
     scoring/history.html; context: `game`, `names` and `changes` (scoring.history.Change)."""
-    game = get_object_or_404(Game, edit_token=token)
+    game = _game_or_404(edit_token=token)
     context = {"game": game, "names": game.names, "changes": history.changes(game)}
     return TemplateResponse(request, "scoring/history.html", context)

@@ -7,6 +7,7 @@ from urllib.parse import urlencode
 
 import pytest
 
+from scoring.exchange import import_game
 from scoring.models import Game
 
 GAMES = Path(__file__).parent / "games"
@@ -20,7 +21,7 @@ def game_document(name: str) -> dict:
 def every_kind_game(db) -> Game:
     """A finished 4-player game: a normal round, a hand rummy, a round that leads to a
     tie-break, and a blocked tie-break round that Ana wins."""
-    return Game.from_document(game_document("every_kind"))
+    return import_game(game_document("every_kind"))
 
 
 @pytest.fixture

@@ -129,14 +129,6 @@ def test_suit_names(language, names):
         assert cards.suit_name("♥") == names.split()[1]
 
 
-def test_describe_cards_names_a_hand_for_a_screen_reader():
-    with translation.override("cs"):
-        assert cards.describe_cards(["AH", "JK", "5C"]) == "srdcové eso, žolík, trefová pětka"
-        assert cards.describe_cards([]) == "prázdná ruka"
-    with translation.override("en"):
-        assert cards.describe_cards([]) == "empty hand"
-
-
 def test_card_face_is_red_for_hearts_and_diamonds_and_marks_the_joker():
     with translation.override("sv"):
         heart, club, joker = cards.card_faces(["AH", "5C", "JK"])

@@ -13,9 +13,9 @@ import pytest
 from django.db import connection
 from django.db.models import Sum
 
-from scoring.exchange import RoundEntry
 from scoring.models import Game, GameEvent, Hand
 from scoring.rules import Hand as RulesHand
+from scoring.rules import RoundEntry
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -17,11 +17,11 @@ from urllib.parse import urlsplit
 import pytest
 
 from scoring import rules
-from scoring.exchange import RoundEntry
 from scoring.models import Game, GameEvent, Hand
+from scoring.rules import RoundEntry
 from tests.conftest import Phone, delete_post, edit_post, round_post
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 PHONES = 20
 TIMEOUT = 60  # seconds for the threads to start and finish

@@ -1,25 +1,54 @@
 """Rules errors said in the player's language, naming the player and the card."""
 
+import re
+from pathlib import Path
+
 import pytest
 from django.utils import translation
 
+import scoring
 from scoring import errors, rules
 from scoring.rules import Hand, RulesError
 
 LANGUAGES = ["en", "cs", "sv", "bg", "id"]
 # Enough details for any code's English message to format.
-DETAILS = {"card": "AH", "value": 5, "limit": 2, "count": 3, "target": 0, "number": 4, "next": 5}
+DETAILS = {
+    "card": "AH",
+    "value": 5,
+    "limit": 2,
+    "count": 3,
+    "target": 0,
+    "number": 4,
+    "next": 5,
+    "now": 3,
+}
 NAMES = ["Ana", "Boris", "Cyril"]
 
 
-def test_every_rules_error_code_has_a_message():
-    for code in rules.RulesError.MESSAGES:
-        assert code in errors.MESSAGES or code == "too_many_copies"
-    assert set(errors.PLAYER_MESSAGES) <= set(rules.RulesError.MESSAGES)
+def raised_codes() -> set[str]:
+    """Every code the app raises a RulesError with, read from its source."""
+    source = "\n".join(path.read_text() for path in Path(scoring.__file__).parent.glob("*.py"))
+    codes = set(re.findall(r'RulesError\(\s*"(\w+)"', source))
+    # Codes chosen by an expression (missing_hand or missing_blocked_hand).
+    codes |= set(re.findall(r'"(\w+)" if .* else "(\w+)"', source)[0])
+    return codes
+
+
+def test_every_code_raised_has_a_message_in_the_one_catalogue():
+    codes = raised_codes()
+    assert {"unknown_card", "round_gone", "name_duplicate", "missing_blocked_hand"} <= codes
+    assert codes - {"too_many_copies"} <= set(errors.MESSAGES)
+    assert set(errors.PLAYER_MESSAGES) <= set(errors.MESSAGES)
+
+
+def test_a_rules_error_speaks_english_through_the_catalogue():
+    error = RulesError("unknown_card", card="1X")
+    assert str(error) == errors.english(error)
+    assert str(error).startswith("Unknown card “1X”")
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-@pytest.mark.parametrize("code", sorted(rules.RulesError.MESSAGES))
+@pytest.mark.parametrize("code", [*sorted(errors.MESSAGES), "too_many_copies"])
 @pytest.mark.parametrize("player", [None, 1])
 def test_every_code_reads_in_every_language(language, code, player):
     error = RulesError(code, player, **DETAILS)

@@ -9,7 +9,7 @@ from django.core.management.base import CommandError
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring.exchange import ExchangeError, parse_game
+from scoring.exchange import ExchangeError, export_game, import_game, parse_game
 from scoring.models import Game
 from tests.conftest import GAMES, game_document
 
@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_import_then_export_gives_the_points_totals_status_and_winner_of_spec_1(every_kind_game):
-    exported = every_kind_game.to_document()
+    exported = export_game(every_kind_game)
     assert exported["target"] == 300
     assert [round_["points"] for round_ in exported["rounds"]] == [
         {"Ana": 0, "Boris": 36, "Cyril": 45, "Dana": 31},
@@ -33,14 +33,14 @@ def test_import_then_export_gives_the_points_totals_status_and_winner_of_spec_1(
 def test_a_game_in_a_tie_break_exports_so():
     document = game_document("every_kind")
     document["rounds"].pop()
-    exported = Game.from_document(document).to_document()
+    exported = export_game(import_game(document))
     assert exported["totals"] == {"Ana": 200, "Boris": 300, "Cyril": 255, "Dana": 200}
     assert (exported["status"], exported["winner"]) == ("tie_break", None)
 
 
 def test_export_of_an_import_imported_again_exports_the_same(every_kind_game):
-    first = every_kind_game.to_document()
-    assert Game.from_document(first).to_document() == first
+    first = export_game(every_kind_game)
+    assert export_game(import_game(first)) == first
 
 
 def test_the_spec_example_document_imports():
@@ -66,7 +66,7 @@ def test_the_spec_example_document_imports():
             },
         ],
     }
-    exported = Game.from_document(document).to_document()
+    exported = export_game(import_game(document))
     assert [r["points"] for r in exported["rounds"]] == [
         {"Ana": 0, "Boris": 36, "Cyril": 52},
         {"Ana": 200, "Boris": 0, "Cyril": 200},
@@ -87,7 +87,7 @@ BAD_FILES = [
         two_player_game(
             {"winner": "Ana", "hands": {"Boris": {"value": 3}, "Cyril": {"cards": ["1X"]}}}
         ),
-        'round 1, player "Cyril": unknown card "1X"',
+        'round 1, player "Cyril": Unknown card “1X”',
     ),
     (
         two_player_game({"winner": "Zoe", "hands": ok_hands}),
@@ -106,21 +106,21 @@ BAD_FILES = [
             {"winner": "Ana", "hands": ok_hands},
             {"blocked": True, "hands": {"Ana": {"value": 3}, "Boris": {"value": 1}}},
         ),
-        'round 2, player "Cyril": a blocked round needs every player\'s hand',
+        'round 2, player "Cyril": A blocked round needs every player\'s hand',
     ),
     (
         two_player_game({"winner": "Ana", "hand_rummy": True, "hands": {"Boris": {"value": 3}}}),
-        'round 1, player "Boris": a hand rummy needs every opponent not to have opened yet',
+        'round 1, player "Boris": A hand rummy needs every opponent not to have opened yet',
     ),
     (
         two_player_game({"winner": "Ana", "hands": {"Boris": {"value": 3}}}),
-        'round 1, player "Cyril": the hand of a player who did not go out is missing',
+        'round 1, player "Cyril": The cards left in a hand (or their value) are missing',
     ),
     (
         two_player_game(
             {"winner": "Ana", "hands": {"Boris": {"value": -3}, "Cyril": {"value": 1}}}
         ),
-        'round 1, player "Boris": a hand value cannot be negative',
+        'round 1, player "Boris": A hand value cannot be negative',
     ),
     (
         two_player_game(
@@ -129,7 +129,7 @@ BAD_FILES = [
                 "hands": {"Boris": {"value": 3, "cards": ["AH"]}, "Cyril": {"value": 1}},
             }
         ),
-        'round 1, player "Boris": give the cards or the hand value, not both',
+        'round 1, player "Boris": Give the cards or the hand value, not both',
     ),
     (
         two_player_game(
@@ -138,28 +138,28 @@ BAD_FILES = [
                 "hands": {"Boris": {"cards": ["AH", "AH"]}, "Cyril": {"cards": ["AH"]}},
             }
         ),
-        'round 1, player "Cyril": more "AH" cards (3) than the deck holds (2)',
+        'round 1, player "Cyril": This round holds 3 copies of the card “ace of hearts”',
     ),
     (two_player_game({"hands": ok_hands}), 'round 1: a round needs a "winner", or "blocked": true'),
     (
         {"format": "rami-game/1", "players": ["A", "B", "C", "D", "E", "F", "G"], "rounds": []},
-        "a game has 2 to 6 players, not 7",
+        "A game has 2 to 6 players, not 7.",
     ),
     (
         {"format": "rami-game/1", "players": ["A", "B" * 31], "rounds": []},
-        "a name has at most 30 characters",
+        "A name has at most 30 characters.",
     ),
     (
         {"format": "rami-game/1", "players": ["Ana", "ana"], "rounds": []},
-        "two players have the same name",
+        "Two players have this name",
     ),
     (
         {"format": "rami-game/1", "players": ["Ana", "\u00ad\u202e"], "rounds": []},
-        'player "\\u00ad\\u202e": a name needs at least one letter, digit or sign',
+        'player "\\u00ad\\u202e": A name needs at least one letter, digit or sign',
     ),
     (
         {"format": "rami-game/1", "players": ["Ana", "An\u200ba"], "rounds": []},
-        'player "Ana": two players have the same name',
+        'player "An\\u200ba": Two players have this name',
     ),
     (
         {"format": "rami-game/2", "players": ["A", "B"], "rounds": []},
@@ -186,9 +186,9 @@ def test_rounds_past_the_end_are_restored_as_they_were(every_kind_game):
     # Round 1 now gives Boris 64: he reaches 300 after round 2.
     rounds = every_kind_game.rounds
     every_kind_game.edit_round(rounds.get(number=1), rounds.get(number=3).entry(4))
-    exported = every_kind_game.to_document()
+    exported = export_game(every_kind_game)
     assert len(exported["rounds"]) == 4
-    assert Game.from_document(exported).to_document() == exported
+    assert export_game(import_game(exported)) == exported
 
 
 def test_not_json_at_all_is_refused(tmp_path):
@@ -213,7 +213,7 @@ def test_import_from_standard_input_prints_the_edit_link(monkeypatch, capsys):
 
 def test_export_command_prints_the_document(every_kind_game, capsys):
     call_command("export_game", every_kind_game.edit_token)
-    assert json.loads(capsys.readouterr().out) == every_kind_game.to_document()
+    assert json.loads(capsys.readouterr().out) == export_game(every_kind_game)
 
 
 def test_export_command_of_an_unknown_token_says_so():
@@ -259,9 +259,9 @@ def games(draw):
 def test_export_import_export_is_the_identity(document):
     try:
         parse_game(copy.deepcopy(document))
-        game = Game.from_document(document)
+        game = import_game(document)
     except ExchangeError as error:
-        assert "more" in str(error)
+        assert "but the deck has only" in str(error)  # the random hands broke the deck check
         return
-    first = game.to_document()
-    assert Game.from_document(first).to_document() == first
+    first = export_game(game)
+    assert export_game(import_game(first)) == first

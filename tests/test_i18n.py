@@ -7,11 +7,12 @@ import polib
 import pytest
 from django.conf import settings
 
+from scoring.exchange import import_game
 from scoring.models import Game
 from tests.conftest import game_document, round_post
 from tests.test_catalogues import SAME_AS_ENGLISH
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 LANGUAGES = [code for code, _name in settings.LANGUAGES]
 TRANSLATED = [code for code in LANGUAGES if code != "en"]
@@ -77,12 +78,12 @@ def get(client, path: str, language: str) -> str:
 
 @pytest.fixture
 def games(db) -> dict[str, Game]:
-    finished = Game.from_document(game_document("every_kind"))
+    finished = import_game(game_document("every_kind"))
     tie_break = game_document("every_kind")
     tie_break["rounds"].pop()
     return {
         "new": Game.start(sorted(NAMES)),
-        "tie-break": Game.from_document(tie_break),
+        "tie-break": import_game(tie_break),
         "finished": finished,
     }
 

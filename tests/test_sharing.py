@@ -9,6 +9,7 @@ import pytest
 import zxingcpp
 
 from scoring import sharing
+from scoring.exchange import export_game
 from scoring.models import Game
 from tests.conftest import round_post, without_bdi
 
@@ -58,8 +59,8 @@ def test_links_opened_as_localhost_use_the_machines_network_address(
     assert "http://localhost" not in html
 
 
-def test_rami_public_url_wins(client, four_players, monkeypatch):
-    monkeypatch.setenv("RAMI_PUBLIC_URL", "https://rami.example.org/")
+def test_rami_public_url_wins(client, four_players, settings):
+    settings.RAMI_PUBLIC_URL = "https://rami.example.org/"
     html = client.get(f"/g/{four_players.edit_token}/", HTTP_HOST="127.0.0.1:8000").content.decode()
     assert qr_codes(html) == [
         f"https://rami.example.org/g/{four_players.edit_token}/",
@@ -82,7 +83,7 @@ def test_the_view_page_shows_the_scoreboard_and_only_the_view_link(client, every
 
 def test_the_view_link_cannot_change_anything(client, every_kind_game):
     view = every_kind_game.view_token
-    before = every_kind_game.to_document()
+    before = export_game(every_kind_game)
     # The view link's own URLs take no change.
     for path in (
         f"/v/{view}/",
@@ -99,7 +100,7 @@ def test_the_view_link_cannot_change_anything(client, every_kind_game):
     assert client.post(f"/g/{view}/rounds/1/", round_post(0, {1: 1, 2: 1, 3: 1})).status_code == 404
     assert client.get(f"/g/{view}/poll").status_code == 404
     assert client.get(f"/g/{view}/export.json").status_code == 404
-    assert every_kind_game.to_document() == before
+    assert export_game(every_kind_game) == before
     assert Game.objects.count() == 1
 
 

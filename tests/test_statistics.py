@@ -6,6 +6,7 @@ import pytest
 from django.template.loader import render_to_string
 
 from scoring import statistics
+from scoring.exchange import import_game
 from scoring.models import Game
 from scoring.scoreboard import Scoreboard
 from scoring.statistics import PlayedRound
@@ -164,7 +165,7 @@ def test_names_in_the_statistics_table_are_escaped():
 
 def two_player_game(winner: str, loser: str) -> Game:
     """A finished game of one round: the loser is caught with 100 points in hand."""
-    return Game.from_document(
+    return import_game(
         {
             "format": "rami-game/1",
             "players": [winner, loser],
@@ -179,7 +180,7 @@ def test_wins_per_name_counts_finished_games_ignoring_case(
 ):
     boris_beats_ana = two_player_game("Boris", "ana")
     ana_beats_cyril = two_player_game("ANA", "Cyril")
-    unfinished = Game.from_document({**game_document("every_kind"), "rounds": []})
+    unfinished = import_game({**game_document("every_kind"), "rounds": []})
     games = [unfinished, ana_beats_cyril, boris_beats_ana, every_kind_game]
     with django_assert_num_queries(1):
         table = statistics.wins_per_name(games)
@@ -203,6 +204,6 @@ def test_wins_per_name_counts_finished_games_ignoring_case(
 
 @pytest.mark.django_db
 def test_wins_per_name_without_a_finished_game_shows_nothing(every_kind_game):
-    unfinished = Game.from_document({**game_document("every_kind"), "rounds": []})
+    unfinished = import_game({**game_document("every_kind"), "rounds": []})
     assert statistics.wins_per_name([unfinished]) == []
     assert render_to_string("scoring/_wins_per_name.html", {"wins_per_name": []}).strip() == ""

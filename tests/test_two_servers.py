@@ -29,7 +29,7 @@ from django.urls import reverse
 from scoring.models import Game
 from tests.conftest import Phone, round_post
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 PORTS = range(8400, 8500)
 STARTUP = 30  # seconds for a server to answer /healthz

@@ -6,9 +6,8 @@ from html import unescape
 
 import pytest
 
-from scoring.exchange import RoundEntry
 from scoring.models import Game
-from scoring.rules import Hand
+from scoring.rules import Hand, RoundEntry
 from tests.conftest import delete_post, edit_post, round_post
 
 pytestmark = pytest.mark.django_db

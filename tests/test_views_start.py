@@ -37,9 +37,9 @@ def test_starting_a_game_with_htmx_redirects_the_browser(client):
 @pytest.mark.parametrize(
     ("names", "message"),
     [
-        ({"player_0": "Ana"}, "Enter the names of 2 to 6 players."),
+        ({"player_0": "Ana"}, "A game has 2 to 6 players, not 1."),
         ({"player_0": "Ana", "player_1": "ANA "}, "Two players have this name"),
-        ({"player_0": "Ana", "player_1": "B" * 31}, "Ensure this value has at most 30 characters"),
+        ({"player_0": "Ana", "player_1": "B" * 31}, "A name has at most 30 characters."),
         ({"player_0": "Ana", "player_1": "\u00ad\u200b"}, "at least one letter, digit or sign"),
         ({"player_0": "Ana", "player_1": "An\u200ba"}, "Two players have this name"),
         ({"player_0": "Jos\u00e9", "player_1": "Jose\u0301"}, "Two players have this name"),

@@ -30,7 +30,7 @@ from scoring.models import Game, GameEvent
 from tests.conftest import Phone, round_post
 from tests.test_two_servers import database_url, free_port
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 SERVE = Path(settings.BASE_DIR) / "scripts" / "serve"
 HOST = "127.0.0.1"

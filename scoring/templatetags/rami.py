@@ -4,16 +4,53 @@ from collections.abc import Iterable
 
 from django import template
 from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
+from django.utils.translation import get_language
 
 from scoring import cards, rules
 
 register = template.Library()
 
 
-@register.inclusion_tag("scoring/_card.html")
-def card(code: str) -> dict:
+# The HTML of each card face drawn so far, by language and card code: keyed by all that it
+# shows (the catalogues are read once, when the server starts), so it cannot go stale; at most
+# the 66 canonical codes (cards.ALL_CODES) a language.
+_FACES: dict[tuple[str | None, str], SafeString] = {}
+
+
+def _face(code: str, language: str | None) -> SafeString:
+    """One card face: its index and suit symbol, red for hearts and diamonds, a star for a
+    joker; its accessible name is the card's full name in the active language. One element
+    only, drawn in Python: a 60-round table holds hundreds of them."""
+    html = _FACES.get((language, code))
+    if html is None:
+        face = cards.card_face(code)
+        colour = " card-red" if face.red else ""
+        joker = " card-joker" if face.joker else ""
+        html = format_html(
+            '<span class="card{}{}" role="img" aria-label="{}">{}{}</span>',
+            colour,
+            joker,
+            face.name,
+            face.label,
+            face.symbol,
+        )
+        if face.code == code:  # a code written otherwise ("ah") is drawn, not kept
+            _FACES[language, code] = html
+    return html
+
+
+@register.simple_tag
+def card(code: str) -> SafeString:
     """A small card face with its full name for screen readers (scoring/cards.py)."""
-    return {"card": cards.card_face(code)}
+    return _face(code, get_language())
+
+
+@register.simple_tag
+def hand_cards(codes: Iterable[str]) -> SafeString:
+    """All the faces of a hand in one call: `{% hand_cards cell.cards %}`."""
+    language = get_language()
+    return format_html_join("", "{}", ((_face(code, language),) for code in codes))
 
 
 @register.simple_tag

@@ -1,7 +1,8 @@
 """Browser tests: Playwright for Python drives Debian's Chromium at a phone's size.
 
-They run in CI for real: `.ci/run` installs chromium when it is missing, and a machine
-without it fails here with a message saying so instead of skipping.
+They run for real: `make test` installs chromium when it is missing (as root; otherwise it
+names the command), and a machine without it fails here with a message saying so instead of
+skipping. They are slow, so `make test-quick` leaves them out.
 """
 
 import os
@@ -33,13 +34,17 @@ def pytest_collection_modifyitems(items):
     for item in items:
         if "tests/browser/" in str(item.fspath).replace(os.sep, "/"):
             item.add_marker(pytest.mark.browser)
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="session")
 def browser():
     executable = shutil.which("chromium")
     if executable is None:
-        pytest.fail("The browser tests need Debian's Chromium: apt-get install -y chromium")
+        pytest.fail(
+            "The browser tests need Debian's Chromium: sudo apt-get install -y chromium "
+            "(make test installs it when run as root)"
+        )
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_FLAGS)
         yield browser

@@ -2,7 +2,7 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring.exchange import dumps
+from scoring.exchange import dumps, export_game
 from scoring.models import Game
 
 
@@ -18,4 +18,4 @@ class Command(BaseCommand):
         ).first()
         if game is None:
             raise CommandError("no game has this edit token")
-        self.stdout.write(dumps(game.to_document()))
+        self.stdout.write(dumps(export_game(game)))

@@ -4,8 +4,7 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring.exchange import ExchangeError, loads
-from scoring.models import Game
+from scoring.exchange import ExchangeError, import_game, loads
 
 
 class Command(BaseCommand):
@@ -27,7 +26,7 @@ class Command(BaseCommand):
         except OSError as error:
             raise CommandError(f"cannot read {path}: {error.strerror}") from None
         try:
-            game = Game.from_document(loads(text))
+            game = import_game(loads(text))
         except ExchangeError as error:
             raise CommandError(str(error)) from None
         self.stdout.write(f"/g/{game.edit_token}/")
