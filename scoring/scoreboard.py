@@ -15,18 +15,60 @@ from .models import Game, GameEvent, Hand, Player, Round
 
 
 @dataclass(frozen=True)
+class StoredHand:
+    """One player's hand in one round, as stored: the cards (or the typed value), whether the
+    player had opened, and the points the rules gave."""
+
+    cards: tuple[str, ...]
+    value: int | None
+    opened: bool
+    points: int
+
+
+@dataclass(frozen=True)
+class StoredRound:
+    """One round as stored, its hands by seat (None for a seat without a stored hand)."""
+
+    number: int
+    winner: int | None
+    hand_rummy: bool
+    hands: tuple[StoredHand | None, ...]
+
+    @property
+    def points(self) -> list[int]:
+        return [hand.points if hand else 0 for hand in self.hands]
+
+    def winners(self) -> list[int]:
+        """Who scored 0 by going out, or with the lowest hand of a blocked round (the rules
+        decide, from the hands' values)."""
+        if self.winner is not None:
+            return [self.winner]
+        hands = [
+            rules.Hand(opened=hand.opened, value=hand.value, cards=hand.cards)
+            if hand
+            else rules.Hand()
+            for hand in self.hands
+        ]
+        return rules.round_winners(hands, None)
+
+    @property
+    def kind(self) -> str:
+        return rules.RoundEntry(hands=(), winner=self.winner, hand_rummy=self.hand_rummy).kind
+
+
+@dataclass(frozen=True)
 class HandRow:
     """One player's part of one round, as the round table shows it."""
 
     player: Player
-    hand: Hand | None
+    hand: StoredHand | None
     points: int
     total: int
     went_out: bool
 
     @property
-    def cards(self) -> list[str]:
-        return self.hand.card_list if self.hand else []
+    def cards(self) -> tuple[str, ...]:
+        return self.hand.cards if self.hand else ()
 
     @property
     def value(self) -> int | None:
@@ -39,7 +81,7 @@ class HandRow:
 
 @dataclass(frozen=True)
 class RoundRow:
-    round: Round
+    round: StoredRound
     hands: list[HandRow]
     tie_break: bool
     dealer: Player
@@ -50,9 +92,7 @@ class RoundRow:
 
     @property
     def kind(self) -> str:
-        if self.round.hand_rummy:
-            return "hand_rummy"
-        return "blocked" if self.round.blocked else "normal"
+        return self.round.kind
 
 
 @dataclass(frozen=True)
@@ -78,39 +118,48 @@ class PlayerRow:
 class Scoreboard:
     """A game read for display: `players`, `rounds`, `standing`, `next_dealer`."""
 
-    def __init__(
-        self, game: Game, players: list[Player], rounds: list[Round] | None = None
-    ) -> None:
+    def __init__(self, game: Game, players: list[Player]) -> None:
         self.game = game
         self.seated = players
-        self._rounds = rounds
         self.target = rules.target_for(len(players))
 
     @classmethod
     def for_game(cls, game: Game) -> Scoreboard:
-        """The game's board as the database holds it now: one query for the players, and two
-        more (the rounds, their hands) once something needs the rounds (the form of a save or
-        a preview needs only the players). Nothing is kept between requests: a page shows
-        what the rows say, however they were changed."""
+        """The game's board as the database holds it now: the players the game was read with,
+        and two queries (the rounds, their hands) once something needs the rounds (the form of
+        a save or a preview needs only the players). Nothing is kept between requests: a page
+        shows what the rows say, however they were changed."""
         return cls(game, list(game.seated_players))
 
-    @property
-    def rounds_in_order(self) -> list[Round]:
-        """The rounds with their hands (two queries the first time), in order. Each hand's
-        player is one of `seated`, not read again with every hand."""
-        if self._rounds is None:
-            rounds = Round.objects.filter(game=self.game).order_by("number")
-            self._rounds = list(rounds.prefetch_related("hands"))
-            by_id = {player.pk: player for player in self.seated}
-            for round_ in self._rounds:
-                for hand in round_.hands.all():
-                    hand.player = by_id[hand.player_id]
-        return self._rounds
+    @cached_property
+    def rounds_in_order(self) -> list[StoredRound]:
+        """The rounds with their hands, in order: read as plain values (two queries), not as
+        model objects, which cost ten times as much for a long game."""
+        seats = {player.pk: player.seat for player in self.seated}
+        hands: dict[int, list[StoredHand | None]] = {}
+        stored = Hand.objects.filter(round__game=self.game).values_list(
+            "round_id", "player_id", "cards", "value", "opened", "points"
+        )
+        for round_id, player_id, cards, value, opened, points in stored:
+            by_seat = hands.setdefault(round_id, [None] * len(self.seated))
+            by_seat[seats[player_id]] = StoredHand(tuple(cards.split()), value, opened, points)
+        rounds = Round.objects.filter(game=self.game).order_by("number")
+        return [
+            StoredRound(
+                number=number,
+                winner=winner,
+                hand_rummy=hand_rummy,
+                hands=tuple(hands.get(pk, [None] * len(self.seated))),
+            )
+            for pk, number, winner, hand_rummy in rounds.values_list(
+                "pk", "number", "winner_seat", "hand_rummy"
+            )
+        ]
 
     @cached_property
     def points(self) -> list[list[int]]:
         """Each round's points, by seat."""
-        return [round_.points_by_seat(len(self.seated)) for round_ in self.rounds_in_order]
+        return [round_.points for round_ in self.rounds_in_order]
 
     @cached_property
     def standings(self) -> list[rules.Standing]:
@@ -126,6 +175,10 @@ class Scoreboard:
     @property
     def totals(self) -> tuple[int, ...]:
         return self.standing.totals
+
+    @property
+    def round_count(self) -> int:
+        return len(self.rounds_in_order)
 
     @property
     def next_round_number(self) -> int:
@@ -163,21 +216,18 @@ class Scoreboard:
     def rounds(self) -> list[RoundRow]:
         """The rounds in order, each with its hands by seat and the running totals."""
         rows = []
-        totals = [0] * len(self.seated)
         players = len(self.seated)
         for index, round_ in enumerate(self.rounds_in_order):
-            by_seat = {hand.player.seat: hand for hand in round_.hands.all()}
-            points = self.points[index]
-            totals = [total + point for total, point in zip(totals, points, strict=True)]
-            winners = set(rules.round_winners(round_.entry(players).hands, round_.winner_seat))
+            totals = self.standings[index].totals
+            winners = set(round_.winners())
             rows.append(
                 RoundRow(
                     round=round_,
                     hands=[
                         HandRow(
                             player=player,
-                            hand=by_seat.get(seat),
-                            points=points[seat],
+                            hand=round_.hands[seat],
+                            points=round_.hands[seat].points if round_.hands[seat] else 0,
                             total=totals[seat],
                             went_out=seat in winners,
                         )
@@ -197,22 +247,7 @@ class Scoreboard:
         game.html keeps their HTML under it, so a row changed in any way (a form, a queryset
         .update(), a migration, a restore) gives a new key and is drawn anew: what is kept by
         its content cannot go stale."""
-        content = (
-            [player.name for player in self.seated],
-            self.target,
-            [
-                (
-                    round_.number,
-                    round_.winner_seat,
-                    round_.hand_rummy,
-                    sorted(
-                        (hand.player.seat, hand.cards, hand.value, hand.opened, hand.points)
-                        for hand in round_.hands.all()
-                    ),
-                )
-                for round_ in self.rounds_in_order
-            ],
-        )
+        content = ([player.name for player in self.seated], self.target, self.rounds_in_order)
         return hashlib.blake2b(repr(content).encode(), digest_size=16).hexdigest()
 
     @cached_property
@@ -220,12 +255,10 @@ class Scoreboard:
         """The rounds as plain values, for the statistics."""
         played = []
         for round_, points in zip(self.rounds_in_order, self.points, strict=True):
-            opened = [True] * len(self.seated)
-            for hand in round_.hands.all():
-                opened[hand.player.seat] = hand.opened
+            opened = [hand.opened if hand else True for hand in round_.hands]
             played.append(
                 statistics.PlayedRound(
-                    winner=round_.winner_seat,
+                    winner=round_.winner,
                     hand_rummy=round_.hand_rummy,
                     points=tuple(points),
                     opened=tuple(opened),

@@ -5,7 +5,7 @@ from collections.abc import Iterable
 from django import template
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext
 
 from scoring import cards, rules
 
@@ -53,26 +53,47 @@ def hand_cards(codes: Iterable[str]) -> SafeString:
     return format_html_join("", "{}", ((_face(code, language),) for code in codes))
 
 
-@register.simple_tag
-def picker_ranks() -> list[dict]:
-    """The 14 buttons of the card picker: the 13 ranks and the joker."""
-    return [
-        {"code": rank, "label": cards.rank_label(rank), "name": cards.card_name(rank)}
-        for rank in rules.RANKS
-    ] + [{"code": rules.JOKER, "label": "★", "name": cards.card_name(rules.JOKER), "joker": True}]
+_PICKER_KEYS: dict[str, SafeString] = {}
 
 
 @register.simple_tag
-def picker_suits() -> list[dict]:
-    return [
-        {
-            "code": suit,
-            "symbol": rules.SUIT_SYMBOLS[suit],
-            "name": cards.suit_name(suit),
-            "red": suit in cards.RED_SUITS,
-        }
-        for suit in rules.SUITS
-    ]
+def picker_keys() -> SafeString:
+    """The keys of a card picker: the 13 ranks and the joker, then the four suits. The same
+    for every player, so drawn once per language and kept (keyed by the language, it cannot go
+    stale)."""
+    language = get_language()
+    if language not in _PICKER_KEYS:
+        ranks = format_html_join(
+            "",
+            '<button type="button" class="rank{}" data-rank="{}" aria-label="{}">{}</button>',
+            (("", rank, cards.card_name(rank), cards.rank_label(rank)) for rank in rules.RANKS),
+        ) + format_html(
+            '<button type="button" class="rank joker" data-rank="{}" aria-label="{}">★</button>',
+            rules.JOKER,
+            cards.card_name(rules.JOKER),
+        )
+        suits = format_html_join(
+            "",
+            '<button type="button" class="suit{}" data-suit="{}" aria-label="{}">{}</button>',
+            (
+                (
+                    " red" if suit in cards.RED_SUITS else "",
+                    suit,
+                    cards.suit_name(suit),
+                    rules.SUIT_SYMBOLS[suit],
+                )
+                for suit in rules.SUITS
+            ),
+        )
+        _PICKER_KEYS[language] = format_html(
+            '<div class="ranks" role="group" aria-label="{}">{}</div>'
+            '<div class="suits" role="group" aria-label="{}">{}</div>',
+            gettext("Add a card"),
+            ranks,
+            gettext("Suit of the last card (optional)"),
+            suits,
+        )
+    return _PICKER_KEYS[language]
 
 
 @register.filter
