@@ -59,7 +59,7 @@ def random_round(chance: random.Random, names: list[str]) -> dict:
         if name == winner:
             continue
         if chance.random() < 0.2:
-            hand: dict = {"value": chance.randint(0, 90)}
+            hand: dict = {"value": chance.randint(2, 90)}
         else:
             hand = {"cards": [deck.pop() for _ in range(chance.randint(1, 9))]}
         if chance.random() < 0.1:

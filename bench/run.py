@@ -154,11 +154,12 @@ class Request:
 
 
 def round_data(action: str) -> dict[str, str]:
-    """A valid round of the 6-player games: Ana went out, one hand of 1 point, the others 0,
-    so that thousands of saves never bring anyone to the target (500). No `for_round` (it is
-    optional), so that saves one after the other never conflict; wrk adds a new `key` to each."""
-    data = {"action": action, "winner": "0", "value_1": "1"}
-    data.update({f"value_{seat}": "0" for seat in range(2, 6)})
+    """A valid round of the 6-player games: a blocked round in which every hand is worth 2 (the
+    least a hand can be), so that everyone shares the lowest hand and scores 0, and thousands
+    of saves never bring anyone to the target. No `for_round` (it is optional), so that saves
+    one after the other never conflict; wrk adds a new `key` to each."""
+    data = {"action": action, "winner": "blocked"}
+    data.update({f"value_{seat}": "2" for seat in range(6)})
     return data
 
 

@@ -34,7 +34,7 @@ from scoring.models import Game, GameEvent, Hand, Player, Round  # noqa: E402
 PLAYERS = ["Ana", "Boris", "Cyril", "Dana", "Emil", "Fran"]
 # Small hands, so that a 6-player game (target 500) can run to 300 rounds and more without
 # anyone reaching the target: 8 points a round in all, about 1.3 per player.
-SMALL_HANDS = [{"cards": ["2S"]}, {"cards": ["3H"]}, {"cards": ["2C"]}, {"value": 1}, {"value": 0}]
+SMALL_HANDS = [{"cards": ["2S"]}, {"cards": ["3H"]}, {"cards": ["2C"]}, {"value": 2}, {"value": 3}]
 
 
 def game_document(rounds: int) -> dict:

@@ -139,6 +139,8 @@ LANGUAGES = [
     ("id", "Bahasa Indonesia"),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Date and time formats where Django's own fall short (bg, id): rami_site/formats/<lang>/.
+FORMAT_MODULE_PATH = "rami_site.formats"
 # The choice made with the switcher outlives the browser session: a table plays every week.
 LANGUAGE_COOKIE_AGE = 365 * 24 * 60 * 60
 LANGUAGE_COOKIE_SAMESITE = "Lax"

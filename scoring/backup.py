@@ -197,8 +197,8 @@ def _store(games: Sequence[tuple[Backup, GameDocument]]) -> list[Game]:
     made = []  # (game, names, rounds and their points)
     for backup, parsed in games:
         names = parsed.names
-        target = rules.target_for(len(names))
-        scored = [(entry, entry.points(target)) for entry in parsed.rounds]
+        target = parsed.rules.target_for(len(names))
+        scored = [(entry, entry.points(target, parsed.rules)) for entry in parsed.rounds]
         totals = [sum(points[seat] for _, points in scored) for seat in range(len(names))]
         # What refresh_standing stores after the last round (the defaults when there is none).
         standing = rules.standing(totals, target)
@@ -209,6 +209,7 @@ def _store(games: Sequence[tuple[Backup, GameDocument]]) -> list[Game]:
             version=clock + len(scored),
             status=standing.status,
             winner_seat=standing.winner,
+            house_rules=parsed.rules.changes(),
         )
         made.append((game, names, scored))
     Game.objects.bulk_create([game for game, _, _ in made], batch_size=ROWS_PER_INSERT)

@@ -39,6 +39,11 @@ class Example:
     seats: tuple[ExampleSeat, ...]
     blocked: bool = False
     hand_rummy: bool = False
+    # The explanation states the never-opened player's sum and cap (%(hand)s, %(penalty)s,
+    # %(sum)s, %(cap)s), worked out by the engine.
+    numbered: bool = False
+    # The players' rules leave this round end open: the page points to "What the app decides".
+    decided: bool = False
 
     @property
     def winner(self) -> int | None:
@@ -72,9 +77,13 @@ EXAMPLES = (
     Example(
         key="four_players_one_never_opened",
         title=_("Four players, only one never opened"),
+        # The cap is what the never-opened rule allows, not the most anyone can score: a
+        # player who opened can hold more (JK JK A A K K Q Q J J is 122), and a hand rummy
+        # costs 200.
         explanation=_(
-            "The players who opened score their hand value; the one who did not scores the "
-            "most a player can score without a hand rummy."
+            "The players who opened score their hand value. The one who never opened scores "
+            "the maximum the rule allows: %(hand)s + %(penalty)s = %(sum)s, capped at "
+            "%(cap)s points."
         ),
         seats=(
             _winner(),
@@ -84,6 +93,7 @@ EXAMPLES = (
             ),
             ExampleSeat("opponent", 3, ("JK", "AH")),
         ),
+        numbered=True,
     ),
     Example(
         key="hand_rummy",
@@ -112,6 +122,7 @@ EXAMPLES = (
             ExampleSeat("player", 3, ("QD", "8H"), opened=False),
         ),
         blocked=True,
+        decided=True,
     ),
 )
 
@@ -126,17 +137,23 @@ class ComputedExample:
 
 
 @cache
-def computed_examples() -> dict[str, ComputedExample]:
-    """Each example scored by rules.score_round (once per process: the rules do not change
-    while it runs)."""
+def computed_examples(house: rules.Rules = rules.SEEDS) -> dict[str, ComputedExample]:
+    """Each example scored by rules.score_round under `house` (once per process and rules:
+    keyed by the rules, it cannot go stale). An example those rules refuse (a joker in a deck
+    without jokers) is left out."""
     computed = {}
     for example in EXAMPLES:
-        target = rules.target_for(len(example.seats))
+        target = house.target_for(len(example.seats))
         hands = [rules.Hand(cards=seat.cards, opened=seat.opened) for seat in example.seats]
-        points = rules.score_round(hands, example.winner, target, hand_rummy=example.hand_rummy)
+        try:
+            points = rules.score_round(
+                hands, example.winner, target, hand_rummy=example.hand_rummy, rules=house
+            )
+        except rules.RulesError:
+            continue
         computed[example.key] = ComputedExample(
             target=target,
-            hand_values=tuple(hand.points for hand in hands),
+            hand_values=tuple(hand.worth(house) for hand in hands),
             points=tuple(points),
         )
     return computed
@@ -160,13 +177,17 @@ class WorkedExample:
     players: int
     target: int
     rows: list[SeatRow]
+    decided: bool
 
 
-def worked_examples() -> list[WorkedExample]:
-    """The examples in the active language, with their computed numbers and card faces."""
-    computed = computed_examples()
+def worked_examples(house: rules.Rules = rules.SEEDS) -> list[WorkedExample]:
+    """The examples in the active language, with their numbers computed under `house` and
+    their card faces."""
+    computed = computed_examples(house)
     worked = []
     for example in EXAMPLES:
+        if example.key not in computed:
+            continue
         numbers = computed[example.key]
         rows = [
             SeatRow(
@@ -185,13 +206,33 @@ def worked_examples() -> list[WorkedExample]:
             WorkedExample(
                 key=example.key,
                 title=str(example.title),
-                explanation=str(example.explanation),
+                explanation=_explanation(example, numbers),
                 players=len(example.seats),
                 target=numbers.target,
                 rows=rows,
+                decided=example.decided,
             )
         )
     return worked
+
+
+def _explanation(example: Example, numbers: ComputedExample) -> str:
+    """The example's explanation in the active language, with its never-opened player's
+    numbers filled in when it states them."""
+    if not example.numbered:
+        return str(example.explanation)
+    seat = next(
+        index
+        for index, seat in enumerate(example.seats)
+        if not seat.opened and index != example.winner
+    )
+    hand = numbers.hand_values[seat]
+    return str(example.explanation) % {
+        "hand": hand,
+        "penalty": rules.NEVER_OPENED_PENALTY,
+        "sum": hand + rules.NEVER_OPENED_PENALTY,
+        "cap": min(rules.NEVER_OPENED_CAP, numbers.target // 2),
+    }
 
 
 def rule_numbers() -> dict[str, int]:
@@ -210,25 +251,28 @@ def rule_numbers() -> dict[str, int]:
         "copies_per_card": rules.COPIES_PER_CARD,
         "copies_per_rank": rules.COPIES_PER_RANK,
         "jokers": rules.JOKERS_IN_DECK,
+        "max_hand_value": rules.MAX_HAND_VALUE,
         "min_players": rules.MIN_PLAYERS,
         "max_players": rules.MAX_PLAYERS,
     }
 
 
-def targets() -> list[tuple[int, int]]:
+def targets(house: rules.Rules = rules.SEEDS) -> list[tuple[int, int]]:
     """(players, target) for every game size."""
     return [
-        (players, rules.target_for(players))
+        (players, house.target_for(players))
         for players in range(rules.MIN_PLAYERS, rules.MAX_PLAYERS + 1)
     ]
 
 
-def card_value_rows() -> list[tuple[str, list[CardFace], int | None]]:
+def card_value_rows(
+    house: rules.Rules = rules.SEEDS,
+) -> list[tuple[str, list[CardFace], int | None]]:
     """The rows of the table of card values: which cards, a face of each, their points
     (None for "its number")."""
     return [
-        ("joker", card_faces([rules.JOKER]), rules.card_points(rules.JOKER)),
-        ("ace", card_faces(["AS"]), rules.card_points("A")),
-        ("faces", card_faces(["KH", "QC", "JD"]), rules.card_points("K")),
+        ("joker", card_faces([rules.JOKER]), house.card_points(rules.JOKER)),
+        ("ace", card_faces(["AS"]), house.card_points("A")),
+        ("faces", card_faces(["KH", "QC", "JD"]), house.card_points("K")),
         ("numbers", card_faces(["2S", "7D", "10H"]), None),
     ]

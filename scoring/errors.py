@@ -68,6 +68,12 @@ MESSAGES = {
         "changed here; it is shown below as it is now."
     ),
     "game_not_finished": _("Only a finished game has a rematch: play on until someone wins."),
+    "value_too_small": _(
+        "A hand value of %(value)s is less than the cheapest card (%(limit)s): a player who did "
+        "not go out holds at least one card."
+    ),
+    "bad_rule": _("Give a whole number from %(low)s to %(high)s, not “%(value)s”."),
+    "bad_rule_flag": _("Give true or false, not “%(value)s”."),
     "name_empty": _("Enter a name."),
     "name_invisible": _("A name needs at least one letter, digit or sign."),
     "name_too_long": _("A name has at most %(limit)s characters."),
@@ -94,6 +100,10 @@ PLAYER_MESSAGES = {
     "hand_rummy_opened": _("%(player)s has opened, so this round cannot be a hand rummy."),
     "too_many_cards": _(
         "A hand holds at most %(limit)s cards (the whole deck), and %(player)s has %(count)s."
+    ),
+    "value_too_small": _(
+        "The hand value of %(player)s, %(value)s, is less than the cheapest card (%(limit)s): a "
+        "player who did not go out holds at least one card."
     ),
 }
 

@@ -64,7 +64,9 @@ def parse_names(players: object) -> list[str]:
         raise _fail(None, str(error), players[error.player]) from None
 
 
-def _parse_hand(document: object, round_number: int, name: str) -> rules.Hand:
+def _parse_hand(
+    document: object, round_number: int, name: str, opened_unless_said: bool = True
+) -> rules.Hand:
     if not isinstance(document, Mapping):
         raise _fail(round_number, 'a hand is {"cards": [...]} or {"value": N}', name)
     unknown = set(document) - {"cards", "value", "opened"}
@@ -78,7 +80,7 @@ def _parse_hand(document: object, round_number: int, name: str) -> rules.Hand:
     if len(cards) > rules.DECK_SIZE:
         raise _fail(round_number, f"more than {rules.DECK_SIZE} cards in one hand", name)
     value = document.get("value")
-    opened = document.get("opened", True)
+    opened = document.get("opened", opened_unless_said)
     if not isinstance(opened, bool):
         raise _fail(round_number, '"opened" must be true or false', name)
     try:
@@ -88,7 +90,11 @@ def _parse_hand(document: object, round_number: int, name: str) -> rules.Hand:
 
 
 def parse_round(
-    document: object, names: Sequence[str], round_number: int, target: int
+    document: object,
+    names: Sequence[str],
+    round_number: int,
+    target: int,
+    house_rules: rules.Rules = rules.SEEDS,
 ) -> RoundEntry:
     """One round of a document, checked by the rules (its points computed once to that end)."""
     if not isinstance(document, Mapping):
@@ -127,10 +133,12 @@ def parse_round(
             # A hand rummy needs no hands: an opponent left out had not opened.
             hands.append(rules.Hand(opened=seat == winner or not hand_rummy))
         else:
-            hands.append(_parse_hand(given, round_number, name))
+            # In a hand rummy every opponent had, by definition, never opened (SPEC 2.4).
+            opened_unless_said = seat == winner or not hand_rummy
+            hands.append(_parse_hand(given, round_number, name, opened_unless_said))
     entry = RoundEntry(hands=tuple(hands), winner=winner, hand_rummy=hand_rummy)
     try:
-        entry.points(target)
+        entry.points(target, house_rules)
     except rules.RulesError as error:
         name = names[error.player] if error.player is not None else None
         raise _fail(round_number, str(error), name) from None
@@ -141,6 +149,24 @@ def parse_round(
 class GameDocument:
     names: list[str]
     rounds: list[RoundEntry]
+    rules: rules.Rules = rules.SEEDS
+
+
+def parse_rules(document: object) -> rules.Rules:
+    """The `rules` object of a document (SPEC 2.4), absent meaning the seeds' rules; raises
+    ExchangeError saying which key is wrong and why."""
+    if document is None:
+        return rules.SEEDS
+    if not isinstance(document, Mapping):
+        raise ExchangeError('"rules" must be an object of house rules')
+    known = set(rules.SEEDS.document())
+    for key in document:
+        if key not in known:
+            raise ExchangeError(f'"rules": unknown key {json.dumps(key)}')
+    try:
+        return rules.Rules(**document)
+    except rules.RulesError as error:
+        raise ExchangeError(f'"rules": "{error.details["rule"]}": {error}') from None
 
 
 def parse_game(document: object) -> GameDocument:
@@ -152,16 +178,18 @@ def parse_game(document: object) -> GameDocument:
             f'"format" must be "{FORMAT}", not {json.dumps(document.get("format"))}'
         )
     names = parse_names(document.get("players"))
-    target = rules.target_for(len(names))
+    house_rules = parse_rules(document.get("rules"))
+    target = house_rules.target_for(len(names))
     rounds = document.get("rounds", [])
     if not isinstance(rounds, list):
         raise ExchangeError('"rounds" must be a list')
     if len(rounds) > MAX_ROUNDS:
         raise ExchangeError(f"a game has at most {MAX_ROUNDS} rounds")
     entries = [
-        parse_round(round_, names, number, target) for number, round_ in enumerate(rounds, 1)
+        parse_round(round_, names, number, target, house_rules)
+        for number, round_ in enumerate(rounds, 1)
     ]
-    return GameDocument(names=names, rounds=entries)
+    return GameDocument(names=names, rounds=entries, rules=house_rules)
 
 
 def import_game(document: object) -> Game:
@@ -169,7 +197,7 @@ def import_game(document: object) -> Game:
     raises ExchangeError (nothing created) when the document is not right."""
     parsed = parse_game(document)
     with transaction.atomic():
-        game = Game.start(parsed.names)
+        game = Game.start(parsed.names, house_rules=parsed.rules)
         for entry in parsed.rounds:
             game.record_round(entry, past_the_end=True)
     return game
@@ -189,13 +217,14 @@ def export_game(game: Game) -> dict:
         document = entry.document(names)
         document["points"] = dict(zip(names, scored, strict=True))
         if entry.blocked:
-            winners = entry.winners()
+            winners = entry.winners(game.rules)
             document["winner"] = names[winners[0]] if len(winners) == 1 else None
         documents.append(document)
     standing = after[-1] if after else rules.standing([0] * len(names), target)
     return {
         "format": FORMAT,
         "players": names,
+        "rules": game.rules.document(),
         "rounds": documents,
         "target": target,
         "totals": dict(zip(names, standing.totals, strict=True)),

@@ -17,7 +17,7 @@ from .rules import RoundEntry
 
 BLOCKED = "blocked"
 # The rules' errors about a typed hand value, shown under the value field.
-VALUE_ERRORS = {"not_a_number", "negative_value", "value_too_large"}
+VALUE_ERRORS = {"not_a_number", "negative_value", "value_too_large", "value_too_small"}
 
 
 class StartForm(forms.Form):
@@ -28,6 +28,7 @@ class StartForm(forms.Form):
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
+        self._add_house_rule_fields()
         for index in range(self.FIELDS):
             self.fields[f"player_{index}"] = forms.CharField(
                 label=_("Player %(number)d") % {"number": index + 1},
@@ -38,6 +39,9 @@ class StartForm(forms.Form):
             # Not Django's "Null characters are not allowed": a NUL is one more invisible
             # character that rules.clean_name takes out.
             self.fields[f"player_{index}"].validators = []
+
+    def house_rule_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in HOUSE_RULES]
 
     def name_fields(self) -> list[forms.BoundField]:
         return [self[f"player_{index}"] for index in range(self.FIELDS)]
@@ -52,8 +56,80 @@ class StartForm(forms.Form):
         """How many name fields hold a name, as typed (at most 6)."""
         return len(self._filled(self.data))
 
+    def _add_house_rule_fields(self) -> None:
+        """The house rules, prefilled with the seeds' values. `rules_shown` tells a form that
+        carried them from a post that did not (a script's): that one plays the seeds' rules."""
+        self.fields["rules_shown"] = forms.BooleanField(
+            widget=forms.HiddenInput, required=False, initial=True
+        )
+        for name, (label, unit) in HOUSE_RULES.items():
+            if name == "not_opened_cap_half_target":
+                field = forms.BooleanField(label=label, required=False)
+            elif name == "hand_rummy":
+                field = forms.ChoiceField(
+                    label=label,
+                    choices=HAND_RUMMY_CHOICES,
+                    widget=forms.RadioSelect,
+                    required=False,
+                )
+            else:
+                low, high = rules.Rules.RANGES[RULE_KEYS.get(name, name)]
+                field = forms.CharField(
+                    label=label,
+                    help_text=unit,
+                    required=False,
+                    widget=forms.NumberInput(
+                        attrs={"inputmode": "numeric", "min": low, "max": high}
+                    ),
+                )
+            field.validators = []
+            self.fields[name] = field
+        seeds = rules.SEEDS
+        self.initial.update(
+            {name: getattr(seeds, name) for name in HOUSE_RULES if hasattr(seeds, name)}
+        )
+        doubled = seeds.hand_rummy == rules.Rules.DOUBLE
+        self.initial["hand_rummy"] = "double" if doubled else "fixed"
+        self.initial["hand_rummy_points"] = rules.HAND_RUMMY_POINTS if doubled else seeds.hand_rummy
+        self.initial["rules_shown"] = True
+
+    def _house_rules(self, cleaned: dict) -> rules.Rules | None:
+        """The rules the form sets (the seeds' where a value is left empty and may not be),
+        or None, with our message next to each value that is out of range."""
+        if not cleaned.get("rules_shown"):
+            return rules.SEEDS
+        values: dict = {
+            "not_opened_cap_half_target": bool(cleaned.get("not_opened_cap_half_target"))
+        }
+        for name in HOUSE_RULES:
+            if name in ("not_opened_cap_half_target", "hand_rummy"):
+                continue
+            key = RULE_KEYS.get(name, name)
+            text = str(cleaned.get(name) or "").strip()
+            if not text:
+                value = None if key in rules.Rules.MAY_BE_NONE else getattr(rules.SEEDS, key)
+                if key == "hand_rummy" and value == rules.Rules.DOUBLE:
+                    value = rules.HAND_RUMMY_POINTS
+            else:
+                try:
+                    value = int(text)
+                except ValueError:
+                    value = text
+            try:
+                rules.Rules(**{key: value})
+            except rules.RulesError as error:
+                self.add_error(name, rules_error_message(error))
+                continue
+            values[key] = value
+        if cleaned.get("hand_rummy") == "double":
+            values["hand_rummy"] = rules.Rules.DOUBLE
+        if any(name in self.errors for name in HOUSE_RULES):
+            return None
+        return rules.Rules(**values)
+
     def clean(self):
         cleaned = super().clean()
+        cleaned["house_rules"] = self._house_rules(cleaned)
         filled = self._filled(cleaned)
         try:
             cleaned["names"] = rules.check_names([name for _index, name in filled])
@@ -64,6 +140,28 @@ class StartForm(forms.Form):
             self.add_error(f"player_{filled[error.player][0]}", message)
         return cleaned
 
+
+# The house rules a game may set (SPEC 2.4), in plain words: the form field of each value,
+# by its key in the rules object, with the words before and after the number.
+HOUSE_RULES = {
+    "joker": (_("A joker left in hand counts"), _("points")),
+    "ace": (_("An ace left in hand counts"), _("points")),
+    "face": (_("A king, queen or jack left in hand counts"), _("points")),
+    "not_opened_penalty": (_("A player who never opened pays"), _("points more,")),
+    "not_opened_cap": (_("at most"), _("points (empty: no limit)")),
+    "not_opened_cap_half_target": (_("and never more than half the target"), ""),
+    "hand_rummy": (_("After a hand rummy each opponent scores"), ""),
+    "hand_rummy_points": (_("Points for each opponent of a hand rummy"), _("points")),
+    "target_per_opponent": (_("The target is, for each opponent,"), _("points")),
+    "target": (_("or a fixed target of"), _("points (empty: it follows from the players)")),
+    "jokers_in_deck": (_("Jokers in the deck (besides two packs of 52 cards)"), ""),
+}
+# The form's fields that set a value under another key of the rules object.
+RULE_KEYS = {"hand_rummy_points": "hand_rummy"}
+HAND_RUMMY_CHOICES = [
+    ("fixed", _("a fixed number of points")),
+    ("double", _("twice the value of the cards in hand")),
+]
 
 WINNER_MISSING = _("Tap who went out, or “Nobody: blocked round”.")
 
@@ -105,11 +203,18 @@ class RoundForm(forms.Form):
     key = forms.CharField(widget=forms.HiddenInput, required=False)
 
     def __init__(
-        self, *args, players: list[Player], target: int, preview: bool = False, **kwargs
+        self,
+        *args,
+        players: list[Player],
+        target: int,
+        house_rules: rules.Rules = rules.SEEDS,
+        preview: bool = False,
+        **kwargs,
     ) -> None:
         super().__init__(*args, **kwargs)
         self.players = players
         self.target = target
+        self.rules = house_rules
         # A preview shows the points of the hands typed so far; the others are still to come.
         self.previewing = preview
         self.untyped: set[int] = set()
@@ -193,15 +298,21 @@ class RoundForm(forms.Form):
             error = rules.RulesError("not_a_number", seat, value=typed)
             self.add_error(f"value_{seat}", rules_error_message(error, self.names))
             return None
+        # An opponent of a hand rummy had, by definition, never opened: no box to tick.
+        opened = not not_opened and not hand_rummy
+        doubled = self.rules.hand_rummy == rules.Rules.DOUBLE
         if not cards.split() and value is None:
-            if hand_rummy:
-                # As in the exchange format, an opponent of a hand rummy needs no hand.
+            if hand_rummy and not doubled:
+                # As in the exchange format, an opponent of a hand rummy needs no hand (unless
+                # the house rules double the hands).
                 return rules.Hand(opened=False)
             if self.previewing:
+                # A stand-in worth the least a hand can be, so that the hands typed so far
+                # are scored; its own points are not shown.
                 self.untyped.add(seat)
-                return rules.Hand(value=0, opened=not not_opened)
+                return rules.Hand(value=self.rules.cheapest_card, opened=opened)
         try:
-            return rules.Hand(cards=tuple(cards.split()), value=value, opened=not not_opened)
+            return rules.Hand(cards=tuple(cards.split()), value=value, opened=opened)
         except rules.RulesError as error:
             field = "value" if error.code in VALUE_ERRORS else "cards"
             message = rules_error_message(error.for_player(seat), self.names)
@@ -227,11 +338,12 @@ class RoundForm(forms.Form):
             return cleaned
         entry = RoundEntry(hands=tuple(hands), winner=winner, hand_rummy=hand_rummy)
         try:
-            cleaned["points"] = entry.points(self.target)
+            cleaned["points"] = entry.points(self.target, self.rules)
         except rules.RulesError as error:
             message = rules_error_message(error, self.names)
             if error.player is not None:
-                self.add_error(f"cards_{error.player}", message)
+                field = "value" if error.code in VALUE_ERRORS else "cards"
+                self.add_error(f"{field}_{error.player}", message)
             elif error.code == "hand_rummy_blocked":
                 self.add_error("hand_rummy", message)
             else:

@@ -20,7 +20,8 @@ class HandAsItWas:
     name: str
     hand: rules.Hand
     points: int | None
-    went_out: bool
+    went_out: bool  # the player went out (a blocked round has nobody who did)
+    lowest: bool = False  # held the lowest hand of a blocked round, and so scored 0
 
     @property
     def cards(self) -> tuple[str, ...]:
@@ -40,7 +41,7 @@ class RoundAsItWas:
     """A round as one change found it or left it."""
 
     kind: str  # "normal", "hand_rummy" or "blocked", as on the round table
-    winners: list[str]  # who went out; in a blocked round, everyone with the lowest hand
+    winners: list[str]  # who scored 0: who went out; in a blocked round, the lowest hands
     hands: list[HandAsItWas]
 
 
@@ -57,22 +58,33 @@ class Change:
 
 
 def round_as_it_was(
-    document: dict | None, names: list[str], number: int, target: int
+    document: dict | None,
+    names: list[str],
+    number: int,
+    target: int,
+    house_rules: rules.Rules = rules.SEEDS,
 ) -> RoundAsItWas | None:
     if document is None:
         return None
     try:
-        entry = exchange.parse_round(document, names, number, target)
+        entry = exchange.parse_round(document, names, number, target, house_rules)
     except exchange.ExchangeError:
         # Not expected (every document was written by the app), but the history must still
         # show: without the points, nothing more is known.
         return None
-    points = entry.points(target)
+    points = entry.points(target, house_rules)
+    winners = entry.winners(house_rules)
     return RoundAsItWas(
         kind=entry.kind,
-        winners=[names[seat] for seat in entry.winners()],
+        winners=[names[seat] for seat in winners],
         hands=[
-            HandAsItWas(name=name, hand=hand, points=point, went_out=seat == entry.winner)
+            HandAsItWas(
+                name=name,
+                hand=hand,
+                points=point,
+                went_out=seat == entry.winner,
+                lowest=entry.blocked and seat in winners,
+            )
             for seat, (name, hand, point) in enumerate(zip(names, entry.hands, points, strict=True))
         ],
     )
@@ -81,12 +93,12 @@ def round_as_it_was(
 def changes(game: Game) -> list[Change]:
     """Every change to `game`, newest first."""
     names = game.names
-    target = rules.target_for(len(names))
+    target = game.target
     return [
         Change(
             event=event,
-            before=round_as_it_was(event.before, names, event.number, target),
-            after=round_as_it_was(event.after, names, event.number, target),
+            before=round_as_it_was(event.before, names, event.number, target, game.rules),
+            after=round_as_it_was(event.after, names, event.number, target, game.rules),
         )
         for event in game.events.order_by("-created_at", "-pk")
     ]

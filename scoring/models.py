@@ -57,6 +57,9 @@ class Game(models.Model):
     # Kept in step with the rounds by refresh_standing(), so that lists need no totals.
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
     winner_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    # The house rules (SPEC 2.4) where they differ from the seeds', by the rules object's keys:
+    # {} for a game played by the players' documents (every game stored before house rules).
+    house_rules = models.JSONField(default=dict, blank=True)
     # The rematch of this game, made once: every later tap, and every watcher, goes there.
     next_game = models.OneToOneField(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="previous_game"
@@ -115,9 +118,14 @@ class Game(models.Model):
     def names(self) -> list[str]:
         return [player.name for player in self.seated_players]
 
+    @cached_property
+    def rules(self) -> rules.Rules:
+        """The rules this game plays by: the seeds', with its house rules on top."""
+        return rules.Rules(**self.house_rules)
+
     @property
     def target(self) -> int:
-        return rules.target_for(len(self.seated_players))
+        return self.rules.target_for(len(self.seated_players))
 
     def totals(self) -> list[int]:
         """Each player's total in seat order, in one aggregate query."""
@@ -134,11 +142,16 @@ class Game(models.Model):
     # Creating
 
     @classmethod
-    def start(cls, names: Sequence[str], first_dealer: int = 0) -> Game:
-        """A new game for these players (names already checked with rules.check_names)."""
+    def start(
+        cls, names: Sequence[str], first_dealer: int = 0, house_rules: rules.Rules | None = None
+    ) -> Game:
+        """A new game for these players (names already checked with rules.check_names), played
+        by `house_rules` (the seeds' when None)."""
         with transaction.atomic():
             game = cls.objects.create(
-                first_dealer=first_dealer % len(names), version=clock_version()
+                first_dealer=first_dealer % len(names),
+                version=clock_version(),
+                house_rules=(house_rules or rules.SEEDS).changes(),
             )
             Player.objects.bulk_create(
                 Player(game=game, seat=seat, name=name, name_key=rules.name_key(name))
@@ -157,7 +170,9 @@ class Game(models.Model):
                 raise rules.RulesError("game_not_finished")
             names = game.names
             rounds = game.rounds.count()
-            next_game = Game.start(names, first_dealer=game.dealer_for(rounds + 1, len(names)))
+            next_game = Game.start(
+                names, first_dealer=game.dealer_for(rounds + 1, len(names)), house_rules=game.rules
+            )
             next_game.__dict__.pop("seated_players", None)
             game.next_game = next_game
             game.save(update_fields=["next_game"])
@@ -397,7 +412,7 @@ class Round(models.Model):
         """Save this round and its hands as `entry` says, with the engine's points (scored
         once: the form that checked the entry scored it already). A `new` round has no hands
         to replace."""
-        points = entry.points(game.target)
+        points = entry.points(game.target, game.rules)
         self.winner_seat = entry.winner
         self.hand_rummy = entry.hand_rummy
         self.save()

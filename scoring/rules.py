@@ -14,7 +14,7 @@ from __future__ import annotations
 import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import ClassVar
 
 JOKER = "JK"
@@ -103,33 +103,134 @@ def card_suit(card: str) -> str | None:
     return card[-1]
 
 
-def card_points(code: str) -> int:
+@dataclass(frozen=True)
+class Rules:
+    """The values a game plays by (SPEC 2.4): what a card left in hand costs, what a player who
+    never opened pays, what a hand rummy scores, the target and the jokers in the deck. The
+    defaults are the players' documents' (the seeds), which every game plays by unless it sets
+    its own; each value is checked on creation (RulesError "bad_rule")."""
+
+    joker: int = JOKER_POINTS
+    ace: int = ACE_POINTS
+    face: int = FACE_POINTS
+    not_opened_penalty: int = NEVER_OPENED_PENALTY
+    # The most a loser who never opened scores (None: no cap) ...
+    not_opened_cap: int | None = NEVER_OPENED_CAP
+    # ... and never more than half the target (rounded down).
+    not_opened_cap_half_target: bool = True
+    # What each opponent of a hand rummy scores, or "double": twice their hand value.
+    hand_rummy: int | str = HAND_RUMMY_POINTS
+    # A fixed target, or None: target_per_opponent for each opponent.
+    target: int | None = None
+    target_per_opponent: int = TARGET_PER_OPPONENT
+    jokers_in_deck: int = JOKERS_IN_DECK
+
+    # Each number's range; None allowed where the SPEC allows it.
+    RANGES: ClassVar[dict[str, tuple[int, int]]] = {
+        "joker": (0, 100),
+        "ace": (1, 25),
+        "face": (1, 25),
+        "not_opened_penalty": (0, 200),
+        "not_opened_cap": (1, 1000),
+        "hand_rummy": (1, 1000),
+        "target": (50, 10000),
+        "target_per_opponent": (25, 1000),
+        "jokers_in_deck": (0, 8),
+    }
+    MAY_BE_NONE: ClassVar[set[str]] = {"not_opened_cap", "target"}
+    DOUBLE: ClassVar[str] = "double"
+
+    def __post_init__(self) -> None:
+        for name, (low, high) in self.RANGES.items():
+            value = getattr(self, name)
+            if value is None and name in self.MAY_BE_NONE:
+                continue
+            if name == "hand_rummy" and value == self.DOUBLE:
+                continue
+            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+                raise RulesError("bad_rule", rule=name, value=value, low=low, high=high)
+        if not isinstance(self.not_opened_cap_half_target, bool):
+            raise RulesError(
+                "bad_rule_flag",
+                rule="not_opened_cap_half_target",
+                value=self.not_opened_cap_half_target,
+            )
+
+    def card_points(self, card: str) -> int:
+        rank = card_rank(parse_card(card))
+        if rank == JOKER:
+            return self.joker
+        if rank == "A":
+            return self.ace
+        if rank in ("J", "Q", "K"):
+            return self.face
+        return int(rank)
+
+    @property
+    def cheapest_card(self) -> int:
+        """The least a card left in hand can cost: a loser's hand is worth at least this."""
+        values = [2, self.ace, self.face] + ([self.joker] if self.jokers_in_deck else [])
+        return min(values)
+
+    @property
+    def max_hand_value(self) -> int:
+        """What the whole deck is worth: no hand can be worth more."""
+        ranks = self.ace + 3 * self.face + sum(range(2, 11))
+        return self.jokers_in_deck * self.joker + COPIES_PER_RANK * ranks
+
+    def target_for(self, players: int) -> int:
+        if not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise RulesError("player_count", count=players)
+        if self.target is not None:
+            return self.target
+        return self.target_per_opponent * (players - 1)
+
+    def not_opened_points(self, worth: int, target: int) -> int:
+        """What a loser who never opened scores for a hand worth `worth`."""
+        points = worth + self.not_opened_penalty
+        if self.not_opened_cap is not None:
+            points = min(points, self.not_opened_cap)
+        if self.not_opened_cap_half_target:
+            points = min(points, target // 2)
+        return points
+
+    @property
+    def is_seeds(self) -> bool:
+        return self == SEEDS
+
+    def document(self) -> dict:
+        """Every value by its key, as rami-game/1 writes the rules object (SPEC 2.4)."""
+        return {field.name: getattr(self, field.name) for field in fields(self)}
+
+    def changes(self) -> dict:
+        """The values that differ from the seeds', by key: what a game stores."""
+        return {
+            name: value for name, value in self.document().items() if value != getattr(SEEDS, name)
+        }
+
+
+SEEDS = Rules()
+
+
+def card_points(code: str, rules: Rules = SEEDS) -> int:
     """What a card costs when it is left in a hand at the end of a round."""
-    rank = card_rank(parse_card(code))
-    if rank == JOKER:
-        return JOKER_POINTS
-    if rank == "A":
-        return ACE_POINTS
-    if rank in ("J", "Q", "K"):
-        return FACE_POINTS
-    return int(rank)
+    return rules.card_points(code)
 
 
-def hand_value(cards: Iterable[str]) -> int:
+def hand_value(cards: Iterable[str], rules: Rules = SEEDS) -> int:
     """The sum of the cards left in a hand."""
-    return sum(card_points(card) for card in cards)
+    return sum(rules.card_points(card) for card in cards)
 
 
-MAX_HAND_VALUE = JOKERS_IN_DECK * JOKER_POINTS + COPIES_PER_RANK * (
-    ACE_POINTS + 3 * FACE_POINTS + sum(range(2, 11))
-)
+MAX_HAND_VALUE = SEEDS.max_hand_value
+# The most a hand can be worth under any rules a game may set (a typed value above it is
+# refused at once; the game's own rules then refuse more than their deck is worth).
+LARGEST_HAND_VALUE = 8 * 100 + COPIES_PER_RANK * (25 + 3 * 25 + sum(range(2, 11)))
 
 
-def target_for(players: int) -> int:
-    """The target of a game: 100 points per opponent."""
-    if not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise RulesError("player_count", count=players)
-    return TARGET_PER_OPPONENT * (players - 1)
+def target_for(players: int, rules: Rules = SEEDS) -> int:
+    """The target of a game: 100 points per opponent (or what the rules set)."""
+    return rules.target_for(players)
 
 
 @dataclass(frozen=True)
@@ -156,8 +257,8 @@ class Hand:
                 raise RulesError("not_a_number", value=self.value)
             if self.value < 0:
                 raise RulesError("negative_value", value=self.value)
-            if self.value > MAX_HAND_VALUE:
-                raise RulesError("value_too_large", value=self.value, limit=MAX_HAND_VALUE)
+            if self.value > LARGEST_HAND_VALUE:
+                raise RulesError("value_too_large", value=self.value, limit=LARGEST_HAND_VALUE)
 
     @property
     def given(self) -> bool:
@@ -166,27 +267,31 @@ class Hand:
 
     @property
     def points(self) -> int:
-        """The hand value: the typed value, or the sum of the cards."""
-        return self.value if self.value is not None else hand_value(self.cards)
+        """The hand value under the seeds' rules: the typed value, or the sum of the cards."""
+        return self.worth(SEEDS)
+
+    def worth(self, rules: Rules) -> int:
+        """The hand value under `rules`: the typed value, or the sum of the cards."""
+        return self.value if self.value is not None else hand_value(self.cards, rules)
 
 
-def _deck_limits(card: str) -> list[tuple[str, int]]:
+def _deck_limits(card: str, jokers: int = JOKERS_IN_DECK) -> list[tuple[str, int]]:
     """What a card counts against, and how many of that the deck holds: a joker against the
     jokers; any other card against its rank, and a card with a suit against itself too."""
     rank = card_rank(card)
     if rank == JOKER:
-        return [(JOKER, JOKERS_IN_DECK)]
+        return [(JOKER, jokers)]
     if card_suit(card) is None:
         return [(rank, COPIES_PER_RANK)]
     return [(card, COPIES_PER_CARD), (rank, COPIES_PER_RANK)]
 
 
-def check_deck(hands: Sequence[Hand]) -> None:
+def check_deck(hands: Sequence[Hand], rules: Rules = SEEDS) -> None:
     """Refuse a round whose hands hold more copies of a card than the deck has."""
     seen: Counter[str] = Counter()
     for index, hand in enumerate(hands):
         for card in hand.cards:
-            for counted, limit in _deck_limits(card):
+            for counted, limit in _deck_limits(card, rules.jokers_in_deck):
                 seen[counted] += 1
                 if seen[counted] > limit:
                     raise RulesError(
@@ -194,23 +299,29 @@ def check_deck(hands: Sequence[Hand]) -> None:
                     )
 
 
-def round_winners(hands: Sequence[Hand], winner: int | None) -> list[int]:
+def round_winners(hands: Sequence[Hand], winner: int | None, rules: Rules = SEEDS) -> list[int]:
     """The players who score 0: the one who went out, or in a blocked round (winner None)
     every player sharing the lowest hand value."""
     if winner is not None:
         return [winner]
-    lowest = min(hand.points for hand in hands)
-    return [index for index, hand in enumerate(hands) if hand.points == lowest]
+    worth = [hand.worth(rules) for hand in hands]
+    lowest = min(worth)
+    return [index for index, value in enumerate(worth) if value == lowest]
 
 
 def score_round(
-    hands: Sequence[Hand], winner: int | None, target: int, hand_rummy: bool = False
+    hands: Sequence[Hand],
+    winner: int | None,
+    target: int,
+    hand_rummy: bool = False,
+    rules: Rules = SEEDS,
 ) -> list[int]:
-    """The points each player scores in a round, in the order of `hands`.
+    """The points each player scores in a round, in the order of `hands`, under `rules`.
 
     `winner` is the index of the player who went out, or None for a blocked round (the draw
     pile ran out). `hand_rummy` marks a winner who opened and went out in one turn while no
-    opponent had opened: every opponent then scores 200 whatever is in the hand.
+    opponent had opened: every opponent then scores 200 whatever is in the hand (or what the
+    rules say: a fixed score, or twice the hand's value).
     """
     hands = list(hands)
     if not MIN_PLAYERS <= len(hands) <= MAX_PLAYERS:
@@ -228,29 +339,42 @@ def score_round(
     elif hands[winner].cards or hands[winner].value:
         raise RulesError("winner_has_cards", winner)
 
+    doubled = hand_rummy and rules.hand_rummy == Rules.DOUBLE
     if hand_rummy:
         for index, hand in enumerate(hands):
             if index != winner and hand.opened:
                 raise RulesError("hand_rummy_opened", index)
-        check_deck(hands)
-        return [0 if index == winner else HAND_RUMMY_POINTS for index in range(len(hands))]
-
+    if not hand_rummy or doubled:
+        for index, hand in enumerate(hands):
+            if index != winner and not hand.given:
+                code = "missing_hand" if winner is not None else "missing_blocked_hand"
+                raise RulesError(code, index)
     for index, hand in enumerate(hands):
-        if index != winner and not hand.given:
-            code = "missing_hand" if winner is not None else "missing_blocked_hand"
-            raise RulesError(code, index)
-    check_deck(hands)
+        if index != winner and hand.value is not None:
+            if hand.value < rules.cheapest_card:
+                raise RulesError(
+                    "value_too_small", index, value=hand.value, limit=rules.cheapest_card
+                )
+            if hand.value > rules.max_hand_value:
+                raise RulesError(
+                    "value_too_large", index, value=hand.value, limit=rules.max_hand_value
+                )
+    check_deck(hands, rules)
 
-    never_opened_cap = min(NEVER_OPENED_CAP, target // 2)
-    winners = round_winners(hands, winner)
+    if hand_rummy:
+        return [
+            0 if index == winner else 2 * hand.worth(rules) if doubled else rules.hand_rummy
+            for index, hand in enumerate(hands)
+        ]
+    winners = round_winners(hands, winner, rules)
     points = []
     for index, hand in enumerate(hands):
         if index in winners:
             points.append(0)
         elif not hand.opened:
-            points.append(min(hand.points + NEVER_OPENED_PENALTY, never_opened_cap))
+            points.append(rules.not_opened_points(hand.worth(rules), target))
         else:
-            points.append(hand.points)
+            points.append(hand.worth(rules))
     return points
 
 
@@ -328,19 +452,20 @@ class RoundEntry:
             return "hand_rummy"
         return "blocked" if self.blocked else "normal"
 
-    def points(self, target: int) -> list[int]:
-        """Each player's points (score_round), worked out once for a target: the form that
-        checks a round and the model that stores it share the answer."""
+    def points(self, target: int, rules: Rules = SEEDS) -> list[int]:
+        """Each player's points (score_round), worked out once for a target and rules: the form
+        that checks a round and the model that stores it share the answer."""
         scored = self.__dict__.get("_scored")
-        if scored is None or scored[0] != target:
-            scored = (target, score_round(self.hands, self.winner, target, self.hand_rummy))
+        if scored is None or scored[0] != (target, rules):
+            points = score_round(self.hands, self.winner, target, self.hand_rummy, rules)
+            scored = ((target, rules), points)
             object.__setattr__(self, "_scored", scored)
         return list(scored[1])
 
-    def winners(self) -> list[int]:
+    def winners(self, rules: Rules = SEEDS) -> list[int]:
         """Who scores 0: the one who went out, or everyone with the lowest hand of a blocked
         round."""
-        return round_winners(self.hands, self.winner)
+        return round_winners(self.hands, self.winner, rules)
 
     def document(self, names: Sequence[str]) -> dict:
         """The round as rami-game/1 writes it (SPEC 2.2, without the computed fields), and as
@@ -382,15 +507,17 @@ class RoundEntry:
         hands = []
         for seat, name in enumerate(names):
             hand = written.get(name)
+            # In a hand rummy every opponent had, by definition, never opened (SPEC 2.4).
+            opened_unless_said = seat == winner or not hand_rummy
             if hand is None:
-                hands.append(Hand(opened=seat == winner or not hand_rummy))
+                hands.append(Hand(opened=opened_unless_said))
                 continue
             try:
                 hands.append(
                     Hand(
                         cards=tuple(hand.get("cards", ())),
                         value=hand.get("value"),
-                        opened=hand.get("opened", True),
+                        opened=hand.get("opened", opened_unless_said),
                     )
                 )
             except RulesError as error:

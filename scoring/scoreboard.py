@@ -38,7 +38,7 @@ class StoredRound:
     def points(self) -> list[int]:
         return [hand.points if hand else 0 for hand in self.hands]
 
-    def winners(self) -> list[int]:
+    def winners(self, house_rules: rules.Rules = rules.SEEDS) -> list[int]:
         """Who scored 0 by going out, or with the lowest hand of a blocked round (the rules
         decide, from the hands' values)."""
         if self.winner is not None:
@@ -49,7 +49,7 @@ class StoredRound:
             else rules.Hand()
             for hand in self.hands
         ]
-        return rules.round_winners(hands, None)
+        return rules.round_winners(hands, None, house_rules)
 
     @property
     def kind(self) -> str:
@@ -64,7 +64,8 @@ class HandRow:
     hand: StoredHand | None
     points: int
     total: int
-    went_out: bool
+    went_out: bool  # the player went out (a blocked round has nobody who did)
+    lowest: bool = False  # held the lowest hand of a blocked round, and so scored 0
 
     @property
     def cards(self) -> tuple[str, ...]:
@@ -121,7 +122,7 @@ class Scoreboard:
     def __init__(self, game: Game, players: list[Player]) -> None:
         self.game = game
         self.seated = players
-        self.target = rules.target_for(len(players))
+        self.target = game.target
 
     @classmethod
     def for_game(cls, game: Game) -> Scoreboard:
@@ -219,7 +220,8 @@ class Scoreboard:
         players = len(self.seated)
         for index, round_ in enumerate(self.rounds_in_order):
             totals = self.standings[index].totals
-            winners = set(round_.winners())
+            # A blocked round has nobody who went out: its lowest hands score 0 all the same.
+            lowest = set(round_.winners(self.game.rules)) if round_.winner is None else set()
             rows.append(
                 RoundRow(
                     round=round_,
@@ -229,7 +231,8 @@ class Scoreboard:
                             hand=round_.hands[seat],
                             points=round_.hands[seat].points if round_.hands[seat] else 0,
                             total=totals[seat],
-                            went_out=seat in winners,
+                            went_out=seat == round_.winner,
+                            lowest=seat in lowest,
                         )
                         for seat, player in enumerate(self.seated)
                     ],

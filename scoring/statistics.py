@@ -28,22 +28,31 @@ class PlayedRound:
         return self.winner is None
 
     def won_by(self, seat: int) -> bool:
-        """Went out, or had the lowest hand of a blocked round: the engine gives exactly
-        those players 0 points in a blocked round (a never-opened loser scores at least 25)."""
-        if self.blocked:
-            return self.points[seat] == 0
+        """Went out: a round won. A blocked round has nobody who went out, so nobody wins it,
+        not even its lowest hands, which score 0 all the same."""
         return seat == self.winner
+
+    def lowest_hand(self, seat: int) -> bool:
+        """Held the lowest hand of a blocked round: the engine gives exactly those players 0
+        points there (a never-opened loser scores at least 25)."""
+        return self.blocked and self.points[seat] == 0
 
     def never_opened_penalty(self, seat: int) -> bool:
         """Caught with cards in hand before a first meld. A hand rummy's opponents have not
-        opened either, but they pay the hand rummy, not this penalty."""
-        return not self.hand_rummy and not self.opened[seat] and not self.won_by(seat)
+        opened either, but they pay the hand rummy, not this penalty; the lowest hand of a
+        blocked round scores 0 and pays nothing."""
+        return (
+            not self.hand_rummy
+            and not self.opened[seat]
+            and not self.won_by(seat)
+            and not self.lowest_hand(seat)
+        )
 
 
 @dataclass(frozen=True)
 class PlayerStatistics:
     name: str
-    rounds_won: int
+    rounds_won: int  # rounds the player went out in (a blocked round is nobody's)
     hand_rummies: int
     never_opened: int
     average_points: float

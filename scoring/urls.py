@@ -34,5 +34,7 @@ urlpatterns = [
     path("v/<token:token>/export.json", views.view_export_json, name="view_export_json"),
     path("manifest.webmanifest", views.manifest, name="manifest"),
     path("rules/", views.rules_page, name="rules"),
+    path("g/<token:token>/rules/", views.game_rules_page, name="game_rules"),
+    path("v/<token:token>/rules/", views.view_rules_page, name="view_rules"),
     path("g/<token:token>/history/", views.history_page, name="history"),
 ]

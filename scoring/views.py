@@ -31,7 +31,9 @@ from django_htmx.middleware import HtmxDetails
 from . import (
     counting,
     exchange,
+    forms,
     history,
+    house_rules,
     limits,
     recent,
     rounds_csv,
@@ -74,7 +76,9 @@ def start(request: HtmxHttpRequest) -> HttpResponse:
     too_many = False
     if request.method == "POST" and form.is_valid():
         if limits.allow(request, "new-game", settings.RAMI_NEW_GAMES_PER_MINUTE):
-            game = Game.start(form.cleaned_data["names"])
+            game = Game.start(
+                form.cleaned_data["names"], house_rules=form.cleaned_data["house_rules"]
+            )
             return redirect(request, reverse("game", args=[game.edit_token]))
         too_many = True
         form.add_error(
@@ -110,7 +114,9 @@ def _game_or_404(**lookup: str) -> Game:
 
 def _round_form(game: Game, data=None, next_round: int | None = None, **kwargs) -> RoundForm:
     """The round form for `game`'s players; a new one says the round it is for."""
-    form = RoundForm(data, players=game.seated_players, target=game.target, **kwargs)
+    form = RoundForm(
+        data, players=game.seated_players, target=game.target, house_rules=game.rules, **kwargs
+    )
     if data is None and next_round is not None:
         form.initial["for_round"] = next_round
     return form
@@ -149,6 +155,7 @@ def _game_response(
         "editable": editable,
         "undo": board.last_deletion() if editable and undo else None,
         "poll_url": reverse("poll" if editable else "view_poll", args=[token]),
+        "house_rules": house_rules.summary(game.rules),
         **extra,
     }
     if editable:
@@ -357,7 +364,9 @@ def round_page(request: HtmxHttpRequest, token: str, number: int) -> HttpRespons
     context = {"game": game, "form": form, "round": round_, "refused": refused}
     if refused:
         names = game.names
-        context["now"] = history.round_as_it_was(round_.document(names), names, number, game.target)
+        context["now"] = history.round_as_it_was(
+            round_.document(names), names, number, game.target, game.rules
+        )
     return TemplateResponse(request, "scoring/round.html", context, status=status)
 
 
@@ -479,6 +488,49 @@ def rules_page(request: HttpRequest) -> TemplateResponse:
         "examples": counting.worked_examples(),
     }
     return TemplateResponse(request, "scoring/rules.html", context)
+
+
+@require_GET
+def game_rules_page(request: HttpRequest, token: str) -> TemplateResponse:
+    """The rules this game plays by, from its players' link. See _game_rules."""
+    return _game_rules(request, _game_or_404(edit_token=token), editable=True)
+
+
+@require_GET
+def view_rules_page(request: HttpRequest, token: str) -> TemplateResponse:
+    """The same, from the watch-only link (which shows no edit token)."""
+    return _game_rules(request, _game_or_404(view_token=token), editable=False)
+
+
+def _game_rules(request: HttpRequest, game: Game, editable: bool) -> TemplateResponse:
+    """A game's rules: each value as the table set it, the card values, the targets and the
+    help page's round ends worked out under them. Template: scoring/game_rules.html; context:
+    `game`, `editable`, `house_rules` (what differs from the players' documents), `values`
+    (label, value pairs), `card_values`, `targets`, `examples` (counting.worked_examples)."""
+    house = game.rules
+    values = []
+    for name, (label, unit) in forms.HOUSE_RULES.items():
+        key = forms.RULE_KEYS.get(name, name)
+        value = getattr(house, key)
+        if name == "hand_rummy":
+            value = dict(forms.HAND_RUMMY_CHOICES)["double" if value == "double" else "fixed"]
+        elif name == "hand_rummy_points" and house.hand_rummy == rules.Rules.DOUBLE:
+            continue
+        elif name == "not_opened_cap_half_target":
+            value = gettext("yes") if value else gettext("no")
+        elif value is None:
+            value = "-"
+        values.append({"label": label, "value": value, "unit": unit})
+    context = {
+        "game": game,
+        "editable": editable,
+        "house_rules": house_rules.summary(house),
+        "values": values,
+        "card_values": counting.card_value_rows(house),
+        "targets": counting.targets(house),
+        "examples": counting.worked_examples(house),
+    }
+    return TemplateResponse(request, "scoring/game_rules.html", context)
 
 
 @require_GET

@@ -144,7 +144,7 @@ def random_round(chance: random.Random, names: list[str]) -> dict:
     for name in names:
         if name != winner:
             if chance.random() < 0.2:
-                hands[name] = {"value": chance.randint(0, 90)}
+                hands[name] = {"value": chance.randint(2, 90)}
             else:
                 hands[name] = {"cards": [deck.pop() for _ in range(chance.randint(1, 9))]}
             if chance.random() < 0.1:
@@ -249,7 +249,12 @@ def many_games(games) -> list[Game]:
     tie_break = {
         "format": "rami-game/1",
         "players": ["Ana", "Boris", "Cyril"],
-        "rounds": [{"winner": "Ana", "hands": {"Boris": {"value": 0}, "Cyril": {"value": 200}}}],
+        "rounds": [
+            {
+                "blocked": True,
+                "hands": {"Ana": {"value": 2}, "Boris": {"value": 2}, "Cyril": {"value": 200}},
+            }
+        ],
     }
     names = {
         "format": "rami-game/1",

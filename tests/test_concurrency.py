@@ -22,7 +22,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 THREADS = 20
 
 
-def won_by_ana(boris: int, cyril: int, dana: int = 1) -> RoundEntry:
+def won_by_ana(boris: int, cyril: int, dana: int = 3) -> RoundEntry:
     hands = (RulesHand(), RulesHand(value=boris), RulesHand(value=cyril), RulesHand(value=dana))
     return RoundEntry(hands=hands, winner=0)
 
@@ -65,21 +65,21 @@ def game() -> Game:
 
 def test_rounds_saved_at_once_are_all_kept_once(game):
     version = game.version
-    # Every thread's round is told apart by Boris's hand: 1..20.
-    rounds = at_once(THREADS, game, lambda own, i: own.record_round(won_by_ana(i + 1, 2)))
+    # Every thread's round is told apart by Boris's hand: 2..21.
+    rounds = at_once(THREADS, game, lambda own, i: own.record_round(won_by_ana(i + 2, 2)))
 
     game.refresh_from_db()
     numbers = sorted(game.rounds.values_list("number", flat=True))
     assert numbers == list(range(1, THREADS + 1))
     assert sorted(round_.number for round_ in rounds) == numbers
     boris_hands = Hand.objects.filter(round__game=game, player__seat=1)
-    assert Counter(boris_hands.values_list("value", flat=True)) == Counter(range(1, THREADS + 1))
+    assert Counter(boris_hands.values_list("value", flat=True)) == Counter(range(2, THREADS + 2))
 
     stored = [
         Hand.objects.filter(round__game=game, player__seat=seat).aggregate(sum=Sum("points"))["sum"]
         for seat in range(4)
     ]
-    assert game.totals() == stored == [0, sum(range(1, THREADS + 1)), 2 * THREADS, THREADS]
+    assert game.totals() == stored == [0, sum(range(2, THREADS + 2)), 2 * THREADS, 3 * THREADS]
     assert game.version > version
     assert game.events.filter(kind=GameEvent.Kind.ADDED).count() == THREADS
     assert game.status == "playing"
@@ -90,7 +90,7 @@ def test_the_same_form_sent_five_times_at_once_records_one_round(game):
 
     assert game.rounds.count() == 1
     assert {round_.pk for round_ in rounds} == {game.rounds.get().pk}
-    assert game.totals() == [0, 7, 9, 1]
+    assert game.totals() == [0, 7, 9, 3]
     assert game.events.count() == 1
     # A resend changes nothing, not even the version.
     game.refresh_from_db()

@@ -75,10 +75,10 @@ def test_twenty_rounds_posted_at_once_are_each_kept_once(live_server, game):
     table = phones(live_server, PHONES)
     for phone in table:
         phone.open(path)
-    # Each phone's round is told apart by Boris's hand (1..20) and by its key. No `for_round`:
+    # Each phone's round is told apart by Boris's hand (2..21) and by its key. No `for_round`:
     # every phone typed its round while the page said "Round 1".
     posts = [
-        (phone, path, round_post(0, {1: index + 1, 2: 2, 3: 1}, key=f"phone-{index}"))
+        (phone, path, round_post(0, {1: index + 2, 2: 2, 3: 3}, key=f"phone-{index}"))
         for index, phone in enumerate(table)
     ]
     statuses = all_at_once(posts)
@@ -87,7 +87,7 @@ def test_twenty_rounds_posted_at_once_are_each_kept_once(live_server, game):
     rounds = game.rounds.order_by("number")
     assert [round_.number for round_ in rounds] == list(range(1, PHONES + 1))
     boris = Hand.objects.filter(round__game=game, player__seat=1)
-    assert Counter(boris.values_list("value", flat=True)) == Counter(range(1, PHONES + 1))
+    assert Counter(boris.values_list("value", flat=True)) == Counter(range(2, PHONES + 2))
     keys = game.events.filter(kind=GameEvent.Kind.ADDED).values_list("key", flat=True)
     assert Counter(keys) == Counter(f"phone-{index}" for index in range(PHONES))
 
@@ -100,7 +100,7 @@ def test_twenty_rounds_posted_at_once_are_each_kept_once(live_server, game):
         )
         for seat in range(4)
     ]
-    assert stored == [0, sum(range(1, PHONES + 1)), 2 * PHONES, PHONES]
+    assert stored == [0, sum(range(2, PHONES + 2)), 2 * PHONES, 3 * PHONES]
     assert totals_on(table[0].open(path)) == stored
     assert game.events.filter(kind="added").count() == PHONES
 
@@ -110,26 +110,26 @@ def test_one_form_posted_five_times_at_once_records_one_round(live_server, game)
     table = phones(live_server, 5)
     for phone in table:
         phone.open(path)
-    data = round_post(0, {1: 7, 2: 9, 3: 1}, key="one-tap")
+    data = round_post(0, {1: 7, 2: 9, 3: 3}, key="one-tap")
     statuses = all_at_once([(phone, path, data) for phone in table])
 
     # Every copy is answered as saved (the round it recorded), and only one is recorded.
     assert statuses == [303] * 5
     assert game.rounds.count() == 1
     assert game.events.count() == 1
-    assert totals_on(table[0].open(path)) == [0, 7, 9, 1]
+    assert totals_on(table[0].open(path)) == [0, 7, 9, 3]
 
 
 def played(game: Game, rounds: int) -> Game:
-    """`game` with `rounds` rounds, told apart by Boris's hand (1, 2, ...)."""
-    for boris in range(1, rounds + 1):
+    """`game` with `rounds` rounds, told apart by Boris's hand (2, 3, ...)."""
+    for boris in range(2, rounds + 2):
         game.record_round(
             RoundEntry(
                 hands=(
                     rules.Hand(),
                     rules.Hand(value=boris),
                     rules.Hand(value=2),
-                    rules.Hand(value=1),
+                    rules.Hand(value=3),
                 ),
                 winner=0,
             )
@@ -146,7 +146,7 @@ def test_a_delete_tapped_twice_at_once_deletes_one_round(live_server, game):
     statuses = all_at_once([(phone, path, delete_post(game, 2)) for phone in table])
     assert sorted(statuses) == [303, 409]
     boris = [r.hands.get(player__seat=1).value for r in game.rounds.order_by("number")]
-    assert boris == [1, 3, 4, 5]
+    assert boris == [2, 4, 5, 6]
 
 
 def test_twenty_phones_deleting_the_last_round_at_once_delete_it_once(live_server, game):
@@ -172,7 +172,7 @@ def test_an_edit_and_a_delete_of_one_round_at_once_never_fail(live_server):
         table[2 * index].open(f"{path}rounds/2/")
         table[2 * index + 1].open(f"{path}rounds/2/")
         posts.append(
-            (table[2 * index], f"{path}rounds/2/", edit_post(game, 2, 0, {1: 99, 2: 2, 3: 1}))
+            (table[2 * index], f"{path}rounds/2/", edit_post(game, 2, 0, {1: 99, 2: 2, 3: 3}))
         )
         posts.append((table[2 * index + 1], path, delete_post(game, 2)))
     statuses = all_at_once(posts)
@@ -181,4 +181,4 @@ def test_an_edit_and_a_delete_of_one_round_at_once_never_fail(live_server):
         edited, deleted = statuses[2 * index : 2 * index + 2]
         assert sorted([edited, deleted]) == [303, 409]
         boris = [r.hands.get(player__seat=1).value for r in game.rounds.order_by("number")]
-        assert boris == ([1, 3] if deleted == 303 else [1, 99, 3])
+        assert boris == ([2, 4] if deleted == 303 else [2, 99, 4])

@@ -21,6 +21,9 @@ DETAILS = {
     "number": 4,
     "next": 5,
     "now": 3,
+    "rule": "joker",
+    "low": 0,
+    "high": 100,
 }
 NAMES = ["Ana", "Boris", "Cyril"]
 

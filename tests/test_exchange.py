@@ -109,7 +109,9 @@ BAD_FILES = [
         'round 2, player "Cyril": A blocked round needs every player\'s hand',
     ),
     (
-        two_player_game({"winner": "Ana", "hand_rummy": True, "hands": {"Boris": {"value": 3}}}),
+        two_player_game(
+            {"winner": "Ana", "hand_rummy": True, "hands": {"Boris": {"value": 3, "opened": True}}}
+        ),
         'round 1, player "Boris": A hand rummy needs every opponent not to have opened yet',
     ),
     (
@@ -242,7 +244,7 @@ def games(draw):
             if draw(st.booleans()):
                 hand = {"cards": draw(st.lists(st.sampled_from(CARDS), min_size=1, max_size=3))}
             else:
-                hand = {"value": draw(st.integers(0, 60))}
+                hand = {"value": draw(st.integers(2, 60))}
             if draw(st.booleans()):
                 hand["opened"] = False
             hands[name] = hand

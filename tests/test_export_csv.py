@@ -3,6 +3,7 @@
 import csv
 import io
 import json
+import re
 
 import pytest
 
@@ -84,7 +85,7 @@ def formula_game() -> Game:
                     "hands": {
                         "+1+1": {"value": 5},
                         "-2+3": {"cards": ["KH"]},
-                        "@SUM(A1)": {"value": 0},
+                        "@SUM(A1)": {"value": 2},
                     },
                 }
             ],
@@ -152,3 +153,14 @@ def test_a_token_of_the_wrong_kind_is_404(client, every_kind_game, path):
 def test_exports_answer_get_only(client, every_kind_game):
     response = client.post(f"/v/{every_kind_game.view_token}/export.csv")
     assert response.status_code == 405
+
+
+def test_a_blocked_round_says_nobody_went_out(client, every_kind_game):
+    """Round 4 of every_kind is blocked: its kind says so, and no cell calls the lowest hand
+    (Ana's, 0 points) "out"."""
+    rows = parsed(client.get(f"/g/{every_kind_game.edit_token}/export.csv"))
+    blocked = [row for row in rows if row[0] == "4"]
+    assert {row[1] for row in blocked} == {"blocked, tie-break"}
+    assert [row[6] for row in blocked] == ["0", "7", "11", "10"]
+    for row in rows:
+        assert not any(re.search(r"\bout\b", cell, re.IGNORECASE) for cell in row), row

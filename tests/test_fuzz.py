@@ -148,7 +148,7 @@ def game(db) -> Game:
                     rules.Hand(),
                     rules.Hand(value=boris),
                     rules.Hand(value=3),
-                    rules.Hand(value=1),
+                    rules.Hand(value=3),
                 ),
                 winner=0,
             )

@@ -30,6 +30,8 @@ def test_the_token_urls_are_the_ones_checked_here():
         "view_export_csv",
         "view_export_json",
         "history",
+        "game_rules",
+        "view_rules",
     }
 
 
@@ -39,6 +41,8 @@ def test_the_token_urls_are_the_ones_checked_here():
         "/g/{edit}/",
         "/g/{edit}/rounds/1/",
         "/g/{edit}/history/",
+        "/g/{edit}/rules/",
+        "/v/{view}/rules/",
         "/g/{edit}/export.json",
         "/g/{edit}/export.csv",
         "/v/{view}/",

@@ -32,8 +32,8 @@ def test_tokens_are_random_urlsafe_and_long_enough(game):
 
 def test_recording_a_round_stores_the_engines_points_and_totals(game):
     game.record_round(won_by(0, None, 12, 30))
-    game.record_round(won_by(1, 5, None, 1))
-    assert game.totals() == [5, 12, 31]
+    game.record_round(won_by(1, 5, None, 2))
+    assert game.totals() == [5, 12, 32]
     assert list(game.rounds.values_list("number", flat=True)) == [1, 2]
 
 
@@ -74,10 +74,10 @@ def test_round_numbers_are_unique_per_game(game):
 
 def test_deleting_and_restoring_a_round_brings_it_back_exactly(game):
     for value in (10, 20, 30):
-        game.record_round(won_by(0, None, value, 1))
+        game.record_round(won_by(0, None, value, 2))
     before = export_game(game)
     event = game.delete_round(game.rounds.get(number=2))
-    assert game.totals() == [0, 40, 2]
+    assert game.totals() == [0, 40, 4]
     assert list(game.rounds.values_list("number", flat=True)) == [1, 2]
     game.restore_round(event)
     assert export_game(game) == before
@@ -86,7 +86,7 @@ def test_deleting_and_restoring_a_round_brings_it_back_exactly(game):
 
 
 def test_deleting_the_final_round_reopens_the_game(game):
-    game.record_round(won_by(0, None, 200, 1))
+    game.record_round(won_by(0, None, 200, 2))
     game.delete_round(game.rounds.get(number=1))
     assert (game.status, game.winner_seat) == ("playing", None)
 

@@ -39,9 +39,9 @@ def boris_hands(game: Game) -> list[int]:
 
 @pytest.fixture
 def five_rounds(db) -> Game:
-    """Five rounds that Ana won, told apart by Boris's hand: 1, 2, 3, 4, 5."""
+    """Five rounds that Ana won, told apart by Boris's hand: 11, 12, 13, 14, 15."""
     game = Game.start(["Ana", "Boris", "Cyril"])
-    for boris in range(1, 6):
+    for boris in range(11, 16):
         game.record_round(RoundEntry(hands=(Hand(), Hand(value=boris), Hand(value=2)), winner=0))
     return game
 
@@ -61,7 +61,7 @@ def test_a_delete_sent_twice_deletes_one_round(client, five_rounds, headers):
     assert first.status_code in {200, 303}
     assert second.status_code == 409
     assert "Round 2 has already been deleted" in unescape(second.content.decode())
-    assert boris_hands(five_rounds) == [1, 3, 4, 5]
+    assert boris_hands(five_rounds) == [11, 13, 14, 15]
 
 
 # 2. A stale edit form never overwrites the round that moved into its place.
@@ -77,14 +77,14 @@ def test_a_stale_edit_form_is_refused_and_its_typing_kept(client, five_rounds):
     html = unescape(response.content.decode())
     assert response.status_code == 409
     assert "Round 4 is now round 3" in html
-    assert boris_hands(five_rounds) == [1, 3, 4, 5]  # round 5, now 4, untouched
+    assert boris_hands(five_rounds) == [11, 13, 14, 15]  # round 5, now 4, untouched
     # What was typed is still there, and the form now names round 3 where it is.
     assert 'value="40"' in html and 'value="41"' in html
     assert f'action="{url(five_rounds, "rounds/3/")}"' in html
 
     again = {**typed, "round": hidden(html, "round"), "revision": hidden(html, "revision")}
     assert client.post(url(five_rounds, "rounds/3/"), again).status_code == 303
-    assert boris_hands(five_rounds) == [1, 3, 40, 5]
+    assert boris_hands(five_rounds) == [11, 13, 40, 15]
 
 
 def test_an_edit_of_a_round_changed_meanwhile_shows_it_as_it_is_now(client, five_rounds):
@@ -97,11 +97,11 @@ def test_an_edit_of_a_round_changed_meanwhile_shows_it_as_it_is_now(client, five
     assert response.status_code == 409
     assert "Round 2 was changed on another phone since you opened it" in html
     assert "As it is now" in html and '<td class="points">30</td>' in html
-    assert boris_hands(five_rounds) == [1, 30, 3, 4, 5]
+    assert boris_hands(five_rounds) == [11, 30, 13, 14, 15]
     # Saving again replaces it knowingly.
     again = {**mine, "revision": hidden(html, "revision")}
     assert client.post(url(five_rounds, "rounds/2/"), again).status_code == 303
-    assert boris_hands(five_rounds) == [1, 20, 3, 4, 5]
+    assert boris_hands(five_rounds) == [11, 20, 13, 14, 15]
 
 
 def test_an_edit_of_a_round_deleted_meanwhile_is_refused(client, five_rounds):
@@ -110,7 +110,7 @@ def test_an_edit_of_a_round_deleted_meanwhile_is_refused(client, five_rounds):
     response = client.post(url(five_rounds, "rounds/5/"), mine)
     assert response.status_code == 409
     assert "Round 5 has already been deleted" in unescape(response.content.decode())
-    assert boris_hands(five_rounds) == [1, 2, 3, 4]
+    assert boris_hands(five_rounds) == [11, 12, 13, 14]
 
 
 def test_a_delete_from_a_page_older_than_an_edit_is_refused(client, five_rounds):
@@ -119,14 +119,14 @@ def test_a_delete_from_a_page_older_than_an_edit_is_refused(client, five_rounds)
     response = client.post(url(five_rounds), stale)
     assert response.status_code == 409
     assert "Round 3 was changed on another phone" in unescape(response.content.decode())
-    assert boris_hands(five_rounds) == [1, 2, 33, 4, 5]
+    assert boris_hands(five_rounds) == [11, 12, 33, 14, 15]
 
 
 def test_a_change_that_names_no_round_is_a_bad_request(client, five_rounds):
     for data in ({"action": "delete", "number": "2"}, {"action": "delete", "round": "x"}):
         assert client.post(url(five_rounds), data).status_code == 400
     assert client.post(url(five_rounds), {"action": "shuffle"}).status_code == 400
-    assert boris_hands(five_rounds) == [1, 2, 3, 4, 5]
+    assert boris_hands(five_rounds) == [11, 12, 13, 14, 15]
 
 
 # 5. Names compared alike in Python and in every database; tokens checked before any query.

@@ -30,7 +30,7 @@ KB = 1024
 YEAR = 365 * 24 * 3600
 PLAYERS = ["Ana", "Boris", "Cyril", "Dana", "Emil", "Fran"]
 # Small hands, as in bench/seed.py: cards in most hands, and nobody near the target (500).
-HANDS = [{"cards": ["2S"]}, {"cards": ["3H"]}, {"cards": ["2C"]}, {"value": 1}, {"value": 0}]
+HANDS = [{"cards": ["2S"]}, {"cards": ["3H"]}, {"cards": ["2C"]}, {"value": 2}, {"value": 3}]
 
 
 def six_player_game(rounds: int) -> Game:
@@ -45,7 +45,7 @@ def six_player_game(rounds: int) -> Game:
 
 
 def save_data(**extra) -> dict:
-    hands = {1: 1, 2: 0, 3: 0, 4: 0, 5: 0}
+    hands = {1: 2, 2: 2, 3: 2, 4: 2, 5: 2}
     return round_post(0, hands, key=uuid.uuid4().hex, **extra)
 
 
@@ -103,7 +103,7 @@ def test_saving_and_previewing_a_round_never_read_every_round(
     with django_assert_max_num_queries(3):
         preview = client.post(page, {**save_data(), "action": "preview"}, headers=HTMX)
     assert preview.status_code == 200
-    assert 'id="points-1" class="points-preview" hx-swap-oob="true">1<' in preview.content.decode()
+    assert 'id="points-1" class="points-preview" hx-swap-oob="true">2<' in preview.content.decode()
     with django_assert_max_num_queries(20):
         assert client.post(page, save_data()).status_code == 303
     assert game.rounds.count() == rounds + 1

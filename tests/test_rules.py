@@ -112,8 +112,8 @@ def test_never_opened_is_capped_at_half_the_target_with_two_players():
 
 
 def test_never_opened_is_capped_at_100_with_four_players():
-    hands = [Hand(), Hand(value=75, opened=False), Hand(value=76, opened=False), Hand(value=1)]
-    assert score_round(hands, winner=0, target=300) == [0, 100, 100, 1]
+    hands = [Hand(), Hand(value=75, opened=False), Hand(value=76, opened=False), Hand(value=2)]
+    assert score_round(hands, winner=0, target=300) == [0, 100, 100, 2]
 
 
 def test_never_opened_cap_does_not_apply_to_players_who_opened():
@@ -199,7 +199,10 @@ def test_deck_check_accepts_a_full_legal_spread():
     [
         (lambda: Hand(value=-1), "negative_value"),
         (lambda: Hand(cards=("AH",), value=11), "cards_and_value"),
-        (lambda: Hand(value=841), "value_too_large"),
+        (lambda: Hand(value=2033), "value_too_large"),
+        (lambda: score_round([Hand(), Hand(value=841)], winner=0, target=100), "value_too_large"),
+        (lambda: score_round([Hand(), Hand(value=1)], winner=0, target=100), "value_too_small"),
+        (lambda: score_round([Hand(), Hand(value=0)], winner=0, target=100), "value_too_small"),
         (lambda: Hand(value="12"), "not_a_number"),
         (lambda: score_round([Hand(), Hand(value=1)], winner=2, target=100), "winner_out_of_range"),
         (
@@ -297,7 +300,7 @@ loser_hands = st.one_of(
         cards=st.lists(card_codes, min_size=1, max_size=5).map(tuple),
         opened=st.booleans(),
     ),
-    st.builds(Hand, value=st.integers(0, 200), opened=st.booleans()),
+    st.builds(Hand, value=st.integers(2, 200), opened=st.booleans()),
 )
 
 

@@ -72,14 +72,84 @@ def test_the_card_value_table_and_special_cases(client):
     assert "the second limit, 50 points" in special
 
 
+def text(html: str) -> str:
+    """The words of a piece of the page, tags taken out and whitespace folded."""
+    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
+
+
 def test_the_app_decisions_are_stated(client):
-    decisions = section(page(client), "decisions")
+    decisions = text(section(page(client), "decisions"))
     assert "each of them scores 0" in decisions
+    # The never-opened penalty in a blocked round.
+    assert "Never opened in a blocked round:" in decisions
+    assert "scores the hand value plus 25 points" in decisions
+    # The tie-break round, repeated.
+    assert "as often as needed" in decisions
+    # The deck the check assumes.
+    assert "two packs and 4 jokers" in decisions
     assert "at most 2 of any one card" in decisions
     assert "8 of any rank" in decisions
-    assert "4 jokers" in decisions
+    # Hand rummy: only when ticked.
+    assert "only when “Hand rummy” is ticked" in decisions
     assert "needs no cards for the opponents of a hand rummy" in decisions
     assert "Both give the same score" in decisions
+    # The largest hand value: what the whole deck is worth.
+    assert f"at most {rules.MAX_HAND_VALUE}, what the whole deck is worth" in decisions
+    assert "a finished game can be back in play" in decisions
+
+
+def test_the_rest_of_the_page_says_only_what_the_players_rules_say(client):
+    """What the app decides is listed under its own heading and stated nowhere else as a rule."""
+    html = page(client)
+    rules_text = text(html[html.index("<article") : html.index('<section id="decisions">')])
+    for decided in [
+        "as often as needed",
+        "tie-break",
+        "packs",
+        f"{rules.MAX_HAND_VALUE}",
+        "ticked",
+        "never opened included",
+        "finished game",
+    ]:
+        assert decided not in rules_text, decided
+    blocked = text(
+        html[
+            html.index('id="blocked-round"') : html.index(
+                "</section>", html.index('id="blocked-round"')
+            )
+        ]
+    )
+    assert "the player with the lowest hand value is declared its winner" in blocked
+    assert "the others count their cards as usual." in blocked
+    assert "penalty" not in blocked and "never opened" not in blocked
+
+
+def test_the_note_on_aces_and_jokers_says_what_the_players_rules_say(client):
+    note = text(section(page(client), "card-values"))
+    assert "an ace and a joker cost more than when they are laid down" in note
+    assert "An ace that counted only one point at the bottom of a run costs 11" in note
+    assert "gamble" not in note and "stands for any card" not in note
+
+
+def test_the_never_opened_cap_is_not_said_to_be_the_most_anyone_scores(client):
+    """A player who opened can score more than 100 (JK JK A A K K Q Q J J is 122), and a hand
+    rummy costs 200: the cap is the most the never-opened rule allows."""
+    assert rules.hand_value(["JK", "JK", "AS", "AH", "KS", "KH", "QS", "QH", "JS", "JH"]) == 122
+    html = page(client)
+    assert "without a hand rummy" not in html
+    example = text(section(html, "example-four_players_one_never_opened"))
+    assert (
+        "The one who never opened scores the maximum the rule allows: 84 + 25 = 109, capped at "
+        "100 points." in example
+    )
+
+
+def test_the_blocked_example_points_to_the_apps_decisions(client):
+    html = page(client)
+    assert '<a href="#decisions">what the app decides</a>' in section(html, "example-blocked")
+    for key in EXPECTED_POINTS:
+        if key != "blocked":
+            assert 'href="#decisions"' not in section(html, f"example-{key}")
 
 
 def test_cards_are_drawn_as_faces_with_their_names(client):

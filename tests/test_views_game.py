@@ -149,7 +149,7 @@ def test_a_finished_game_shows_the_winner_and_offers_a_rematch(client, every_kin
 
 
 def test_a_finished_game_refuses_a_new_round(client, every_kind_game):
-    html = client.post(url(every_kind_game), round_post(0, {1: 1, 2: 1, 3: 1})).content.decode()
+    html = client.post(url(every_kind_game), round_post(0, {1: 2, 2: 2, 3: 2})).content.decode()
     assert "The game is over: start a rematch" in html
     assert every_kind_game.rounds.count() == 4
 
@@ -203,7 +203,7 @@ def test_two_phones_get_their_own_csrf_token_and_form_key(four_players):
         key = re.search(r'name="key" value="([^"]+)"', html).group(1)
         tokens.append(token)
         keys.append(key)
-        data = round_post(seat, {s: 1 for s in range(4) if s != seat})
+        data = round_post(seat, {s: 2 for s in range(4) if s != seat})
         data.update(csrfmiddlewaretoken=token, key=key)
         assert phone.post(url, data).status_code == 303
     assert keys[0] != keys[1] and tokens[0] != tokens[1]
@@ -241,3 +241,28 @@ def test_a_change_made_behind_the_apps_back_shows_at_once(client, four_players):
         assert totals(html) == [52, 10, 10, 15]
         assert "After round 3: Ana 52, Boris 10, Cyril 10, Zora 15." in html  # the chart
         assert "Dana" not in html
+
+
+def test_a_blocked_round_shows_its_lowest_hand_and_nobody_out(client, every_kind_game):
+    """Round 4 of every_kind is blocked: Ana's 5 is the lowest hand and scores 0, but nobody
+    went out of it."""
+    html = unescape(client.get(url(every_kind_game)).content.decode())
+    went_out = round_row(html, 1)
+    assert went_out.count('<td class="went-out">') == 1
+    assert re.findall(r'<span class="note">(.*?)</span>', went_out).count("out") == 1
+    blocked = round_row(html, 4)
+    assert "went-out" not in blocked
+    assert blocked.count('<td class="lowest">') == 1
+    notes = re.findall(r'<span class="note">(.*?)</span>', blocked)
+    assert notes.count("lowest hand") == 1
+    assert not re.search(r"\bout\b", " ".join(notes))
+    lowest = blocked[blocked.index('<td class="lowest">') :]
+    assert re.search(r'<span class="points">0</span>', lowest[: lowest.index("</td>")])
+
+
+def test_a_shared_lowest_hand_is_marked_on_each_player(client, four_players):
+    client.post(url(four_players), round_post("blocked", {0: 5, 1: 5, 2: 30, 3: ("JK", "no")}))
+    html = unescape(client.get(url(four_players)).content.decode())
+    blocked = round_row(html, 1)
+    assert blocked.count('<td class="lowest">') == 2
+    assert "went-out" not in blocked and ">out<" not in blocked

@@ -2,6 +2,7 @@
 be restored from it."""
 
 import re
+from datetime import UTC, datetime
 from html import unescape
 
 import pytest
@@ -123,7 +124,59 @@ def test_kinds_of_round_are_named(client, four_players):
     assert "blocked" in blocked
     # A tie for the lowest hand: both score 0.
     assert re.findall(r'<td class="points">(\d+)</td>', blocked) == ["0", "0", "9", "4"]
-    assert blocked.count('class="winner"') == 2
+
+
+def test_a_blocked_round_shows_its_lowest_hands_and_nobody_out(client, four_players):
+    """Nobody went out of a blocked round: its lowest hands are marked "lowest hand", not
+    "out", and not as the player who went out."""
+    game = four_players
+    game.record_round(
+        RoundEntry(hands=(Hand(), Hand(value=5), Hand(value=9), Hand(value=4)), winner=0)
+    )
+    game.record_round(
+        RoundEntry(
+            hands=(Hand(value=3), Hand(value=3), Hand(cards=("9C",)), Hand(value=4)), winner=None
+        )
+    )
+    html = unescape(client.get(url(game)).content.decode())
+    normal = section(html, "Round added: round 1")
+    assert normal.count('class="winner"') == 1
+    assert re.findall(r'<span class="note">(.*?)</span>', normal).count("out") == 1
+    blocked = section(html, "Round added: round 2")
+    assert 'class="winner"' not in blocked
+    assert blocked.count('<tr class="lowest">') == 2
+    notes = re.findall(r'<span class="note">(.*?)</span>', blocked)
+    assert notes.count("lowest hand") == 2
+    assert not re.search(r"\bout\b", " ".join(notes))
+
+
+def test_dates_in_bulgarian_are_written_the_bulgarian_way(client, game):
+    """Django has no Bulgarian DATETIME_FORMAT: without rami_site/formats/bg the history read
+    "Ноем. 30, 2026, 4:14 преди обяд". A date in figures and a 24-hour time instead."""
+    afternoon = datetime(2026, 11, 30, 16, 14, tzinfo=UTC)
+    morning = datetime(2026, 5, 3, 4, 7, tzinfo=UTC)
+    game.events.update(created_at=afternoon)
+    game.events.filter(pk=game.events.order_by("pk").first().pk).update(created_at=morning)
+    html = client.get(url(game), headers={"accept-language": "bg"}).content.decode()
+    times = re.findall(r'<time class="meta" datetime="[^"]+">([^<]+)</time>', html)
+    assert set(times) == {"30.11.2026 г., 16:14", "03.05.2026 г., 04:07"}
+    assert "преди обяд" not in html and "след обяд" not in html
+    assert "Ноем." not in html
+
+
+def test_dates_in_every_language_use_its_own_formats(client, game):
+    game.events.update(created_at=datetime(2026, 11, 30, 4, 7, tzinfo=UTC))
+    expected = {
+        "en": "Nov. 30, 2026, 4:07 a.m.",
+        "cs": "30. listopadu 2026 4:07",
+        "sv": "30 november 2026 04:07",
+        "bg": "30.11.2026 г., 04:07",
+        "id": "30 November 2026, 04.07",
+    }
+    for language, when in expected.items():
+        html = client.get(url(game), headers={"accept-language": language}).content.decode()
+        times = set(re.findall(r'<time class="meta" datetime="[^"]+">([^<]+)</time>', html))
+        assert times == {when}, language
 
 
 def test_a_game_without_changes_says_so(client, four_players):

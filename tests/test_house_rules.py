@@ -1,0 +1,304 @@
+"""House rules (SPEC 2.4): a game plays by its own card values, penalties, hand-rummy score and
+target; the seeds' rules stay the default everywhere."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from html import unescape
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scoring import rules
+from scoring.exchange import ExchangeError, export_game, import_game
+from scoring.models import Game
+from scoring.rules import Hand, Rules, RulesError, score_round
+from tests.conftest import round_post, without_bdi
+
+VARIANT = {
+    "joker": 50,
+    "ace": 1,
+    "not_opened_penalty": 0,
+    "not_opened_cap": None,
+    "hand_rummy": "double",
+    "target": 500,
+}
+# SPEC 2.4's worked example.
+EXAMPLE = {
+    "format": "rami-game/1",
+    "players": ["Ana", "Boris", "Cyril"],
+    "rules": VARIANT,
+    "rounds": [
+        {
+            "winner": "Ana",
+            "hands": {
+                "Boris": {"cards": ["AH", "JK", "5C"]},
+                "Cyril": {"value": 49, "opened": False},
+            },
+        },
+        {
+            "winner": "Boris",
+            "hand_rummy": True,
+            "hands": {"Ana": {"cards": ["KH", "QS"]}, "Cyril": {"cards": ["JK", "2C"]}},
+        },
+    ],
+}
+
+
+# The engine.
+
+card_codes = st.sampled_from(
+    [rank + suit for rank in rules.RANKS for suit in rules.SUITS] + list(rules.RANKS) + ["JK"]
+)
+loser_hands = st.one_of(
+    st.builds(
+        Hand, cards=st.lists(card_codes, min_size=1, max_size=6).map(tuple), opened=st.booleans()
+    ),
+    st.builds(Hand, value=st.integers(2, 120), opened=st.booleans()),
+)
+
+
+@st.composite
+def rounds(draw):
+    losers = draw(st.lists(loser_hands, min_size=2, max_size=5))
+    winner = draw(st.one_of(st.none(), st.integers(0, len(losers))))
+    if winner is not None:
+        losers = losers[:5]
+    hands = list(losers)
+    if winner is not None:
+        hands.insert(winner, Hand())
+    return hands, winner
+
+
+@st.composite
+def house_rules(draw):
+    def number(name):
+        low, high = Rules.RANGES[name]
+        return draw(st.integers(low, high))
+
+    return Rules(
+        joker=number("joker"),
+        ace=number("ace"),
+        face=number("face"),
+        not_opened_penalty=number("not_opened_penalty"),
+        not_opened_cap=draw(st.one_of(st.none(), st.integers(1, 1000))),
+        not_opened_cap_half_target=draw(st.booleans()),
+        hand_rummy=draw(st.one_of(st.just("double"), st.integers(1, 1000))),
+        target=draw(st.one_of(st.none(), st.integers(50, 10000))),
+        target_per_opponent=number("target_per_opponent"),
+        jokers_in_deck=number("jokers_in_deck"),
+    )
+
+
+def scored(hands, winner, target, house=None, hand_rummy=False):
+    try:
+        if house is None:
+            return score_round(hands, winner, target, hand_rummy=hand_rummy)
+        return score_round(hands, winner, target, hand_rummy=hand_rummy, rules=house)
+    except RulesError as error:
+        return error.code
+
+
+@settings(max_examples=300, deadline=None)
+@given(rounds())
+def test_the_seeds_rules_give_what_the_rules_gave_without_them(round_):
+    hands, winner = round_
+    target = rules.target_for(len(hands))
+    assert scored(hands, winner, target) == scored(hands, winner, target, Rules())
+    assert rules.target_for(len(hands), Rules()) == target
+    for hand in hands:
+        assert rules.hand_value(hand.cards, Rules()) == rules.hand_value(hand.cards)
+
+
+@settings(max_examples=300, deadline=None)
+@given(rounds(), house_rules(), st.booleans())
+def test_under_any_house_rules_a_winner_scores_0_and_no_points_are_negative(
+    round_, house, hand_rummy
+):
+    hands, winner = round_
+    if hand_rummy:
+        hands = [Hand(cards=h.cards, value=h.value, opened=False) for h in hands]
+    target = house.target_for(len(hands))
+    points = scored(hands, winner, target, house, hand_rummy and winner is not None)
+    if isinstance(points, str):
+        return  # refused (the deck check, a value below the cheapest card, ...)
+    assert all(point >= 0 for point in points)
+    if winner is not None:
+        assert points[winner] == 0
+    for hand, point, seat in zip(hands, points, range(len(hands)), strict=True):
+        if seat != winner and not hand.opened and not hand_rummy:
+            if house.not_opened_cap is not None:
+                assert point <= max(house.not_opened_cap, 0) or point == 0
+            if house.not_opened_cap_half_target:
+                assert point <= target // 2
+
+
+def test_every_value_is_checked_on_creation():
+    with pytest.raises(RulesError) as raised:
+        Rules(joker=101)
+    assert raised.value.code == "bad_rule"
+    assert str(raised.value) == "Give a whole number from 0 to 100, not “101”."
+
+
+# The exchange format.
+
+
+def test_the_worked_example_scores_by_its_rules_on_the_page_in_the_csv_and_the_export(client, db):
+    game = import_game(json.loads(json.dumps(EXAMPLE)))
+    document = export_game(game)
+    assert [r["points"] for r in document["rounds"]] == [
+        {"Ana": 0, "Boris": 56, "Cyril": 49},
+        {"Ana": 40, "Boris": 0, "Cyril": 104},
+    ]
+    assert document["totals"] == {"Ana": 40, "Boris": 56, "Cyril": 153}
+    assert (document["target"], document["status"]) == (500, "playing")
+    assert document["rules"] == {**Rules().document(), **VARIANT}
+
+    html = without_bdi(client.get(f"/g/{game.edit_token}/").content.decode())
+    assert re.findall(r'<span class="sum">(\d+)</span>', html) == ["40", "56", "153"]
+    assert "Target 500" in html
+
+    text = client.get(f"/v/{game.view_token}/export.csv").content.decode("utf-8-sig")
+    table = list(csv.reader(io.StringIO(text)))
+    assert [row[6] for row in table[1:]] == ["0", "56", "49", "40", "0", "104"]
+    assert [row[7] for row in table[-3:]] == ["40", "56", "153"]
+
+    # Export, import, export: the same document.
+    assert export_game(import_game(document)) == document
+
+
+BAD_RULES = [
+    ([], '"rules" must be an object of house rules'),
+    ({"jokers": 20}, '"rules": unknown key "jokers"'),
+    ({"joker": 101}, '"rules": "joker": Give a whole number from 0 to 100'),
+    ({"joker": -1}, '"rules": "joker": Give a whole number from 0 to 100'),
+    ({"ace": 0}, '"rules": "ace": Give a whole number from 1 to 25'),
+    ({"face": "ten"}, '"rules": "face": Give a whole number from 1 to 25'),
+    ({"not_opened_cap": 0}, '"rules": "not_opened_cap": Give a whole number from 1 to 1000'),
+    ({"hand_rummy": "triple"}, '"rules": "hand_rummy": Give a whole number from 1 to 1000'),
+    ({"target": 49}, '"rules": "target": Give a whole number from 50 to 10000'),
+    ({"jokers_in_deck": 9}, '"rules": "jokers_in_deck": Give a whole number from 0 to 8'),
+    ({"not_opened_cap_half_target": "yes"}, '"rules": "not_opened_cap_half_target": Give true'),
+    ({"target_per_opponent": 2.5}, '"rules": "target_per_opponent": Give a whole number'),
+]
+
+
+@pytest.mark.parametrize(("bad", "message"), BAD_RULES)
+def test_a_bad_rules_object_is_refused_in_one_line_and_nothing_is_stored(db, bad, message):
+    document = {**json.loads(json.dumps(EXAMPLE)), "rules": bad}
+    with pytest.raises(ExchangeError) as raised:
+        import_game(document)
+    assert str(raised.value).startswith(message)
+    assert "\n" not in str(raised.value)
+    assert not Game.objects.exists()
+
+
+# The start form and the round form.
+
+
+def start_post(**house) -> dict:
+    data = {"player_0": "Ana", "player_1": "Boris", "player_2": "Cyril", "rules_shown": "on"}
+    seeds = {
+        "joker": "20",
+        "ace": "11",
+        "face": "10",
+        "not_opened_penalty": "25",
+        "not_opened_cap": "100",
+        "not_opened_cap_half_target": "on",
+        "hand_rummy": "fixed",
+        "hand_rummy_points": "200",
+        "target_per_opponent": "100",
+        "target": "",
+        "jokers_in_deck": "4",
+    }
+    return {**data, **seeds, **house}
+
+
+def test_a_game_started_with_house_rules_scores_by_them(client, db):
+    response = client.post("/", start_post(joker="50", ace="1", hand_rummy="double", target="500"))
+    assert response.status_code == 303
+    game = Game.objects.get()
+    assert game.rules == Rules(joker=50, ace=1, hand_rummy="double", target=500)
+    page = f"/g/{game.edit_token}/"
+    preview = client.post(page, round_post(0, {1: "AH JK 5C", 2: 49}, action="preview"))
+    assert 'id="points-1" class="points-preview" hx-swap-oob="true">56<' in preview.content.decode()
+    assert client.post(page, round_post(0, {1: "AH JK 5C", 2: 49})).status_code == 303
+    assert game.totals() == [0, 56, 49]
+    html = unescape(client.get(page).content.decode())
+    assert "Target 500" in html
+
+
+def test_a_game_started_without_house_rules_plays_the_seeds(client, db):
+    client.post("/", start_post())
+    client.post("/", {"player_0": "Dana", "player_1": "Emil"})
+    assert [game.house_rules for game in Game.objects.all()] == [{}, {}]
+    assert all(game.rules == rules.SEEDS for game in Game.objects.all())
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("joker", "101", "Give a whole number from 0 to 100, not “101”"),
+        ("ace", "0", "Give a whole number from 1 to 25"),
+        ("target", "10", "Give a whole number from 50 to 10000"),
+        ("jokers_in_deck", "x", "Give a whole number from 0 to 8, not “x”"),
+        ("hand_rummy_points", "0", "Give a whole number from 1 to 1000"),
+    ],
+)
+def test_the_start_form_refuses_a_bad_value_next_to_it_and_keeps_everything(
+    client, db, field, value, message
+):
+    response = client.post("/", start_post(**{field: value}))
+    html = unescape(response.content.decode())
+    assert response.status_code == 200
+    assert message in html
+    assert 'value="Cyril"' in html and f'value="{value}"' in html
+    assert not Game.objects.exists()
+
+
+def test_typed_values_must_be_what_the_cards_can_make(client, db):
+    client.post("/", start_post(joker="0"))
+    cheap = Game.objects.get()
+    client.post("/", {"player_0": "Dana", "player_1": "Emil", "player_2": "Fran"})
+    seeds = Game.objects.exclude(pk=cheap.pk).get()
+    for game, low in ((seeds, 2), (cheap, 0)):
+        page = f"/g/{game.edit_token}/"
+        response = client.post(page, round_post(0, {1: low - 1 if low else 0, 2: 5}))
+        if low:
+            assert "less than the cheapest card (2)" in unescape(response.content.decode())
+            assert game.rounds.count() == 0
+        else:
+            assert response.status_code == 303
+    too_much = client.post(f"/g/{seeds.edit_token}/", round_post(0, {1: 841, 2: 5}))
+    assert "more than the whole deck is worth (840)" in unescape(too_much.content.decode())
+
+
+def test_a_rematch_keeps_the_house_rules(db):
+    game = import_game({**EXAMPLE, "rules": {**VARIANT, "target": 50}})
+    assert game.status == "finished"
+    assert game.rematch().rules == game.rules
+
+
+def test_each_link_has_a_page_of_the_games_rules_with_the_round_ends_under_them(client, db):
+    game = import_game(json.loads(json.dumps(EXAMPLE)))
+    page = unescape(client.get(f"/g/{game.edit_token}/").content.decode())
+    assert "House rules: joker 50, ace 1, never opened +0, never opened without a cap" in page
+    assert "hand rummy doubles, fixed target" in page
+    assert f'href="/g/{game.edit_token}/rules/"' in page
+    edit = unescape(client.get(f"/g/{game.edit_token}/rules/").content.decode())
+    view = unescape(client.get(f"/v/{game.view_token}/rules/").content.decode())
+    for html in (edit, view):
+        assert "This game plays by house rules: joker 50" in html
+        # The first round end of the help page, under these rules: A♥ joker 5♣ is 1 + 50 + 5.
+        example = html[html.index('id="example-ace_joker_five"') :]
+        assert re.findall(r'<td class="number points">(\d+)</td>', example)[:2] == ["0", "56"]
+    assert game.edit_token not in view
+    # The help page stays the players' own rules.
+    help_page = unescape(client.get("/rules/").content.decode())
+    assert "unless the table sets house rules" in help_page
+    example = help_page[help_page.index('id="example-ace_joker_five"') :]
+    assert re.findall(r'<td class="number points">(\d+)</td>', example)[:2] == ["0", "36"]

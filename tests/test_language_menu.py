@@ -1,0 +1,46 @@
+"""The language menu (templates/_language.html) names each language in its own language,
+whatever the page's: a visitor who cannot read the page must still find their own."""
+
+import re
+
+import pytest
+
+from scoring.models import Game
+
+pytestmark = pytest.mark.django_db
+
+OWN_NAMES = [
+    ("en", "English"),
+    ("cs", "Čeština"),
+    ("sv", "Svenska"),
+    ("bg", "Български"),
+    ("id", "Bahasa Indonesia"),
+]
+# What gettext makes of "English" in Django's own catalogues, as the menu once showed it.
+ENGLISH_TRANSLATED = ["anglicky", "Engelska", "английски", "Английски", "Inggris"]
+
+
+def menu(html: str) -> list[tuple[str, str, str, bool]]:
+    """(value, lang, name, selected) of each option of the language menu."""
+    form = re.search(r'<form class="language".*?</form>', html, re.S)[0]
+    return [
+        (value, lang, name, bool(selected))
+        for value, lang, selected, name in re.findall(
+            r'<option value="(\w+)" lang="(\w+)"( selected)?>([^<]+)</option>', form
+        )
+    ]
+
+
+@pytest.mark.parametrize("language", [code for code, _name in OWN_NAMES])
+def test_every_language_is_named_in_its_own_language(client, language):
+    game = Game.start(["Ana", "Boris"])
+    for path in ["/", "/rules/", f"/g/{game.edit_token}/", f"/g/{game.edit_token}/history/"]:
+        html = client.get(path, headers={"accept-language": language}).content.decode()
+        options = menu(html)
+        assert [(value, name) for value, _lang, name, _selected in options] == OWN_NAMES, path
+        # Each name is marked as written in its own language, for screen readers.
+        assert all(value == lang for value, lang, _name, _selected in options)
+        assert [value for value, _lang, _name, selected in options if selected] == [language]
+        form = re.search(r'<form class="language".*?</form>', html, re.S)[0]
+        for translated in ENGLISH_TRANSLATED:
+            assert translated not in form, (path, translated)
