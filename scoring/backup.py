@@ -191,7 +191,7 @@ def _store(games: Sequence[tuple[Backup, GameDocument]]) -> list[Game]:
     makes through Game.start, Game.record_round for each round (past the end of a finished
     game too) and the update of the backup's fields."""
     # Game.start sets the clock in milliseconds, then each record_round moves the version to
-    # next_version(): one more, and never below the clock. A round in the same millisecond
+    # Game.refresh_standing: one more, and never below the clock. A round in the same millisecond
     # (when the clock has not moved on) leaves the clock plus the number of rounds.
     clock = clock_version()
     made = []  # (game, names, rounds and their points)

@@ -138,6 +138,28 @@ def rank_label(rank: str) -> str:
     return rank
 
 
+def read_typed(text: str) -> list[str]:
+    """The card codes typed in a hand's field, with the letters of the active language's own
+    packs read as the ranks they stand for (Swedish packs print Kn, D and E for the jack, the
+    queen and the ace: "KnH" is the jack of hearts). The card notation's own letters are
+    always understood too."""
+    local = {
+        str(letter).upper(): rank for rank, letter in FACE_LETTERS.items() if str(letter) != rank
+    }
+    codes = []
+    for token in text.split():
+        upper = token.upper()
+        for letter, rank in sorted(local.items(), key=lambda item: -len(item[0])):
+            rest = upper[len(letter) :]
+            if upper.startswith(letter) and (
+                rest == "" or rest in SUIT_SYMBOLS or rest in SUIT_SYMBOLS.values()
+            ):
+                token = rank + rest
+                break
+        codes.append(token)
+    return codes
+
+
 def suit_symbol(code: str) -> str:
     """The suit symbol of a card ("♥" for "AH"), or "" for a joker or a card of unknown suit."""
     suit = card_suit(parse_card(code))

@@ -11,6 +11,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from . import rules
+from .cards import read_typed
 from .errors import rules_error_message
 from .models import Player, Round
 from .rules import RoundEntry
@@ -301,6 +302,7 @@ class RoundForm(forms.Form):
         # An opponent of a hand rummy had, by definition, never opened: no box to tick.
         opened = not not_opened and not hand_rummy
         doubled = self.rules.hand_rummy == rules.Rules.DOUBLE
+        cards = " ".join(read_typed(cards))
         if not cards.split() and value is None:
             if hand_rummy and not doubled:
                 # As in the exchange format, an opponent of a hand rummy needs no hand (unless

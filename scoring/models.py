@@ -14,8 +14,8 @@ from contextlib import contextmanager
 from functools import cached_property
 
 from django.db import connection, models, transaction
-from django.db.models import F, OuterRef, Q, Subquery, Sum, Value
-from django.db.models.functions import Coalesce, Greatest
+from django.db.models import F, OuterRef, Q, Subquery, Sum
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -49,7 +49,7 @@ class Game(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     # Grows with every change, so that a phone can ask cheaply whether anything is new. Never
-    # below the clock in milliseconds (next_version): a game restored from a backup or imported
+    # below the clock in milliseconds (clock_version): a game restored from a backup or imported
     # starts above every number a phone or a cache has seen of it before.
     version = models.BigIntegerField(default=0)
     # The seat that dealt the first round; the deal moves one seat each round.
@@ -323,8 +323,9 @@ class Game(models.Model):
         return GameEvent.objects.create(game=self, kind=kind, round=round_, **fields)
 
     def refresh_standing(self) -> rules.Standing:
-        """Store the status that the totals give, and move the version on (see
-        next_version; the game is locked, so its version read under the lock is current)."""
+        """Store the status that the totals give, and move the version on: one more, and never
+        below the clock (clock_version). The game is locked, so the version read under the lock
+        is current."""
         standing = rules.standing(self.totals(), self.target)
         self.status = standing.status
         self.winner_seat = standing.winner
@@ -344,10 +345,6 @@ def clock_version() -> int:
     a game that is deleted and restored from a backup."""
     return time.time_ns() // 1_000_000
 
-
-def next_version() -> models.Expression:
-    """The version after the stored one, in SQL: one more, and never below the clock."""
-    return Greatest(F("version") + 1, Value(clock_version()))
 
 
 class Player(models.Model):

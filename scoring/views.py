@@ -519,7 +519,11 @@ def _game_rules(request: HttpRequest, game: Game, editable: bool) -> TemplateRes
         elif name == "not_opened_cap_half_target":
             value = gettext("yes") if value else gettext("no")
         elif value is None:
-            value = "-"
+            value, unit = "-", ""
+        if name in ("hand_rummy", "not_opened_cap_half_target"):
+            unit = ""
+        # The start form's words after a number may explain an empty field: not needed here.
+        unit = str(unit).split(" (")[0]
         values.append({"label": label, "value": value, "unit": unit})
     context = {
         "game": game,

@@ -140,3 +140,23 @@ def test_card_face_is_red_for_hearts_and_diamonds_and_marks_the_joker():
 
 def test_the_rules_module_stays_free_of_django():
     assert "django" not in Path(rules.__file__).read_text(encoding="utf-8")
+
+
+def test_a_swedish_table_types_the_letters_of_its_own_packs():
+    """Swedish packs print E, Kn, D and K (World of Playing Cards, "Sweden"; A. Pollett's list
+    of card indices): typed in Swedish they are the ace, the jack, the queen and the king; the
+    card notation's own letters are understood too."""
+    with translation.override("sv"):
+        assert cards.read_typed("E KnH dd K 10D JK QS 2♥") == [
+            "A",
+            "JH",
+            "QD",
+            "K",
+            "10D",
+            "JK",
+            "QS",
+            "2♥",
+        ]
+        assert [cards.rank_label(rank) for rank in ("A", "J", "Q", "K")] == ["E", "Kn", "D", "K"]
+    with translation.override("en"):
+        assert cards.read_typed("E KnH D") == ["E", "KnH", "D"]

@@ -302,3 +302,16 @@ def test_each_link_has_a_page_of_the_games_rules_with_the_round_ends_under_them(
     assert "unless the table sets house rules" in help_page
     example = help_page[help_page.index('id="example-ace_joker_five"') :]
     assert re.findall(r'<td class="number points">(\d+)</td>', example)[:2] == ["0", "36"]
+
+
+def test_a_backup_and_a_restore_keep_the_house_rules(db, tmp_path):
+    from django.core.management import call_command
+
+    game = import_game(json.loads(json.dumps(EXAMPLE)))
+    before = export_game(game)
+    call_command("backup_games", str(tmp_path), stdout=io.StringIO())
+    game.delete()
+    call_command("restore_games", str(tmp_path), stdout=io.StringIO())
+    again = Game.objects.get()
+    assert again.rules == Rules(**VARIANT)
+    assert export_game(again) == before

@@ -1,0 +1,68 @@
+"""A game with house rules on a phone: set them when starting, see them on the board, score a
+round by them (the live preview too), and a doubled hand rummy that asks for the hands."""
+
+import re
+
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Page, expect
+
+from tests.browser.game_steps import (
+    choose_winner,
+    expect_preview,
+    expect_totals,
+    hand,
+    not_opened,
+    save,
+    tap_cards,
+    type_value,
+)
+
+
+def test_a_game_with_house_rules_from_the_start_form_to_the_board(page: Page):
+    page.goto("/")
+    for index, name in enumerate(["Ana", "Boris", "Cyril"]):
+        page.locator(f"#id_player_{index}").fill(name)
+    page.locator("summary", has_text="House rules").click()
+    expect(page.locator("#id_joker")).to_have_value("20")
+    page.locator("#id_joker").fill("50")
+    page.locator("#id_ace").fill("1")
+    page.locator("#id_not_opened_penalty").fill("0")
+    page.locator("#id_not_opened_cap").fill("")
+    page.get_by_label("twice the value of the cards in hand").check()
+    page.locator("#id_target").fill("500")
+    results = Axe().run(page)
+    assert results.violations_count == 0, results.generate_report()
+    page.get_by_role("button", name="Start the game").click()
+    expect(page).to_have_url(re.compile(r"/g/[\w-]{22,}/$"))
+
+    expect(page.get_by_text("Target 500")).to_be_visible()
+    expect(page.locator(".rules-line")).to_contain_text(
+        "House rules: joker 50, ace 1, never opened +0, never opened without a cap, "
+        "hand rummy doubles, fixed target"
+    )
+
+    # SPEC 2.4's worked example, round 1: A♥ joker 5♣ is 1 + 50 + 5; Cyril never opened, 49.
+    choose_winner(page, "Ana")
+    tap_cards(page, "Boris", "AH JK 5C")
+    expect_preview(page, "Boris", "56")
+    type_value(page, "Cyril", 49)
+    not_opened(page, "Cyril")
+    expect_preview(page, "Cyril", "49")
+    save(page)
+    expect_totals(page, 0, 56, 49)
+
+    # Round 2: Boris makes a hand rummy, which doubles the opponents' hands: they are asked for.
+    choose_winner(page, "Boris")
+    page.get_by_label("Hand rummy").check()
+    expect(hand(page, "Ana").locator(".picker")).to_be_visible()
+    tap_cards(page, "Ana", "KH QS")
+    tap_cards(page, "Cyril", "JK 2C")
+    expect_preview(page, "Ana", "40")
+    expect_preview(page, "Cyril", "104")
+    save(page)
+    expect_totals(page, 40, 56, 153)
+
+    page.get_by_role("link", name="This game's rules").click()
+    expect(page.get_by_role("heading", name="This game's rules")).to_be_visible()
+    results = Axe().run(page)
+    assert results.violations_count == 0, results.generate_report()
