@@ -35,7 +35,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 SERVE = Path(settings.BASE_DIR) / "scripts" / "serve"
 HOST = "127.0.0.1"
 PHONES = 4
-MOST_SAVES = 400  # 6 players, blocked rounds of equal hands: everyone scores 0, nobody ends the game
+MOST_SAVES = 400  # blocked rounds of equal hands: everyone scores 0, the game never ends
 STARTUP = 20  # seconds for the server to answer /healthz
 BACK = 8  # seconds for the server to answer again with all its workers after a kill
 BUDGET = 35  # seconds for the whole test, start to stop
