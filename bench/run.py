@@ -582,7 +582,7 @@ BUDGETS_MISSED = [
     "parallel rate, and on SQLite the single writer caps saves across all games. The htmx "
     "answer then draws the whole game afresh. At a real table a round is saved every minute "
     "or two per game and a save answers in tens of milliseconds. Reaching 0.25x would take an "
-    "htmx answer of only what changed (the issue \"The game page at the table\") and "
+    'htmx answer of only what changed (the issue "The game page at the table") and '
     "PostgreSQL for a busy server, where saves to different games do not wait for each other.",
     "",
     "## Why the game page misses its budget",
@@ -595,8 +595,8 @@ BUDGETS_MISSED = [
     "link) of CPU in-process for 60 rounds and 6 players. 0.35x of /healthz leaves about 3 ms; "
     "even the start page, no query and 5 KB, reaches only about 0.25x here. Only a cache of "
     "the whole page with each visitor's CSRF token, form key and CSP nonce filled in got "
-    "there, and that cache is what the issue removed. Less HTML (the issue \"The game page at "
-    "the table\" folds the older rounds) is the next step.",
+    'there, and that cache is what the issue removed. Less HTML (the issue "The game page at '
+    'the table" folds the older rounds) is the next step.',
     "",
 ]
 

@@ -346,7 +346,6 @@ def clock_version() -> int:
     return time.time_ns() // 1_000_000
 
 
-
 class Player(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="players")
     seat = models.PositiveSmallIntegerField()
