@@ -12,10 +12,12 @@ The table below was written out by a short loop over `rules.RANKS` and `rules.SU
 spelled out so that `makemessages` can find every message. tests/test_cards.py checks that it
 covers every card code and that each English name matches its code.
 
-Face letters: the French-suited packs sold in all five countries print the international indices
-A, K, Q, J (Czech players say "kluk" for the jack but read "J" on the card; Swedish packs print
-"Kn" only on some old designs), so every catalogue keeps A K Q J. They still go through gettext
-(context "card face") so that a translator can change them for a language whose packs differ.
+Face letters go through gettext (context "card face"), so that a language whose packs print
+other indices shows those. Swedish packs print E, Kn, D and K (World of Playing Cards, "Sweden":
+the standard Swedish pattern's indices; A. Pollett's list of card indices), so the Swedish
+catalogue says so, and `read_typed` understands them when typed; the card notation's letters
+stay understood. Czech players say "kluk" for the jack but read "J" on the card, and no
+published source confirmed other letters for Bulgarian or Indonesian packs: they keep A K Q J.
 """
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ import secrets
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from . import rules
 from .cards import read_typed
@@ -142,18 +143,20 @@ class StartForm(forms.Form):
         return cleaned
 
 
+# The word after a number field of points (not the round form's label "points").
+POINTS = pgettext_lazy("after a number field", "points")
 # The house rules a game may set (SPEC 2.4), in plain words: the form field of each value,
 # by its key in the rules object, with the words before and after the number.
 HOUSE_RULES = {
-    "joker": (_("A joker left in hand counts"), _("points")),
-    "ace": (_("An ace left in hand counts"), _("points")),
-    "face": (_("A king, queen or jack left in hand counts"), _("points")),
+    "joker": (_("A joker left in hand counts"), POINTS),
+    "ace": (_("An ace left in hand counts"), POINTS),
+    "face": (_("A king, queen or jack left in hand counts"), POINTS),
     "not_opened_penalty": (_("A player who never opened pays"), _("points more,")),
     "not_opened_cap": (_("at most"), _("points (empty: no limit)")),
     "not_opened_cap_half_target": (_("and never more than half the target"), ""),
     "hand_rummy": (_("After a hand rummy each opponent scores"), ""),
-    "hand_rummy_points": (_("Points for each opponent of a hand rummy"), _("points")),
-    "target_per_opponent": (_("The target is, for each opponent,"), _("points")),
+    "hand_rummy_points": (_("Points for each opponent of a hand rummy"), POINTS),
+    "target_per_opponent": (_("The target is, for each opponent,"), POINTS),
     "target": (_("or a fixed target of"), _("points (empty: it follows from the players)")),
     "jokers_in_deck": (_("Jokers in the deck (besides two packs of 52 cards)"), ""),
 }

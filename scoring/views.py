@@ -22,7 +22,7 @@ from django.http import (
 from django.template.response import TemplateResponse
 from django.templatetags.static import static
 from django.urls import reverse
-from django.utils.translation import get_language, gettext
+from django.utils.translation import get_language, gettext, ngettext
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
@@ -509,7 +509,7 @@ def _game_rules(request: HttpRequest, game: Game, editable: bool) -> TemplateRes
     (label, value pairs), `card_values`, `targets`, `examples` (counting.worked_examples)."""
     house = game.rules
     values = []
-    for name, (label, unit) in forms.HOUSE_RULES.items():
+    for name, (label, _unit) in forms.HOUSE_RULES.items():
         key = forms.RULE_KEYS.get(name, name)
         value = getattr(house, key)
         if name == "hand_rummy":
@@ -519,12 +519,10 @@ def _game_rules(request: HttpRequest, game: Game, editable: bool) -> TemplateRes
         elif name == "not_opened_cap_half_target":
             value = gettext("yes") if value else gettext("no")
         elif value is None:
-            value, unit = "-", ""
-        if name in ("hand_rummy", "not_opened_cap_half_target"):
-            unit = ""
-        # The start form's words after a number may explain an empty field: not needed here.
-        unit = str(unit).split(" (")[0]
-        values.append({"label": label, "value": value, "unit": unit})
+            value = "-"
+        elif name != "jokers_in_deck":
+            value = ngettext("%(count)s point", "%(count)s points", value) % {"count": value}
+        values.append({"label": label, "value": value})
     context = {
         "game": game,
         "editable": editable,

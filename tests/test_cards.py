@@ -132,7 +132,7 @@ def test_suit_names(language, names):
 def test_card_face_is_red_for_hearts_and_diamonds_and_marks_the_joker():
     with translation.override("sv"):
         heart, club, joker = cards.card_faces(["AH", "5C", "JK"])
-    assert (heart.label, heart.symbol, heart.red, heart.name) == ("A", "♥", True, "hjärter ess")
+    assert (heart.label, heart.symbol, heart.red, heart.name) == ("E", "♥", True, "hjärter ess")
     assert (club.red, club.joker) == (False, False)
     assert (joker.joker, joker.red, joker.name) == (True, False, "joker")
     assert cards.card_face("QD").red
