@@ -272,7 +272,10 @@ class RoundForm(forms.Form):
         for seat, hand in enumerate(entry.hands):
             initial[f"cards_{seat}"] = " ".join(hand.cards)
             initial[f"value_{seat}"] = hand.value
-            initial[f"not_opened_{seat}"] = not hand.opened
+            # In a hand rummy nobody had opened, and no box says so: the round form implies
+            # it. Ticked here, the boxes would stay ticked, hidden, if the round were made a
+            # normal one, and every opponent would pay the never-opened penalty.
+            initial[f"not_opened_{seat}"] = not hand.opened and not entry.hand_rummy
         return initial
 
     def seats(self) -> list[dict]:

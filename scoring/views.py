@@ -86,10 +86,16 @@ def start(request: HtmxHttpRequest) -> HttpResponse:
             gettext("Too many new games from this device: wait a minute, then try again."),
         )
     games = recent.games(request)
+    house = (form.cleaned_data.get("house_rules") if form.is_bound else None) or rules.SEEDS
     filled = form.filled_count() if form.is_bound else 0
     context = {
         "form": form,
-        "targets": [(players, rules.target_for(players)) for players in range(2, 7)],
+        # The target of each game size, as the house rules typed so far give it (rami.js keeps
+        # the number up to date while they change).
+        "targets": [
+            (players, house.target_for(players))
+            for players in range(rules.MIN_PLAYERS, rules.MAX_PLAYERS + 1)
+        ],
         # The target line for the names typed, or for the four fields a new form shows.
         "shown_players": filled if filled >= rules.MIN_PLAYERS else StartForm.SHOWN,
         "more_players_open": any(form[f"player_{i}"].value() for i in range(4, StartForm.FIELDS)),

@@ -132,7 +132,7 @@ def test_other_errors_are_still_500s(client, monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("not the database")
 
-    monkeypatch.setattr(views.rules, "target_for", broken)
+    monkeypatch.setattr(views.recent, "games", broken)
     client.raise_request_exception = False
     assert client.get("/").status_code == 500
 

@@ -15,7 +15,9 @@ def test_start_page_offers_four_name_fields_and_two_more(client):
     assert html.count('class="name-row"') == 6
     assert html.index('<details class="more-players">') < html.index('name="player_4"')
     assert html.index('name="player_3"') < html.index('<details class="more-players">')
-    shown = re.findall(r'<span class="target-for" data-players="\d">([^<]+)</span>', html)
+    shown = re.findall(
+        r'<span class="target-for" data-players="\d" data-target="\d+">([^<]+)</span>', html
+    )
     assert shown == ["Target: 300 points with 4 players"]  # the others are hidden
 
 
@@ -60,5 +62,7 @@ def test_six_names_typed_show_the_six_player_target_and_keep_the_extra_fields_op
         "/", {f"player_{i}": name for i, name in enumerate("ABCDE" + "A")}
     ).content.decode()
     assert '<details class="more-players" open>' in html
-    shown = re.findall(r'<span class="target-for" data-players="\d">([^<]+)</span>', html)
+    shown = re.findall(
+        r'<span class="target-for" data-players="\d" data-target="\d+">([^<]+)</span>', html
+    )
     assert shown == ["Target: 500 points with 6 players"]

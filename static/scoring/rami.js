@@ -114,8 +114,17 @@
     function refresh() {
       var filled = rows.filter(function (row) { return row.querySelector("input").value.trim(); }).length;
       var players = filled >= 2 ? Math.min(6, filled) : 4;
+      // The house rules may fix the target or change it per opponent: the number follows.
+      var fixed = form.querySelector("#id_target");
+      var perOpponent = form.querySelector("#id_target_per_opponent");
       form.querySelectorAll(".target-for").forEach(function (line) {
-        line.hidden = Number(line.dataset.players) !== players;
+        var count = Number(line.dataset.players);
+        line.hidden = count !== players;
+        if (!fixed || !perOpponent) return;
+        // The line says the server's number (a target is 50 or more, never a player count).
+        var target = String(Number(fixed.value) || (Number(perOpponent.value) || 100) * (count - 1));
+        line.textContent = line.textContent.replace(line.dataset.target, target);
+        line.dataset.target = target;
       });
     }
     form.addEventListener("input", refresh);

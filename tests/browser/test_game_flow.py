@@ -169,3 +169,22 @@ def test_start_page_is_accessible_and_adds_players(page: Page):
     for index, name in enumerate(["A", "B", "C", "D", "E"]):
         page.locator(f"#id_player_{index}").fill(name)
     expect(page.locator(".target-for:visible")).to_have_text("Target: 400 points with 5 players")
+
+
+def test_a_hand_rummy_edited_into_a_normal_round_leaves_nobody_marked_not_opened(page: Page):
+    """Untick "Hand rummy" on the round's page and type the hands: nobody is left marked as
+    never opened by the hand rummy (37/34/30 instead of 12/9/5 before this was fixed)."""
+    start_game(page, "Ana", "Boris", "Cyril", "Dana")
+    choose_winner(page, "Ana")
+    page.get_by_label("Hand rummy").check()
+    save(page)
+    expect_totals(page, 0, 200, 200, 200)
+
+    page.get_by_role("link", name="Edit round 1").click()
+    page.get_by_label("Hand rummy").uncheck()
+    for name, value in (("Boris", 12), ("Cyril", 9), ("Dana", 5)):
+        expect(hand(page, name).get_by_label("Not opened yet")).not_to_be_checked()
+        type_value(page, name, value)
+    expect_preview(page, "Boris", "12")
+    save(page, "Save changes")
+    expect_totals(page, 0, 12, 9, 5)

@@ -29,7 +29,14 @@ def test_a_game_with_house_rules_from_the_start_form_to_the_board(page: Page):
     page.locator("#id_not_opened_penalty").fill("0")
     page.locator("#id_not_opened_cap").fill("")
     page.get_by_label("twice the value of the cards in hand").check()
+    page.locator("#id_target_per_opponent").fill("150")
+    expect(page.locator(".target-for:not([hidden])")).to_have_text(
+        "Target: 300 points with 3 players"
+    )
     page.locator("#id_target").fill("500")
+    expect(page.locator(".target-for:not([hidden])")).to_have_text(
+        "Target: 500 points with 3 players"
+    )
     results = Axe().run(page)
     assert results.violations_count == 0, results.generate_report()
     page.get_by_role("button", name="Start the game").click()
