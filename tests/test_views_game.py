@@ -157,7 +157,7 @@ def test_a_finished_game_refuses_a_new_round(client, every_kind_game):
 def test_a_tie_break_shows_its_banner_and_keeps_the_form(client, every_kind_game):
     every_kind_game.delete_round(every_kind_game.rounds.get(number=4))
     html = without_bdi(client.get(url(every_kind_game)).content.decode())
-    assert "Tie-break round: Ana, Dana share the lowest total" in html
+    assert "Tie-break round: Ana and Dana share the lowest total" in html
     assert 'name="winner"' in html
 
 

@@ -81,7 +81,7 @@ def test_each_change_shows_the_round_with_cards_hands_and_points(client, game):
 def test_each_change_says_when(client, game):
     html = client.get(url(game)).content.decode()
     event = game.events.first()
-    assert f'<time class="meta" datetime="{event.created_at.isoformat()}">' in html
+    assert f'<time class="meta local-time" datetime="{event.created_at.isoformat()}">' in html
 
 
 def test_only_a_deleted_round_not_yet_back_can_be_restored(client, game):
@@ -158,7 +158,7 @@ def test_dates_in_bulgarian_are_written_the_bulgarian_way(client, game):
     game.events.update(created_at=afternoon)
     game.events.filter(pk=game.events.order_by("pk").first().pk).update(created_at=morning)
     html = client.get(url(game), headers={"accept-language": "bg"}).content.decode()
-    times = re.findall(r'<time class="meta" datetime="[^"]+">([^<]+)</time>', html)
+    times = re.findall(r'<time class="meta local-time" datetime="[^"]+">([^<]+)</time>', html)
     assert set(times) == {"30.11.2026 г., 16:14", "03.05.2026 г., 04:07"}
     assert "преди обяд" not in html and "след обяд" not in html
     assert "Ноем." not in html
@@ -175,7 +175,7 @@ def test_dates_in_every_language_use_its_own_formats(client, game):
     }
     for language, when in expected.items():
         html = client.get(url(game), headers={"accept-language": language}).content.decode()
-        times = set(re.findall(r'<time class="meta" datetime="[^"]+">([^<]+)</time>', html))
+        times = set(re.findall(r'<time class="meta local-time" datetime="[^"]+">([^<]+)</time>', html))
         assert times == {when}, language
 
 

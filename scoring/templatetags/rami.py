@@ -3,8 +3,8 @@
 from collections.abc import Iterable
 
 from django import template
-from django.utils.html import format_html, format_html_join
-from django.utils.safestring import SafeString
+from django.utils.html import escape, format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext
 
 from scoring import cards, rules
@@ -107,3 +107,16 @@ def bdi(name: object) -> str:
 def bdi_names(players: Iterable[object]) -> str:
     """Several names, each isolated (bdi), separated by commas."""
     return format_html_join(", ", "<bdi>{}</bdi>", ((player,) for player in players))
+
+
+@register.filter
+def bdi_names_and(players: Iterable[object]) -> str:
+    """Names joined as a sentence joins them ("Cyril and Dana", "Ana, Cyril and Dana"), each
+    isolated (bdi)."""
+    names = [format_html("<bdi>{}</bdi>", player) for player in players]
+    if len(names) < 2:
+        return format_html_join("", "{}", ((name,) for name in names))
+    sentence = escape(gettext("%(names)s and %(last)s"))
+    return mark_safe(  # noqa: S308 (the translation is escaped, each name is a <bdi> of its own)
+        sentence % {"names": ", ".join(names[:-1]), "last": names[-1]}
+    )

@@ -65,7 +65,19 @@
     field.dispatchEvent(new Event("picked", { bubbles: true }));
   }
 
+  // Times of the history in the phone's own time zone (the server writes them in UTC), in the
+  // page's language.
+  function localTime(time) {
+    var when = new Date(time.getAttribute("datetime"));
+    if (isNaN(when.getTime()) || !window.Intl) return;
+    time.textContent = when.toLocaleString(document.documentElement.lang || undefined, {
+      dateStyle: "medium",
+      timeStyle: "short",
+    });
+  }
+
   function init(root) {
+    root.querySelectorAll("time.local-time").forEach(localTime);
     root.querySelectorAll(".picker").forEach(render);
     root.querySelectorAll(".start-form").forEach(initStartForm);
   }

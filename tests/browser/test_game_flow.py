@@ -188,3 +188,26 @@ def test_a_hand_rummy_edited_into_a_normal_round_leaves_nobody_marked_not_opened
     expect_preview(page, "Boris", "12")
     save(page, "Save changes")
     expect_totals(page, 0, 12, 9, 5)
+
+
+def test_the_history_shows_times_in_the_phones_time_zone(
+    browser, live_server, static_from_the_source
+):
+    from datetime import datetime, timedelta
+
+    from tests.browser.conftest import _page
+
+    context, page, errors = _page(browser, live_server, timezone_id="Asia/Jakarta", locale="en")
+    try:
+        start_game(page, "Ana", "Boris")
+        choose_winner(page, "Ana")
+        type_value(page, "Boris", 30)
+        save(page)
+        page.goto(page.url + "history/")
+        time = page.locator("time.local-time").first
+        stamp = datetime.fromisoformat(time.get_attribute("datetime"))
+        jakarta = stamp + timedelta(hours=7)  # UTC+7, no summer time
+        expect(time).to_contain_text(f"{jakarta.hour % 12 or 12}:{jakarta.minute:02d}")
+        assert errors == []
+    finally:
+        context.close()
