@@ -57,6 +57,8 @@ def rows(document: Mapping) -> list[list[object]]:
     into the rules' value of a round, the running totals from rules.standings."""
     names = document["players"]
     rounds = document["rounds"]
+    # The game's own card values (an export always says them; a document without is the seeds').
+    house = rules.Rules(**document.get("rules", {}))
     after = rules.standings(
         ([round_["points"][name] for name in names] for round_ in rounds),
         len(names),
@@ -77,7 +79,7 @@ def rows(document: Mapping) -> list[list[object]]:
                     kind,
                     name,
                     " ".join(hand.cards),
-                    hand.points if shown else "",
+                    hand.worth(house) if shown else "",
                     _("yes") if hand.opened else _("no"),
                     round_["points"][name],
                     standing.totals[seat],

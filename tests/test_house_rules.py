@@ -165,6 +165,8 @@ def test_the_worked_example_scores_by_its_rules_on_the_page_in_the_csv_and_the_e
     text = client.get(f"/v/{game.view_token}/export.csv").content.decode("utf-8-sig")
     table = list(csv.reader(io.StringIO(text)))
     assert [row[6] for row in table[1:]] == ["0", "56", "49", "40", "0", "104"]
+    # The hand values by the game's card values: A♥ joker 5♣ is 56, K♥ Q♠ 20, joker 2♣ 52.
+    assert [row[4] for row in table[1:]] == ["0", "56", "49", "20", "0", "52"]
     assert [row[7] for row in table[-3:]] == ["40", "56", "153"]
 
     # Export, import, export: the same document.
