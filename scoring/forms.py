@@ -346,6 +346,8 @@ class RoundForm(forms.Form):
             return cleaned
         entry = RoundEntry(hands=tuple(hands), winner=winner, hand_rummy=hand_rummy)
         try:
+            # What is typed here must be what cards can make (a preview's stand-ins are).
+            rules.check_typed_values(hands, winner, self.rules)
             cleaned["points"] = entry.points(self.target, self.rules)
         except rules.RulesError as error:
             message = rules_error_message(error, self.names)

@@ -309,6 +309,16 @@ def round_winners(hands: Sequence[Hand], winner: int | None, rules: Rules = SEED
     return [index for index, value in enumerate(worth) if value == lowest]
 
 
+def check_typed_values(hands: Sequence[Hand], winner: int | None, rules: Rules = SEEDS) -> None:
+    """Refuse a hand value typed for a player who did not go out that no cards can make: less
+    than the cheapest card (a player who did not go out holds at least one card). Asked of
+    what is typed at the table; score_round itself scores such a value, so that a game file or
+    a backup written before this check still imports."""
+    for index, hand in enumerate(hands):
+        if index != winner and hand.value is not None and hand.value < rules.cheapest_card:
+            raise RulesError("value_too_small", index, value=hand.value, limit=rules.cheapest_card)
+
+
 def score_round(
     hands: Sequence[Hand],
     winner: int | None,
@@ -350,15 +360,8 @@ def score_round(
                 code = "missing_hand" if winner is not None else "missing_blocked_hand"
                 raise RulesError(code, index)
     for index, hand in enumerate(hands):
-        if index != winner and hand.value is not None:
-            if hand.value < rules.cheapest_card:
-                raise RulesError(
-                    "value_too_small", index, value=hand.value, limit=rules.cheapest_card
-                )
-            if hand.value > rules.max_hand_value:
-                raise RulesError(
-                    "value_too_large", index, value=hand.value, limit=rules.max_hand_value
-                )
+        if index != winner and hand.value is not None and hand.value > rules.max_hand_value:
+            raise RulesError("value_too_large", index, value=hand.value, limit=rules.max_hand_value)
     check_deck(hands, rules)
 
     if hand_rummy:

@@ -368,3 +368,21 @@ def test_an_unsound_file_already_there_is_left_alone_as_restore_leaves_it(games,
     path.write_text(json.dumps(document))
     assert restore(document) is None
     assert run("restore_games", tmp_path) == "0 games restored, 3 already there\n"
+
+
+def test_a_backup_written_before_the_cheapest_card_check_still_restores(db):
+    """Hand values of 0 or 1 for a player who did not go out are refused at the table now, but
+    games stored before may hold them: their backups and exports must still come back."""
+    document = {
+        "format": "rami-game/1",
+        "players": ["Ana", "Boris", "Cyril"],
+        "rounds": [{"winner": "Ana", "hands": {"Boris": {"value": 0}, "Cyril": {"value": 1}}}],
+        "backup": {
+            "edit_token": "old-game-edit-token-xxxxxxxxxxxx",
+            "view_token": "old-game-view-token-xxxxxxxxxxxx",
+            "first_dealer": 0,
+            "created_at": "2026-01-31T20:15:00+00:00",
+        },
+    }
+    game = restore(document)
+    assert game.totals() == [0, 0, 1]
