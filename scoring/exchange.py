@@ -64,9 +64,9 @@ def parse_names(players: object) -> list[str]:
         raise _fail(None, str(error), players[error.player]) from None
 
 
-def _parse_hand(
-    document: object, round_number: int, name: str, opened_unless_said: bool = True
-) -> rules.Hand:
+def _checked_hand(document: object, round_number: int, name: str) -> dict:
+    """One hand of a document, its shape checked (the rules check its cards and value when
+    the round is read): the same hand, with cards given as one string split into a list."""
     if not isinstance(document, Mapping):
         raise _fail(round_number, 'a hand is {"cards": [...]} or {"value": N}', name)
     unknown = set(document) - {"cards", "value", "opened"}
@@ -79,14 +79,9 @@ def _parse_hand(
         raise _fail(round_number, '"cards" must be a list of card codes such as "AH"', name)
     if len(cards) > rules.DECK_SIZE:
         raise _fail(round_number, f"more than {rules.DECK_SIZE} cards in one hand", name)
-    value = document.get("value")
-    opened = document.get("opened", opened_unless_said)
-    if not isinstance(opened, bool):
+    if not isinstance(document.get("opened", True), bool):
         raise _fail(round_number, '"opened" must be true or false', name)
-    try:
-        return rules.Hand(cards=tuple(cards), value=value, opened=opened)
-    except rules.RulesError as error:
-        raise _fail(round_number, str(error), name) from None
+    return {**document, "cards": cards}
 
 
 def parse_round(
@@ -108,17 +103,15 @@ def parse_round(
         raise _fail(round_number, '"blocked" and "hand_rummy" must be true or false')
     seats = {name: seat for seat, name in enumerate(names)}
     winner_name = document.get("winner")
+    # On export a blocked round carries its computed winner; import ignores it.
     if blocked:
-        # On export a blocked round carries its computed winner; import ignores it.
-        winner = None
+        pass
     elif winner_name is None:
         raise _fail(round_number, 'a round needs a "winner", or "blocked": true')
     elif not isinstance(winner_name, str):
         raise _fail(round_number, '"winner" must be one player\'s name (a round has one winner)')
     elif winner_name not in seats:
         raise _fail(round_number, f'"winner": unknown player "{winner_name}"')
-    else:
-        winner = seats[winner_name]
 
     hands_document = document.get("hands", {})
     if not isinstance(hands_document, Mapping):
@@ -126,18 +119,20 @@ def parse_round(
     for name in hands_document:
         if name not in seats:
             raise _fail(round_number, f'"hands": unknown player "{name}"')
-    hands = []
-    for seat, name in enumerate(names):
-        given = hands_document.get(name)
-        if given is None:
-            # A hand rummy needs no hands: an opponent left out had not opened.
-            hands.append(rules.Hand(opened=seat == winner or not hand_rummy))
-        else:
-            # In a hand rummy every opponent had, by definition, never opened (SPEC 2.4).
-            opened_unless_said = seat == winner or not hand_rummy
-            hands.append(_parse_hand(given, round_number, name, opened_unless_said))
-    entry = RoundEntry(hands=tuple(hands), winner=winner, hand_rummy=hand_rummy)
+    checked = {
+        "blocked": blocked,
+        "winner": winner_name,
+        "hand_rummy": hand_rummy,
+        # In seat order, so that the first mistake said is the first player's.
+        "hands": {
+            name: _checked_hand(hands_document[name], round_number, name)
+            for name in names
+            if name in hands_document
+        },
+    }
     try:
+        # Read as the history reads a round (RoundEntry.from_document), then scored once.
+        entry = RoundEntry.from_document(checked, names)
         entry.points(target, house_rules)
     except rules.RulesError as error:
         name = names[error.player] if error.player is not None else None
