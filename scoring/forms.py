@@ -86,14 +86,11 @@ class StartForm(forms.Form):
                 )
             field.validators = []
             self.fields[name] = field
-        seeds = rules.SEEDS
         self.initial.update(
-            {name: getattr(seeds, name) for name in HOUSE_RULES if hasattr(seeds, name)}
+            {name: getattr(rules.SEEDS, RULE_KEYS.get(name, name)) for name in HOUSE_RULES}
         )
-        doubled = seeds.hand_rummy == rules.Rules.DOUBLE
-        self.initial["hand_rummy"] = "double" if doubled else "fixed"
-        self.initial["hand_rummy_points"] = rules.HAND_RUMMY_POINTS if doubled else seeds.hand_rummy
-        self.initial["rules_shown"] = True
+        # The seeds' hand rummy scores a fixed number of points (HAND_RUMMY_POINTS).
+        self.initial["hand_rummy"] = "fixed"
 
     def _house_rules(self, cleaned: dict) -> rules.Rules | None:
         """The rules the form sets (the seeds' where a value is left empty and may not be),
@@ -110,8 +107,6 @@ class StartForm(forms.Form):
             text = str(cleaned.get(name) or "").strip()
             if not text:
                 value = None if key in rules.Rules.MAY_BE_NONE else getattr(rules.SEEDS, key)
-                if key == "hand_rummy" and value == rules.Rules.DOUBLE:
-                    value = rules.HAND_RUMMY_POINTS
             else:
                 try:
                     value = int(text)

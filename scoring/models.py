@@ -173,7 +173,6 @@ class Game(models.Model):
             next_game = Game.start(
                 names, first_dealer=game.dealer_for(rounds + 1, len(names)), house_rules=game.rules
             )
-            next_game.__dict__.pop("seated_players", None)
             game.next_game = next_game
             game.save(update_fields=["next_game"])
             # Every phone on this game, watchers too, is shown the way to the next one.

@@ -194,10 +194,6 @@ class Rules:
             points = min(points, target // 2)
         return points
 
-    @property
-    def is_seeds(self) -> bool:
-        return self == SEEDS
-
     def document(self) -> dict:
         """Every value by its key, as rami-game/1 writes the rules object (SPEC 2.4)."""
         return {field.name: getattr(self, field.name) for field in fields(self)}
