@@ -46,6 +46,27 @@ def database_url() -> str:
     return f"postgres://{credentials}@{database['HOST']}:{database['PORT']}/{database['NAME']}"
 
 
+def production_environment() -> dict[str, str]:
+    """The environment of a server run as in production (DEBUG off, a secret key) on the test
+    database, which is migrated first."""
+    environment = {
+        **os.environ,
+        "DATABASE_URL": database_url(),
+        "DJANGO_DEBUG": "false",
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
+        "PYTHONUNBUFFERED": "1",
+    }
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--no-input", "--verbosity=0"],
+        cwd=settings.BASE_DIR,
+        env=environment,
+        check=True,
+        timeout=MIGRATE,
+    )
+    return environment
+
+
 def free_port(taken: set[int]) -> int:
     for port in random.sample(PORTS, len(PORTS)):
         if port in taken:
@@ -123,21 +144,7 @@ class Server:
 def servers(tmp_path) -> Iterator[tuple[Server, Server]]:
     if not (settings.STATIC_ROOT / "staticfiles.json").exists():
         pytest.fail("The servers run with DEBUG off and need the static files: run `make static`.")
-    environment = {
-        **os.environ,
-        "DATABASE_URL": database_url(),
-        "DJANGO_DEBUG": "false",
-        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
-        "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
-        "PYTHONUNBUFFERED": "1",
-    }
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--no-input", "--verbosity=0"],
-        cwd=settings.BASE_DIR,
-        env=environment,
-        check=True,
-        timeout=MIGRATE,
-    )
+    environment = production_environment()
     taken: set[int] = set()
     started: list[Server] = []
     try:

@@ -14,10 +14,8 @@ from __future__ import annotations
 import contextlib
 import http.client
 import os
-import secrets
 import signal
 import subprocess
-import sys
 import threading
 import time
 from collections import Counter
@@ -28,7 +26,7 @@ from django.conf import settings
 
 from scoring.models import Game, GameEvent
 from tests.conftest import Phone, round_post
-from tests.test_two_servers import database_url, free_port
+from tests.test_two_servers import free_port, production_environment
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
@@ -149,21 +147,7 @@ def test_killed_workers_are_replaced_and_every_acknowledged_round_is_kept_once(t
     if not (settings.STATIC_ROOT / "staticfiles.json").exists():
         pytest.fail("The server runs with DEBUG off and needs the static files: run `make static`.")
     began = time.monotonic()
-    environment = {
-        **os.environ,
-        "DATABASE_URL": database_url(),
-        "DJANGO_DEBUG": "false",
-        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
-        "DJANGO_ALLOWED_HOSTS": HOST,
-        "PYTHONUNBUFFERED": "1",
-    }
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--no-input", "--verbosity=0"],
-        cwd=settings.BASE_DIR,
-        env=environment,
-        check=True,
-        timeout=60,
-    )
+    environment = production_environment()
     game = Game.start(["Ana", "Boris", "Cyril", "Dana", "Emil", "Fran"])
     path = f"/g/{game.edit_token}/"
     port = free_port(set())
