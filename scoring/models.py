@@ -191,6 +191,9 @@ class Game(models.Model):
             game = Game.objects.select_for_update().get(pk=self.pk)
             game.__dict__["seated_players"] = self.seated_players
             game.changed = False
+            # The version this change will give the game (refresh_standing stores it), known
+            # before the change so that its events can say it.
+            game.next_version = max(game.version + 1, clock_version())
             yield game
             if game.changed:
                 game.refresh_standing()
@@ -319,16 +322,17 @@ class Game(models.Model):
     def log(self, kind: str, round_: Round | None, **fields) -> GameEvent:
         self.changed = True
         fields.setdefault("number", round_.number if round_ else None)
-        return GameEvent.objects.create(game=self, kind=kind, round=round_, **fields)
+        return GameEvent.objects.create(
+            game=self, kind=kind, round=round_, version=self.next_version, **fields
+        )
 
     def refresh_standing(self) -> rules.Standing:
-        """Store the status that the totals give, and move the version on: one more, and never
-        below the clock (clock_version). The game is locked, so the version read under the lock
-        is current."""
+        """Store the status that the totals give, and move the version on to the one _changing
+        worked out under the lock: one more, and never below the clock (clock_version)."""
         standing = rules.standing(self.totals(), self.target)
         self.status = standing.status
         self.winner_seat = standing.winner
-        self.version = max(self.version + 1, clock_version())
+        self.version = self.next_version
         self.updated_at = timezone.now()
         Game.objects.filter(pk=self.pk).update(
             status=self.status,
@@ -488,6 +492,7 @@ class GameEvent(models.Model):
         EDITED = "edited", _("Round edited")
         DELETED = "deleted", _("Round deleted")
         RESTORED = "restored", _("Round restored")
+        RENAMED = "renamed", _("Player renamed")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
     kind = models.CharField(max_length=10, choices=Kind.choices)
@@ -499,6 +504,9 @@ class GameEvent(models.Model):
     restored = models.BooleanField(default=False)
     # The idempotency key of the form that made the change ("" for none).
     key = models.CharField(max_length=64, blank=True)
+    # The game's version after the change (None for changes made before it was kept): a poll
+    # from the version of one change learns from the changes after it what it has to redraw.
+    version = models.BigIntegerField(null=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
