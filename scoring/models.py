@@ -41,6 +41,50 @@ class Status(models.TextChoices):
     FINISHED = "finished", _("Finished")
 
 
+class Table(models.Model):
+    """A group that plays together week after week (SPEC 2.5): its members, its games and
+    their standings across games, reached like a game by an edit link and a view link."""
+
+    name = models.CharField(max_length=60)
+    edit_token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
+    view_token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
+    # The house rules of the table's new games (SPEC 2.4), as Game.house_rules keeps them.
+    house_rules = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Member(models.Model):
+    """A person of a table: the players of the table's games who are this person point here
+    (a guest's player points nowhere)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="members")
+    name = models.CharField(max_length=rules.MAX_NAME_LENGTH)
+    # rules.name_key(name): what two members of one table must not share.
+    name_key = models.CharField(max_length=4 * rules.MAX_NAME_LENGTH)
+    # The order in which the table lists its members.
+    position = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["table", "position", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "name_key"], name="unique_member_per_table"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def save(self, *args, **kwargs) -> None:
+        self.name_key = rules.name_key(self.name)
+        super().save(*args, **kwargs)
+
+
 class Game(models.Model):
     """One game of Rami at one table, reached by its edit link or its view link."""
 
@@ -63,6 +107,10 @@ class Game(models.Model):
     # The rematch of this game, made once: every later tap, and every watcher, goes there.
     next_game = models.OneToOneField(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="previous_game"
+    )
+    # The table (group) this game was played at, if any (SPEC 2.5).
+    table = models.ForeignKey(
+        Table, on_delete=models.SET_NULL, null=True, blank=True, related_name="games"
     )
 
     class Meta:
@@ -355,6 +403,10 @@ class Player(models.Model):
     name = models.CharField(max_length=rules.MAX_NAME_LENGTH)
     # rules.name_key(name): what two players of one game must not share.
     name_key = models.CharField(max_length=4 * rules.MAX_NAME_LENGTH)
+    # In a table's game, the member this player is (None for a guest, and outside tables).
+    member = models.ForeignKey(
+        Member, on_delete=models.SET_NULL, null=True, blank=True, related_name="players"
+    )
 
     class Meta:
         ordering = ["game", "seat"]
