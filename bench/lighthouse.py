@@ -1,6 +1,6 @@
-"""`make lighthouse`: Lighthouse's mobile scores for the start page, a 60-round game page and
-/rules/, against the production server of `make bench` (bench/run.py), written to
-bench/LIGHTHOUSE.md.
+"""`make lighthouse`: Lighthouse's mobile scores for the start page, the game pages of 60 and
+80 rounds (6 players), the watch-only page of 80 rounds and /rules/, against the production
+server of `make bench` (bench/run.py), written to bench/LIGHTHOUSE.md.
 
 Lighthouse comes from bench/node_modules (bench/package.json; `make lighthouse` installs it
 there) and drives Debian's Chromium (CHROME_PATH, headless, no sandbox).
@@ -67,13 +67,15 @@ def lighthouse(args) -> None:
     pages = [
         ("start page", "/"),
         ("game page, 60 rounds", f"/g/{games['game60']['edit']}/"),
+        ("game page, 80 rounds", f"/g/{games['game80']['edit']}/"),
+        ("watch-only page, 80 rounds", f"/v/{games['game80']['view']}/"),
         ("/rules/", "/rules/"),
     ]
     scores = {}
     with running_server("granian", env, port):
-        for name, path in pages:
+        for number, (name, path) in enumerate(pages):
             log(f"Lighthouse: {name}")
-            scores[name] = audit(f"http://{HOST}:{port}{path}", name.split()[0].strip("/"))
+            scores[name] = audit(f"http://{HOST}:{port}{path}", f"page{number}")
     info = machine()
     lines = [
         "# Lighthouse",

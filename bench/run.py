@@ -41,6 +41,7 @@ PORTS = range(8500, 8600)
 HTMX = {"HX-Request": "true"}
 GAMES_SMALL = 10
 GAMES_LARGE = 1000
+TABLE_GAMES = 3 + 200  # the games of the two tables under test (bench/seed.py tables)
 KB = 1024
 PAGE_WEIGHT_BUDGET = 60 * KB
 YEAR = 365 * 24 * 3600
@@ -175,6 +176,12 @@ def requests_for(games: dict) -> dict[str, Request]:
             Request("view page, 60 rounds", f"/v/{view}/"),
             Request("scoreboard fragment (poll, changed)", f"/g/{edit}/poll?v=0", headers=HTMX),
             Request(
+                "poll, one round added (only what changed)",
+                f"/g/{edit}/poll?v={game['previous']}&shown=playing",
+                headers=HTMX,
+            ),
+            Request("game page, 80 rounds", f"/g/{games['game80']['edit']}/"),
+            Request(
                 "poll, unchanged (204)",
                 f"/g/{edit}/poll?v={version}",
                 headers=HTMX,
@@ -204,6 +211,16 @@ def requests_for(games: dict) -> dict[str, Request]:
             Request("/rules/", "/rules/"),
         ]
     }
+
+
+def table_requests(table_pages: dict, games: int = 200) -> list[Request]:
+    """A table's page from its edit link and from its watch-only link (bench/seed.py tables:
+    a table of 3 games and one of 200)."""
+    table = table_pages[f"table{games}"]
+    return [
+        Request(f"table page, {games} games", f"/t/{table['edit']}/"),
+        Request(f"table watch-only page, {games} games", f"/w/{table['view']}/"),
+    ]
 
 
 def growth_requests(games: dict, rounds: int) -> list[Request]:
@@ -459,9 +476,14 @@ HEAD = (
 )
 
 
-def report(args, info, main, growth, counted, growth_counted, floors, visit, rounds_after):
+def report(
+    args, info, main, growth, counted, growth_counted, floors, visit, rounds_after, tables_counted
+):
     by_name = {m.request.name: m for m in main}
     poll = by_name["poll, unchanged (204)"]
+    changed = by_name["poll, one round added (only what changed)"]
+    changed_gzip = counted[changed.request.name]["gzip"]
+    page80 = counted["game page, 80 rounds"]["raw"]
     page = by_name["game page, 60 rounds"]
     saves = [by_name["round save (htmx, answers #game_body)"]]
     saves.append(by_name["round save (no JavaScript, 303)"])
@@ -477,6 +499,7 @@ def report(args, info, main, growth, counted, growth_counted, floors, visit, rou
         if name.startswith("game page")
     }
     fixed = len(set(query_counts.values())) == 1
+    table_queries = [tables_counted[f"table page, {games} games"]["queries"] for games in (3, 200)]
     lines = [
         "# Benchmark results",
         "",
@@ -551,6 +574,12 @@ def report(args, info, main, growth, counted, growth_counted, floors, visit, rou
         f"| unchanged poll ≥ 0.8× floor, 1 query | {poll.ratio:.2f}×, "
         f"{counted[poll.request.name]['queries']} query | "
         f"{yes(poll.ratio >= 0.8 and counted[poll.request.name]['queries'] == 1)} |",
+        f"| changed poll (60 rounds) ≤ 3 KB gzipped, ≥ 0.3× floor | {kb(changed_gzip)} "
+        f"gzipped (the whole board: "
+        f"{kb(counted['scoreboard fragment (poll, changed)']['gzip'])}), {changed.ratio:.2f}× | "
+        f"{yes(changed_gzip <= 3 * KB and changed.ratio >= 0.3)} |",
+        f"| game page, 80 rounds × 6 players ≤ 120 KB of HTML | {kb(page80)} | "
+        f"{yes(page80 <= 120 * KB)} |",
         f"| game page (60 rounds) ≥ 0.35× floor, fixed query count | {page.ratio:.2f}×, "
         f"queries at 10/60/300 rounds: {'/'.join(str(v) for v in query_counts.values())} | "
         f"{yes(page.ratio >= 0.35 and fixed)} |",
@@ -561,6 +590,8 @@ def report(args, info, main, growth, counted, growth_counted, floors, visit, rou
         f"| first visit ≤ 60 KB compressed (HTML, CSS, JS) | {kb(total_sent)} as served, "
         f"{kb(total_gzip)} all gzipped | {yes(total_sent <= PAGE_WEIGHT_BUDGET)} |",
         f"| hashed static files cached for a year | `{cache_control}` | {yes(year_cached)} |",
+        f"| table page (200 games): fixed query count | queries at 3/200 games: "
+        f"{'/'.join(str(q) for q in table_queries)} | {yes(len(set(table_queries)) == 1)} |",
         "| Lighthouse (mobile) performance ≥ 95, accessibility 100 | see "
         "[LIGHTHOUSE.md](LIGHTHOUSE.md) (`make lighthouse`) | |",
         "",
@@ -656,10 +687,17 @@ def bench(args) -> None:
         if not args.quick:
             small = [r for n in (10, 60, 300) for r in growth_requests(games, n)]
             growth_small = measure_in_turn(base, small, None, args, GAMES_SMALL, floors)
+        log("seeding the tables under test (3 and 200 games) through the table importer")
+        table_pages = json.loads(manage(env, str(BENCH / "seed.py"), "tables"))
         log(f"adding filler games up to {GAMES_LARGE:,}")
-        manage(env, str(BENCH / "seed.py"), "fillers", str(GAMES_LARGE - GAMES_SMALL))
+        fillers = GAMES_LARGE - GAMES_SMALL - TABLE_GAMES
+        manage(env, str(BENCH / "seed.py"), "fillers", str(fillers))
         requests = requests_for(games)
+        requests.update((request.name, request) for request in table_requests(table_pages))
         counted = count_queries(env, list(requests.values()))
+        tables_counted = count_queries(
+            env, [r for size in (3, 200) for r in table_requests(table_pages, size)]
+        )
         growth_list = [r for n in (10, 60, 300) for r in growth_requests(games, n)]
         growth_counted = count_queries(env, growth_list)
         csrf = csrf_for(base)
@@ -694,7 +732,16 @@ def bench(args) -> None:
         visit = first_visit(base, f"/g/{games['game60']['edit']}/")
     rounds_after = rounds_now(env, {k: games[k] for k in ("save_htmx", "save_plain")})
     text = report(
-        args, machine(), main, growth, counted, growth_counted, floors, visit, rounds_after
+        args,
+        machine(),
+        main,
+        growth,
+        counted,
+        growth_counted,
+        floors,
+        visit,
+        rounds_after,
+        tables_counted,
     )
     text += f"\nThe whole run took {time.monotonic() - started:.0f} s.\n"
     out = Path(args.out)

@@ -7,6 +7,7 @@ Run with the benchmark's environment (DATABASE_URL pointing at its own file), af
     python bench/seed.py games          # the games under test; prints their tokens as JSON
     python bench/seed.py fillers 990    # 990 more games, in bulk
     python bench/seed.py rounds TOKEN...  # how many rounds these games have now, as JSON
+    python bench/seed.py tables         # the tables under test (3 and 200 games), as JSON
 
 Called by bench/run.py; not meant for a real database.
 """
@@ -28,6 +29,7 @@ django.setup()
 
 from django.db import transaction  # noqa: E402
 
+from scoring import tables  # noqa: E402
 from scoring.exchange import import_game  # noqa: E402
 from scoring.models import Game, GameEvent, Hand, Player, Round  # noqa: E402
 
@@ -52,23 +54,62 @@ def game_document(rounds: int) -> dict:
 
 
 def seed_games() -> dict:
-    """The games under test: 6 players and 10, 60 or 300 rounds; two more of 60 rounds that
+    """The games under test: 6 players and 10, 60, 80 or 300 rounds; two more of 60 rounds that
     the round-save runs add to (one each, so that neither run sees the other's rounds)."""
     made = {}
     for name, rounds in [
         ("game10", 10),
         ("game60", 60),
+        ("game80", 80),
         ("game300", 300),
         ("save_htmx", 60),
         ("save_plain", 60),
     ]:
         game = import_game(game_document(rounds))
+        versions = game.events.order_by("-version").values_list("version", flat=True)
         made[name] = {
             "edit": game.edit_token,
             "view": game.view_token,
             "version": game.version,
+            # The version before the last round: a phone at it is sent only what changed.
+            "previous": versions[1],
             "rounds": rounds,
         }
+    return made
+
+
+def table_document(games: int) -> dict:
+    """A rami-table/1 document of six members and `games` games of three players, the seats
+    moving on from game to game: a round someone goes out of, then a hand rummy that ends the
+    game; every tenth game is still being played (its first round only) and every seventh has
+    a guest in its last seat."""
+    documents = []
+    for number in range(games):
+        players = [PLAYERS[(number + seat) % len(PLAYERS)] for seat in range(3)]
+        if number % 7 == 0:
+            players[2] = "Guest"
+        hands = {
+            name: SMALL_HANDS[(number + i) % len(SMALL_HANDS)] for i, name in enumerate(players)
+        }
+        rounds = [{"winner": players[0], "hands": {name: hands[name] for name in players[1:]}}]
+        if number % 10:
+            rounds.append({"winner": players[number % 3], "hand_rummy": True})
+        documents.append({"format": "rami-game/1", "players": players, "rounds": rounds})
+    return {
+        "format": "rami-table/1",
+        "name": f"{games} games",
+        "members": PLAYERS,
+        "games": documents,
+    }
+
+
+def seed_tables() -> dict:
+    """The tables under test, through the importer (each game as import_game makes it): 3 and
+    200 games, whose pages must make the same number of queries."""
+    made = {}
+    for games in (3, 200):
+        table = tables.import_table(table_document(games))
+        made[f"table{games}"] = {"edit": table.edit_token, "view": table.view_token}
     return made
 
 
@@ -118,6 +159,8 @@ def seed_fillers(count: int, seed: int = 7) -> None:
 if __name__ == "__main__":
     if sys.argv[1:2] == ["games"]:
         print(json.dumps(seed_games()))
+    elif sys.argv[1:2] == ["tables"]:
+        print(json.dumps(seed_tables()))
     elif sys.argv[1:2] == ["fillers"]:
         seed_fillers(int(sys.argv[2]))
     elif sys.argv[1:2] == ["rounds"]:

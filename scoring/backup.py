@@ -6,6 +6,17 @@ ignores (SPEC 2.2 lets export add fields):
     "backup": {"edit_token": "...", "view_token": "...", "first_dealer": 1,
                "created_at": "2025-01-31T20:15:00+00:00"}
 
+A game kept at a table (SPEC 2.5) says which, and which member each player is (null for a
+guest), by the member's name, which is unique in its table:
+
+    "backup": {..., "table": "<the table's edit token>", "members": ["Ana", null, "Cyril"]}
+
+A table is backed up in a file of its own (backup_table_document): its rami-table/1 document
+without games, which are in their own files, and a "backup" field with its tokens and when it
+began. Tables are restored first (restore_table), so that their games find them; a game whose
+table is not there is restored outside any table. A backup from before tables has neither, and
+restores as it always did.
+
 Every document is checked as an import is (exchange.parse_game: every round through the
 rules), and its "backup" field on top (read_backup, parse_backup). Then the game gets back its
 tokens, so that every shared link works again, and the two facts that the exchange format does
@@ -31,15 +42,28 @@ from datetime import datetime
 
 from django.db import IntegrityError, connection, transaction
 
-from . import exchange, rules
+from . import exchange, rules, tables
 from .exchange import ExchangeError, GameDocument
-from .models import TOKEN_PATTERN, Game, GameEvent, Hand, Player, Round, clock_version
+from .models import (
+    TOKEN_PATTERN,
+    Game,
+    GameEvent,
+    Hand,
+    Member,
+    Player,
+    Round,
+    Table,
+    clock_version,
+)
 
 FIELD = "backup"
 # Tokens as new_token() makes them (URL-safe, 128 bits at least), as the links take them: also
 # safe as file names.
 TOKEN = re.compile(TOKEN_PATTERN)
 CLASH = f'"{FIELD}": a token belongs to another game'
+TABLE_CLASH = f'"{FIELD}": a token belongs to another table'
+# The folder, within a backup's, of the tables' files.
+TABLES = "tables"
 # Games per transaction in restore_games: big enough that the bulk inserts pay off, small
 # enough that a batch that must be done again one game at a time (a token clash) stays short.
 BATCH_SIZE = 250
@@ -56,7 +80,28 @@ def backup_document(game: Game) -> dict:
         "first_dealer": game.first_dealer,
         "created_at": game.created_at.isoformat(),
     }
+    if game.table_id is not None:
+        document[FIELD]["table"] = game.table.edit_token
+        document[FIELD]["members"] = list(
+            game.players.order_by("seat").values_list("member__name", flat=True)
+        )
     return document
+
+
+def backup_table_document(table: Table) -> dict:
+    """A table as rami-table/1 without its games (each has its own backup file, which names
+    the table), plus what a restore needs to bring back the same links."""
+    return {
+        "format": tables.FORMAT,
+        "name": table.name,
+        "members": [member.name for member in table.members.all()],
+        "rules": tables.table_rules(table).document(),
+        FIELD: {
+            "edit_token": table.edit_token,
+            "view_token": table.view_token,
+            "created_at": table.created_at.isoformat(),
+        },
+    }
 
 
 @dataclass(frozen=True)
@@ -68,13 +113,34 @@ class Backup:
     view_token: str
     first_dealer: int
     created_at: datetime
+    # The edit token of the game's table, and each seat's member by name (None: a guest).
+    table: str | None = None
+    members: tuple[str | None, ...] = ()
 
 
 def read_backup(document: object) -> Backup:
     """The "backup" field of a document, checked; ExchangeError when it is missing or wrong.
     The game itself is checked by parse_backup."""
+    edit_token, view_token, created_at = _links_and_time(document, "import_game")
+    fields = document[FIELD]
+    first_dealer = fields.get("first_dealer", 0)
+    if not isinstance(first_dealer, int) or isinstance(first_dealer, bool) or first_dealer < 0:
+        raise ExchangeError(f'"{FIELD}": "first_dealer" is not a seat number')
+    table, members = fields.get("table"), fields.get("members", [])
+    if table is not None and (not isinstance(table, str) or not TOKEN.fullmatch(table)):
+        raise ExchangeError(f'"{FIELD}": "table" is not a token')
+    if not isinstance(members, list) or not all(
+        member is None or isinstance(member, str) for member in members
+    ):
+        raise ExchangeError(f'"{FIELD}": "members" must give each player\'s member, or null')
+    return Backup(document, edit_token, view_token, first_dealer, created_at, table, tuple(members))
+
+
+def _links_and_time(document: object, plain: str) -> tuple[str, str, datetime]:
+    """The edit token, view token and start time of a game's or a table's backup, checked;
+    ExchangeError when the "backup" field is missing (a plain export, for `plain`) or wrong."""
     if not isinstance(document, Mapping) or not isinstance(document.get(FIELD), Mapping):
-        raise ExchangeError(f'not a backup: no "{FIELD}" field (a plain export is for import_game)')
+        raise ExchangeError(f'not a backup: no "{FIELD}" field (a plain export is for {plain})')
     fields = document[FIELD]
     edit_token, view_token = fields.get("edit_token"), fields.get("view_token")
     for name, token in (("edit_token", edit_token), ("view_token", view_token)):
@@ -84,10 +150,7 @@ def read_backup(document: object) -> Backup:
         created_at = datetime.fromisoformat(fields.get("created_at"))
     except (TypeError, ValueError):
         raise ExchangeError(f'"{FIELD}": "created_at" is not a date and time') from None
-    first_dealer = fields.get("first_dealer", 0)
-    if not isinstance(first_dealer, int) or isinstance(first_dealer, bool) or first_dealer < 0:
-        raise ExchangeError(f'"{FIELD}": "first_dealer" is not a seat number')
-    return Backup(document, edit_token, view_token, first_dealer, created_at)
+    return edit_token, view_token, created_at
 
 
 def parse_backup(backup: Backup) -> GameDocument:
@@ -96,7 +159,62 @@ def parse_backup(backup: Backup) -> GameDocument:
     parsed = exchange.parse_game(backup.document)
     if backup.first_dealer >= len(parsed.names):
         raise ExchangeError(f'"{FIELD}": "first_dealer" is not a seat number')
+    if backup.members and len(backup.members) != len(parsed.names):
+        raise ExchangeError(f'"{FIELD}": "members" must give each player\'s member, or null')
     return parsed
+
+
+def restore_table(document: object) -> Table | None:
+    """Re-create a backed-up table (backup_table_document) with its tokens and members; None
+    when a table with its edit token is already there. Raises ExchangeError, creating nothing,
+    when the document is not a sound table backup. Its games are restored from their own
+    files, afterwards."""
+    edit_token, view_token, created_at = _links_and_time(document, "import_table")
+    if Table.objects.filter(edit_token=edit_token).exists():
+        return None
+    if document.get("games"):
+        raise ExchangeError('"games": a table\'s backup holds none (each has its own file)')
+    parsed = tables.parse_table(document)
+    try:
+        with transaction.atomic():
+            table = tables.start_table(parsed.name, parsed.members, house_rules=parsed.rules)
+            Table.objects.filter(pk=table.pk).update(
+                edit_token=edit_token, view_token=view_token, created_at=created_at
+            )
+    except IntegrityError:
+        raise ExchangeError(TABLE_CLASH) from None
+    table.refresh_from_db()
+    return table
+
+
+@dataclass(frozen=True)
+class TableLinks:
+    """The tables the backups of some games name, by edit token, and their members by table
+    and name key: what their games and players are linked to."""
+
+    tables: dict[str, int]
+    members: dict[tuple[int, str], int]
+
+    @classmethod
+    def of(cls, backups: Sequence[Backup]) -> TableLinks:
+        """Two queries, or none when no backup names a table (every backup from before)."""
+        tokens = {backup.table for backup in backups if backup.table is not None}
+        if not tokens:
+            return cls({}, {})
+        found = dict(Table.objects.filter(edit_token__in=tokens).values_list("edit_token", "pk"))
+        members = Member.objects.filter(table__in=found.values()).values_list(
+            "table_id", "name_key", "pk"
+        )
+        return cls(found, {(table, key): pk for table, key, pk in members})
+
+    def table(self, backup: Backup) -> int | None:
+        return self.tables.get(backup.table) if backup.table is not None else None
+
+    def member(self, backup: Backup, seat: int) -> int | None:
+        table = self.table(backup)
+        if table is None or seat >= len(backup.members) or backup.members[seat] is None:
+            return None
+        return self.members.get((table, rules.name_key(backup.members[seat])))
 
 
 def restore(document: object) -> Game | None:
@@ -113,13 +231,20 @@ def restore(document: object) -> Game | None:
             game = exchange.import_game(document)
             if backup.first_dealer >= len(game.names):
                 raise ExchangeError(f'"{FIELD}": "first_dealer" is not a seat number')
+            links = TableLinks.of([backup])
             # update(): created_at is auto_now_add, which save() would not let us set.
             Game.objects.filter(pk=game.pk).update(
                 edit_token=backup.edit_token,
                 view_token=backup.view_token,
                 first_dealer=backup.first_dealer,
                 created_at=backup.created_at,
+                table_id=links.table(backup),
             )
+            players = game.seated_players
+            for player in players:
+                player.member_id = links.member(backup, player.seat)
+            if any(player.member_id for player in players):
+                Player.objects.bulk_update(players, ["member"])
     except IntegrityError:
         raise ExchangeError(CLASH) from None
     game.refresh_from_db()
@@ -194,6 +319,7 @@ def _store(games: Sequence[tuple[Backup, GameDocument]]) -> list[Game]:
     # Game.refresh_standing: one more, and never below the clock. A round in the same millisecond
     # (when the clock has not moved on) leaves the clock plus the number of rounds.
     clock = clock_version()
+    links = TableLinks.of([backup for backup, _ in games])
     made = []  # (game, names, rounds and their points)
     for backup, parsed in games:
         names = parsed.names
@@ -210,6 +336,7 @@ def _store(games: Sequence[tuple[Backup, GameDocument]]) -> list[Game]:
             status=standing.status,
             winner_seat=standing.winner,
             house_rules=parsed.rules.changes(),
+            table_id=links.table(backup),
         )
         made.append((game, names, scored))
     Game.objects.bulk_create([game for game, _, _ in made], batch_size=ROWS_PER_INSERT)
@@ -223,10 +350,16 @@ def _store(games: Sequence[tuple[Backup, GameDocument]]) -> list[Game]:
 
     seats = [
         [
-            Player(game_id=game.pk, seat=seat, name=name, name_key=rules.name_key(name))
+            Player(
+                game_id=game.pk,
+                seat=seat,
+                name=name,
+                name_key=rules.name_key(name),
+                member_id=links.member(backup, seat),
+            )
             for seat, name in enumerate(names)
         ]
-        for game, names, _ in made
+        for (game, names, _), (backup, _) in zip(made, games, strict=True)
     ]
     Player.objects.bulk_create(
         [player for players in seats for player in players], batch_size=ROWS_PER_INSERT

@@ -78,6 +78,21 @@ MESSAGES = {
     "name_invisible": _("A name needs at least one letter, digit or sign."),
     "name_too_long": _("A name has at most %(limit)s characters."),
     "name_duplicate": _("Two players have this name: make them different."),
+    "name_changed": _(
+        "This player was renamed on another phone meanwhile, so nothing was changed. Save "
+        "again to use the name typed here."
+    ),
+    "first_dealer_unnamed": _(
+        "The player chosen to deal first has no name: type one, or choose another dealer."
+    ),
+    "first_dealer_unknown": _("Choose one of the players to deal first."),
+    # Tables (scoring/tables.py).
+    "member_count": _("A table has 1 to %(limit)s members, not %(count)s."),
+    "member_duplicate": _("Two members have this name: make them different."),
+    "name_taken": _(
+        "Another member of this table, or a guest in one of its games, already has this name."
+    ),
+    "game_at_another_table": _("This game is kept at another table already."),
 }
 
 PLAYER_MESSAGES = {
@@ -104,6 +119,10 @@ PLAYER_MESSAGES = {
     "value_too_small": _(
         "The hand value of %(player)s, %(value)s, is less than the cheapest card (%(limit)s): a "
         "player who did not go out holds at least one card."
+    ),
+    "name_changed": _(
+        "This player was renamed %(player)s on another phone meanwhile, so nothing was "
+        "changed. Save again to use the name typed here."
     ),
 }
 

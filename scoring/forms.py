@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -13,7 +15,7 @@ from django.utils.translation import pgettext_lazy
 
 from . import rules
 from .cards import read_typed
-from .errors import rules_error_message
+from .errors import MESSAGES, rules_error_message
 from .models import Player, Round
 from .rules import RoundEntry
 
@@ -41,12 +43,39 @@ class StartForm(forms.Form):
             # Not Django's "Null characters are not allowed": a NUL is one more invisible
             # character that rules.clean_name takes out.
             self.fields[f"player_{index}"].validators = []
+        # The name field (its index) of the player who deals the first round: a radio button
+        # on each name's row, the first one chosen unless another is.
+        self.fields["first_dealer"] = forms.TypedChoiceField(
+            choices=[(index, index + 1) for index in range(self.FIELDS)],
+            coerce=int,
+            empty_value=None,
+            required=False,
+            initial=0,
+            error_messages={"invalid_choice": MESSAGES["first_dealer_unknown"]},
+        )
 
     def house_rule_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in HOUSE_RULES]
 
     def name_fields(self) -> list[forms.BoundField]:
         return [self[f"player_{index}"] for index in range(self.FIELDS)]
+
+    def name_rows(self) -> list[NameRow]:
+        """Each name field with its "deals first" choice, as the page shows them."""
+        chosen = self["first_dealer"].value()
+        chosen = "0" if chosen in (None, "") else str(chosen)
+        return [
+            NameRow(field, index, str(index) == chosen)
+            for index, field in enumerate(self.name_fields())
+        ]
+
+    def more_players_open(self) -> bool:
+        """Whether the fields of players 5 and 6 show unfolded: when one of them holds a
+        name, an error or the first deal."""
+        return any(
+            row.field.value() or row.field.errors or row.deals_first
+            for row in self.name_rows()[self.SHOWN :]
+        )
 
     def _filled(self, values) -> list[tuple[int, str]]:
         """(field index, name) of each name field in `values` that holds a name."""
@@ -135,7 +164,86 @@ class StartForm(forms.Form):
             if error.player is None:
                 raise forms.ValidationError(message, code=error.code) from None
             self.add_error(f"player_{filled[error.player][0]}", message)
+        cleaned["first_dealer"] = self._first_dealer(cleaned.get("first_dealer"), filled)
         return cleaned
+
+    def _first_dealer(self, chosen: int | None, filled: list[tuple[int, str]]) -> int:
+        """The seat of the player chosen to deal first (the first name when the post chose
+        none, as a script's may not), or an error on the chosen row when it has no name."""
+        if chosen is None:
+            return 0
+        rows = [index for index, _name in filled]
+        if chosen not in rows:
+            error = rules.RulesError("first_dealer_unnamed")
+            self.add_error(f"player_{chosen}", rules_error_message(error))
+            return 0
+        return rows.index(chosen)
+
+
+@dataclass(frozen=True)
+class NameRow:
+    """One row of the start form: a name field and whether its player deals first."""
+
+    field: forms.BoundField
+    index: int
+    deals_first: bool
+
+
+class PlayersForm(forms.Form):
+    """The players' names during a game, each in a field prefilled with the name as it is, and
+    beside it (hidden) the name the page showed: a name left as shown is not renamed, so that
+    a rename made on another phone meanwhile is not undone (Game.rename_players)."""
+
+    def __init__(self, data=None, *, players: Sequence[Player]) -> None:
+        super().__init__(data)
+        self.players = players
+        for player in players:
+            self.fields[f"name_{player.seat}"] = forms.CharField(
+                label=_("Player %(number)d") % {"number": player.seat + 1},
+                required=False,
+                initial=player.name,
+                # No max_length: rules.check_names counts the characters a name keeps.
+                widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "words"}),
+            )
+            self.fields[f"name_{player.seat}"].validators = []
+            self.fields[f"seen_{player.seat}"] = forms.CharField(
+                widget=forms.HiddenInput, required=False, initial=player.name, strip=False
+            )
+
+    def rows(self) -> list[tuple[forms.BoundField, forms.BoundField]]:
+        """(name field, hidden name as shown) for each player, in seat order."""
+        return [(self[f"name_{p.seat}"], self[f"seen_{p.seat}"]) for p in self.players]
+
+    def clean(self):
+        """`names` and `seen` (seat -> name) of the names typed differently from the name
+        shown. A post without a name (a script's) leaves that player's name as it is; one
+        without the names shown is taken as showing them as they are."""
+        cleaned = super().clean()
+        cleaned["names"], cleaned["seen"] = {}, {}
+        for player in self.players:
+            if f"name_{player.seat}" not in self.data:
+                continue
+            typed = cleaned.get(f"name_{player.seat}") or ""
+            seen = self.data.get(f"seen_{player.seat}", player.name)
+            if rules.clean_name(typed) != seen:
+                cleaned["names"][player.seat] = typed
+                cleaned["seen"][player.seat] = seen
+        return cleaned
+
+    def showing(self, names: Sequence[str]) -> PlayersForm:
+        """The same form, everything typed kept, as if the page had shown `names`: saved
+        again, it renames knowingly over another phone's rename."""
+        data = self.data.copy()
+        for seat, name in enumerate(names):
+            data[f"seen_{seat}"] = name
+        form = PlayersForm(data, players=self.players)
+        form.is_valid()
+        return form
+
+    def add_rules_error(self, error: rules.RulesError, names: Sequence[str]) -> None:
+        """A refused rename, next to the name it is about."""
+        message = rules_error_message(error, names)
+        self.add_error(None if error.player is None else f"name_{error.player}", message)
 
 
 # The word after a number field of points (not the round form's label "points").
@@ -217,6 +325,7 @@ class RoundForm(forms.Form):
         # A preview shows the points of the hands typed so far; the others are still to come.
         self.previewing = preview
         self.untyped: set[int] = set()
+        self.shown_points: list[tuple] | None = None
         self.fields["winner"].choices = [(str(p.seat), p.name) for p in players] + [
             (BLOCKED, _("Nobody: blocked round"))
         ]
@@ -243,7 +352,12 @@ class RoundForm(forms.Form):
                 label=_("or their value"),
                 required=False,
                 widget=forms.NumberInput(
-                    attrs={"inputmode": "numeric", "class": "value-input", "min": 0}
+                    attrs={
+                        "inputmode": "numeric",
+                        "class": "value-input",
+                        "min": 0,
+                        "placeholder": _("value"),
+                    }
                 ),
             )
             self.fields[f"not_opened_{seat}"] = forms.BooleanField(
@@ -274,7 +388,9 @@ class RoundForm(forms.Form):
         return initial
 
     def seats(self) -> list[dict]:
-        """The bound fields of each player, for the template."""
+        """The bound fields of each player, for the template, with the points and how a
+        never-opened hand's came about when `show_points` has worked them out."""
+        shown = self.shown_points or [(None, None)] * len(self.players)
         return [
             {
                 "player": player,
@@ -282,9 +398,18 @@ class RoundForm(forms.Form):
                 "value": self[f"value_{player.seat}"],
                 "not_opened": self[f"not_opened_{player.seat}"],
                 "winner_choice": self["winner"][index],
+                "points": points,
+                "explain": explain,
             }
-            for index, player in enumerate(self.players)
+            for index, (player, (points, explain)) in enumerate(
+                zip(self.players, shown, strict=True)
+            )
         ]
+
+    def show_points(self) -> None:
+        """Work out the points of what the form holds, for seats() to show (a preview form's
+        points, or an edited round's from the first paint)."""
+        self.shown_points = list(zip(self.preview(), self.explanations(), strict=True))
 
     def _hand(self, seat: int, winner: int | None, hand_rummy: bool) -> rules.Hand | None:
         """The rules' Hand for a seat, or None (with the error added) when it cannot be made."""
@@ -337,36 +462,63 @@ class RoundForm(forms.Form):
         winner = None if choice == BLOCKED else int(choice)
         hand_rummy = bool(cleaned.get("hand_rummy"))
         hands = [self._hand(player.seat, winner, hand_rummy) for player in self.players]
+        # Every player's errors at once, not only the first that the rules would refuse.
+        for error in rules.hand_errors(hands, winner, hand_rummy, self.rules):
+            self._add_rules_error(error)
+            hands[error.player] = None
         if None in hands:
-            return cleaned
+            if not self.previewing:
+                return cleaned
+            # A preview still scores the players whose hands are right: the others get the
+            # stand-in of a hand not yet typed, and show no points until they are put right.
+            for seat, hand in enumerate(hands):
+                if hand is None:
+                    self.untyped.add(seat)
+                    hands[seat] = rules.Hand(value=self.rules.cheapest_card)
         entry = RoundEntry(hands=tuple(hands), winner=winner, hand_rummy=hand_rummy)
         try:
-            # What is typed here must be what cards can make (a preview's stand-ins are).
-            rules.check_typed_values(hands, winner, self.rules)
             cleaned["points"] = entry.points(self.target, self.rules)
         except rules.RulesError as error:
-            message = rules_error_message(error, self.names)
-            if error.player is not None:
-                field = "value" if error.code in VALUE_ERRORS else "cards"
-                self.add_error(f"{field}_{error.player}", message)
-            elif error.code == "hand_rummy_blocked":
-                self.add_error("hand_rummy", message)
-            else:
-                self.add_error(None, message)
+            self._add_rules_error(error)
             return cleaned
         cleaned["entry"] = entry
         return cleaned
 
+    def _add_rules_error(self, error: rules.RulesError) -> None:
+        """Show a rules error where it belongs: next to the player's cards or value, on the
+        hand-rummy box, or above the form."""
+        message = rules_error_message(error, self.names)
+        if error.player is not None:
+            field = "value" if error.code in VALUE_ERRORS else "cards"
+            self.add_error(f"{field}_{error.player}", message)
+        elif error.code == "hand_rummy_blocked":
+            self.add_error("hand_rummy", message)
+        else:
+            self.add_error(None, message)
+
     def preview(self) -> list[int | None]:
         """Each player's points for the round as typed so far (None where not yet known):
-        a hand not yet typed shows none, nor does anyone in a blocked round until every hand
-        is in, since the lowest hand decides it. Only for a form made with `preview=True`."""
-        if not self.is_valid():
+        a hand not yet typed, or typed wrong, shows none, nor does anyone in a blocked round
+        until every hand is in, since the lowest hand decides it. The players whose hands are
+        right keep their points while another's has an error. Only for a form made with
+        `preview=True`."""
+        self.is_valid()
+        points = self.cleaned_data.get("points")
+        entry = self.cleaned_data.get("entry")
+        if points is None or entry is None or (entry.blocked and self.untyped):
             return [None] * len(self.players)
-        entry = self.cleaned_data["entry"]
-        if entry.blocked and self.untyped:
+        return [None if seat in self.untyped else point for seat, point in enumerate(points)]
+
+    def explanations(self) -> list[rules.NotOpenedSum | None]:
+        """For each never-opened loser whose points are known, how they came about (the hand,
+        the penalty and any cap); None for everyone else. After preview()."""
+        entry = self.cleaned_data.get("entry")
+        if entry is None or entry.hand_rummy:
             return [None] * len(self.players)
+        losers = set(range(len(self.players))) - set(entry.winners(self.rules)) - self.untyped
         return [
-            None if seat in self.untyped else points
-            for seat, points in enumerate(self.cleaned_data["points"])
+            self.rules.not_opened_sum(hand.worth(self.rules), self.target)
+            if seat in losers and not hand.opened
+            else None
+            for seat, hand in enumerate(entry.hands)
         ]

@@ -46,10 +46,19 @@ class RoundAsItWas:
 
 
 @dataclass(frozen=True)
+class Rename:
+    """A player's name before and after a rename."""
+
+    before: str
+    after: str
+
+
+@dataclass(frozen=True)
 class Change:
     event: GameEvent
     before: RoundAsItWas | None
     after: RoundAsItWas | None
+    rename: Rename | None = None
 
     @property
     def restorable(self) -> bool:
@@ -91,14 +100,24 @@ def round_as_it_was(
 
 
 def changes(game: Game) -> list[Change]:
-    """Every change to `game`, newest first."""
+    """Every change to `game`, newest first. A change's rounds name the players as they were
+    called at the time: going back from today's names, each rename passed is undone before
+    the older changes are read (Game.names_when does the same for one change)."""
     names = game.names
     target = game.target
-    return [
-        Change(
-            event=event,
-            before=round_as_it_was(event.before, names, event.number, target, game.rules),
-            after=round_as_it_was(event.after, names, event.number, target, game.rules),
+    found = []
+    for event in game.events.order_by("-created_at", "-pk"):
+        if event.kind == GameEvent.Kind.RENAMED:
+            found.append(
+                Change(event, None, None, Rename(event.before["name"], event.after["name"]))
+            )
+            names[event.before["seat"]] = event.before["name"]
+            continue
+        found.append(
+            Change(
+                event=event,
+                before=round_as_it_was(event.before, names, event.number, target, game.rules),
+                after=round_as_it_was(event.after, names, event.number, target, game.rules),
+            )
         )
-        for event in game.events.order_by("-created_at", "-pk")
-    ]
+    return found

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from functools import cached_property
 
@@ -221,11 +221,24 @@ class Game(models.Model):
             next_game = Game.start(
                 names, first_dealer=game.dealer_for(rounds + 1, len(names)), house_rules=game.rules
             )
+            if game.table_id is not None:
+                next_game.stay_at_table(game)
             game.next_game = next_game
             game.save(update_fields=["next_game"])
             # Every phone on this game, watchers too, is shown the way to the next one.
             game.changed = True
         return next_game
+
+    def stay_at_table(self, previous: Game) -> None:
+        """Put this game (a rematch) at `previous`'s table, each player the member the same
+        seat was there (a guest stays a guest): the table's standings count it like the
+        games started from the table's page."""
+        self.table_id = previous.table_id
+        self.save(update_fields=["table"])
+        players = self.seated_players
+        for player, before in zip(players, previous.seated_players, strict=True):
+            player.member_id = before.member_id
+        Player.objects.bulk_update(players, ["member"])
 
     # Changing: every method locks the game, stores the engine's points, keeps history.
 
@@ -237,7 +250,11 @@ class Game(models.Model):
         this object. A resent form changes nothing, not even the version."""
         with transaction.atomic():
             game = Game.objects.select_for_update().get(pk=self.pk)
-            game.__dict__["seated_players"] = self.seated_players
+            # The players as this object read them, unless a change came in between: that one
+            # may have renamed a player, and what this change writes (a round's document) must
+            # name the players as they are called now. Read again then, under the lock.
+            if game.version == self.version:
+                game.__dict__["seated_players"] = self.seated_players
             game.changed = False
             # The version this change will give the game (refresh_standing stores it), known
             # before the change so that its events can say it.
@@ -247,6 +264,7 @@ class Game(models.Model):
                 game.refresh_standing()
         for name in ("version", "status", "winner_seat", "next_game_id", "updated_at"):
             setattr(self, name, getattr(game, name))
+        self.__dict__["seated_players"] = game.seated_players
 
     def record_round(
         self,
@@ -351,14 +369,15 @@ class Game(models.Model):
                 raise rules.RulesError("already_restored")
             rounds = game.rounds.count()
             game._check_room(rounds + 1)
-            entry = RoundEntry.from_document(event.before, game.names)
+            # The deleted round names the players as they were called then.
+            entry = RoundEntry.from_document(event.before, game.names_when(event))
             number = min(event.number, rounds + 1)
             game._shift_rounds(after=number - 1, by=1)
             round_ = Round(game=game, number=number)
             round_.store(entry, game, new=True)
             event.restored = True
             event.save(update_fields=["restored"])
-            game.log(GameEvent.Kind.RESTORED, round_, after=event.before)
+            game.log(GameEvent.Kind.RESTORED, round_, after=entry.document(game.names))
         return round_
 
     def _shift_rounds(self, after: int, by: int) -> None:
@@ -366,6 +385,70 @@ class Game(models.Model):
         step: first out of the way to negative numbers, then to their new place."""
         self.rounds.filter(number__gt=after).update(number=-F("number"))
         self.rounds.filter(number__lt=-after).update(number=-F("number") + by)
+
+    def rename_player(self, seat: int, name: str, seen: str | None = None) -> bool:
+        """Give the player at `seat` a new name (see rename_players); whether it changed."""
+        return bool(self.rename_players({seat: name}, None if seen is None else {seat: seen}))
+
+    def rename_players(
+        self, names: Mapping[int, str], seen: Mapping[int, str] | None = None
+    ) -> list[int]:
+        """Give the players at these seats (`names`: seat -> name) new names, each rename kept
+        in the history; the seats renamed. The names are checked as at the start
+        (rules.check_names on the whole new list: a RulesError names the seat), so that two
+        players may also swap names. `seen` (seat -> name) is what the phone's form showed:
+        a player renamed on another phone since is refused ("name_changed"), not renamed
+        back. A name the player already has changes nothing, not even the version, so a form
+        sent twice is harmless.
+
+        The round documents kept in the history name the players as they were called at the
+        time: names_when reads them back."""
+        with self._changing() as game:
+            players = list(game.players.order_by("seat"))
+            now = [player.name for player in players]
+            renamed = sorted(
+                seat for seat, name in names.items() if rules.clean_name(name) != now[seat]
+            )
+            for seat in renamed:
+                if seen is not None and seen.get(seat, now[seat]) != now[seat]:
+                    raise rules.RulesError("name_changed", seat)
+            wanted = [names[seat] if seat in renamed else name for seat, name in enumerate(now)]
+            try:
+                checked = rules.check_names(wanted)
+            except rules.RulesError as error:
+                if error.code != "name_duplicate" or error.player in renamed:
+                    raise
+                # Said of the name typed, not of the player who has had it all along.
+                key = rules.name_key(wanted[error.player])
+                seat = next(seat for seat in renamed if rules.name_key(wanted[seat]) == key)
+                raise rules.RulesError("name_duplicate", seat) from None
+            if len(renamed) > 1:
+                # Out of each other's way first, for the unique name key (no real key holds a
+                # control character: rules.clean_name takes them out).
+                for seat in renamed:
+                    game.players.filter(seat=seat).update(name_key=f"\x01{seat}")
+            for seat in renamed:
+                player = players[seat]
+                player.name = checked[seat]
+                player.save(update_fields=["name", "name_key"])
+                game.log(
+                    GameEvent.Kind.RENAMED,
+                    None,
+                    before={"seat": seat, "name": now[seat]},
+                    after={"seat": seat, "name": player.name},
+                )
+            if renamed:
+                game.__dict__["seated_players"] = players
+        return renamed
+
+    def names_when(self, event: GameEvent) -> list[str]:
+        """The players' names as they were just after `event`: today's, with every rename
+        since undone. A change's round documents name the players so."""
+        names = self.names
+        since = self.events.filter(kind=GameEvent.Kind.RENAMED, pk__gt=event.pk).order_by("-pk")
+        for before in since.values_list("before", flat=True):
+            names[before["seat"]] = before["name"]
+        return names
 
     def log(self, kind: str, round_: Round | None, **fields) -> GameEvent:
         self.changed = True

@@ -187,12 +187,17 @@ class Rules:
 
     def not_opened_points(self, worth: int, target: int) -> int:
         """What a loser who never opened scores for a hand worth `worth`."""
-        points = worth + self.not_opened_penalty
-        if self.not_opened_cap is not None:
-            points = min(points, self.not_opened_cap)
-        if self.not_opened_cap_half_target:
-            points = min(points, target // 2)
-        return points
+        return self.not_opened_sum(worth, target).points
+
+    def not_opened_sum(self, worth: int, target: int) -> NotOpenedSum:
+        """How a never-opened loser's points come about: the hand, the penalty, and the cap
+        that held them down, if any (the form shows it: "81 + 25 → 100, the cap")."""
+        points, capped_by = worth + self.not_opened_penalty, None
+        if self.not_opened_cap is not None and self.not_opened_cap < points:
+            points, capped_by = self.not_opened_cap, "cap"
+        if self.not_opened_cap_half_target and target // 2 < points:
+            points, capped_by = target // 2, "half_target"
+        return NotOpenedSum(worth, self.not_opened_penalty, points, capped_by)
 
     def document(self) -> dict:
         """Every value by its key, as rami-game/1 writes the rules object (SPEC 2.4)."""
@@ -203,6 +208,17 @@ class Rules:
         return {
             name: value for name, value in self.document().items() if value != getattr(SEEDS, name)
         }
+
+
+@dataclass(frozen=True)
+class NotOpenedSum:
+    """A never-opened loser's points: `worth` + `penalty`, held down to `points` by the
+    `capped_by` rule ("cap" or "half_target"), or None when the sum stands."""
+
+    worth: int
+    penalty: int
+    points: int
+    capped_by: str | None
 
 
 SEEDS = Rules()
@@ -310,9 +326,41 @@ def check_typed_values(hands: Sequence[Hand], winner: int | None, rules: Rules =
     than the cheapest card (a player who did not go out holds at least one card). Asked of
     what is typed at the table; score_round itself scores such a value, so that a game file or
     a backup written before this check still imports."""
+    for error in typed_value_errors(hands, winner, rules):
+        raise error
+
+
+def typed_value_errors(
+    hands: Sequence[Hand], winner: int | None, rules: Rules = SEEDS
+) -> list[RulesError]:
+    """Every typed value check_typed_values refuses, one error per player."""
+    return [
+        RulesError("value_too_small", index, value=hand.value, limit=rules.cheapest_card)
+        for index, hand in enumerate(hands)
+        if index != winner and hand.value is not None and hand.value < rules.cheapest_card
+    ]
+
+
+def hand_errors(
+    hands: Sequence[Hand | None], winner: int | None, hand_rummy: bool, rules: Rules = SEEDS
+) -> list[RulesError]:
+    """The first error of each player's own hand in a round, in seat order: a hand missing, or
+    a value that no cards make (too small, or more than the deck is worth). The round form
+    shows them all at once; score_round refuses the round on the first. A None hand (already
+    refused) is left out."""
+    doubled = hand_rummy and rules.hand_rummy == Rules.DOUBLE
+    given = [hand if hand is not None else Hand(value=rules.cheapest_card) for hand in hands]
+    errors = {error.player: error for error in reversed(typed_value_errors(given, winner, rules))}
     for index, hand in enumerate(hands):
-        if index != winner and hand.value is not None and hand.value < rules.cheapest_card:
-            raise RulesError("value_too_small", index, value=hand.value, limit=rules.cheapest_card)
+        if hand is None or index == winner or index in errors:
+            continue
+        if not hand.given and (not hand_rummy or doubled):
+            code = "missing_hand" if winner is not None else "missing_blocked_hand"
+            errors[index] = RulesError(code, index)
+        elif hand.value is not None and hand.value > rules.max_hand_value:
+            limit = rules.max_hand_value
+            errors[index] = RulesError("value_too_large", index, value=hand.value, limit=limit)
+    return [errors[index] for index in sorted(errors) if hands[index] is not None]
 
 
 def score_round(
@@ -460,6 +508,18 @@ class RoundEntry:
             scored = ((target, rules), points)
             object.__setattr__(self, "_scored", scored)
         return list(scored[1])
+
+    def same_round(self, other: RoundEntry) -> bool:
+        """Whether `other` is this round entered again (on another phone, say): the same
+        winner, kind and hands, whatever order the cards were tapped in."""
+
+        def shape(entry: RoundEntry) -> tuple:
+            hands = tuple(
+                (tuple(sorted(hand.cards)), hand.value, hand.opened) for hand in entry.hands
+            )
+            return entry.winner, entry.hand_rummy, hands
+
+        return shape(self) == shape(other)
 
     def winners(self, rules: Rules = SEEDS) -> list[int]:
         """Who scores 0: the one who went out, or everyone with the lowest hand of a blocked

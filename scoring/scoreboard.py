@@ -33,6 +33,9 @@ class StoredRound:
     winner: int | None
     hand_rummy: bool
     hands: tuple[StoredHand | None, ...]
+    # The round's identity as a phone's Undo of a save names it (Game._round_as_seen).
+    pk: int = 0
+    revision: int = 1
 
     @property
     def points(self) -> list[int]:
@@ -66,6 +69,8 @@ class HandRow:
     total: int
     went_out: bool  # the player went out (a blocked round has nobody who did)
     lowest: bool = False  # held the lowest hand of a blocked round, and so scored 0
+    # How a never-opened loser's points came about (None for everyone else).
+    explained: rules.NotOpenedSum | None = None
 
     @property
     def cards(self) -> tuple[str, ...]:
@@ -119,6 +124,9 @@ class PlayerRow:
 class Scoreboard:
     """A game read for display: `players`, `rounds`, `standing`, `next_dealer`."""
 
+    # The rounds the game page shows before "Show all": the latest, newest first.
+    SHOWN_ROUNDS = 8
+
     def __init__(self, game: Game, players: list[Player]) -> None:
         self.game = game
         self.seated = players
@@ -151,9 +159,11 @@ class Scoreboard:
                 winner=winner,
                 hand_rummy=hand_rummy,
                 hands=tuple(hands.get(pk, [None] * len(self.seated))),
+                pk=pk,
+                revision=revision,
             )
-            for pk, number, winner, hand_rummy in rounds.values_list(
-                "pk", "number", "winner_seat", "hand_rummy"
+            for pk, number, winner, hand_rummy, revision in rounds.values_list(
+                "pk", "number", "winner_seat", "hand_rummy", "revision"
             )
         ]
 
@@ -218,10 +228,11 @@ class Scoreboard:
         """The rounds in order, each with its hands by seat and the running totals."""
         rows = []
         players = len(self.seated)
+        house = self.game.rules
         for index, round_ in enumerate(self.rounds_in_order):
             totals = self.standings[index].totals
             # A blocked round has nobody who went out: its lowest hands score 0 all the same.
-            lowest = set(round_.winners(self.game.rules)) if round_.winner is None else set()
+            lowest = set(round_.winners(house)) if round_.winner is None else set()
             rows.append(
                 RoundRow(
                     round=round_,
@@ -233,6 +244,7 @@ class Scoreboard:
                             total=totals[seat],
                             went_out=seat == round_.winner,
                             lowest=seat in lowest,
+                            explained=self._not_opened_sum(round_, seat, lowest),
                         )
                         for seat, player in enumerate(self.seated)
                     ],
@@ -241,6 +253,29 @@ class Scoreboard:
                 )
             )
         return rows
+
+    def _not_opened_sum(
+        self, round_: StoredRound, seat: int, lowest: set[int]
+    ) -> rules.NotOpenedSum | None:
+        """How the points of a never-opened loser came about, for the round table."""
+        hand = round_.hands[seat]
+        if hand is None or hand.opened or round_.hand_rummy or not hand.points:
+            return None
+        if seat == round_.winner or seat in lowest:
+            return None
+        house = self.game.rules
+        worth = hand.value if hand.value is not None else rules.hand_value(hand.cards, house)
+        return house.not_opened_sum(worth, self.target)
+
+    def rounds_shown(self, all_rounds: bool = False) -> list[RoundRow]:
+        """The rounds the page shows, newest first: the latest SHOWN_ROUNDS, or all."""
+        rows = self.rounds if all_rounds else self.rounds[-self.SHOWN_ROUNDS :]
+        return rows[::-1]
+
+    @property
+    def folded_count(self) -> int:
+        """How many older rounds the page folds away until "Show all"."""
+        return max(self.round_count - self.SHOWN_ROUNDS, 0)
 
     @cached_property
     def rounds_key(self) -> str:

@@ -1,6 +1,6 @@
 from django.urls import path, register_converter
 
-from . import views
+from . import table_views, views
 from .models import TOKEN_PATTERN
 
 
@@ -37,4 +37,16 @@ urlpatterns = [
     path("g/<token:token>/rules/", views.game_rules_page, name="game_rules"),
     path("v/<token:token>/rules/", views.view_rules_page, name="view_rules"),
     path("g/<token:token>/history/", views.history_page, name="history"),
+    # Tables (SPEC 2.5): /t/ the edit link, /w/ the watch-only link ("new" is never a token).
+    path("t/new/", table_views.table_start, name="table_start"),
+    path("t/<token:token>/", table_views.table_page, name="table"),
+    path("t/<token:token>/export.json", table_views.table_export_json, name="table_export_json"),
+    path("w/<token:token>/", table_views.table_view_page, name="table_view"),
+    path(
+        "w/<token:token>/export.json",
+        table_views.table_view_export_json,
+        name="table_view_export_json",
+    ),
+    path("g/<token:token>/keep/", table_views.keep_together, name="keep_together"),
+    path("g/<token:token>/players/", views.players_page, name="players"),
 ]

@@ -40,10 +40,11 @@ from . import (
     rules,
     sharing,
     statistics,
+    tables,
 )
 from .errors import rules_error_message
-from .forms import RoundForm, StartForm
-from .models import Game, GameEvent, Round
+from .forms import PlayersForm, RoundForm, StartForm
+from .models import Game, GameEvent, Round, Status
 from .scoreboard import Scoreboard
 
 logger = logging.getLogger(__name__)
@@ -77,7 +78,9 @@ def start(request: HtmxHttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         if limits.allow(request, "new-game", settings.RAMI_NEW_GAMES_PER_MINUTE):
             game = Game.start(
-                form.cleaned_data["names"], house_rules=form.cleaned_data["house_rules"]
+                form.cleaned_data["names"],
+                first_dealer=form.cleaned_data["first_dealer"],
+                house_rules=form.cleaned_data["house_rules"],
             )
             return redirect(request, reverse("game", args=[game.edit_token]))
         too_many = True
@@ -98,9 +101,10 @@ def start(request: HtmxHttpRequest) -> HttpResponse:
         ],
         # The target line for the names typed, or for the four fields a new form shows.
         "shown_players": filled if filled >= rules.MIN_PLAYERS else StartForm.SHOWN,
-        "more_players_open": any(form[f"player_{i}"].value() for i in range(4, StartForm.FIELDS)),
+        "more_players_open": form.more_players_open(),
         "recent": games,
         "wins": statistics.wins_per_name([game for game, _kind in games]),
+        "recent_tables": recent.tables(request),
     }
     response = TemplateResponse(request, "scoring/start.html", context)
     if too_many:
@@ -160,8 +164,11 @@ def _game_response(
         "board": board,
         "editable": editable,
         "undo": board.last_deletion() if editable and undo else None,
+        "page_url": reverse("game" if editable else "view", args=[token]),
         "poll_url": reverse("poll" if editable else "view_poll", args=[token]),
         "house_rules": house_rules.summary(game.rules),
+        # "Show all": every round, not only the latest (Scoreboard.SHOWN_ROUNDS).
+        "all_rounds": request.GET.get("rounds") == "all",
         **extra,
     }
     if editable:
@@ -170,6 +177,24 @@ def _game_response(
         context["share"] = _share_links(request, game, editable)
     template = "scoring/game.html" + (f"#{partial}" if partial else "")
     return TemplateResponse(request, template, context)
+
+
+def _game_page(request: HtmxHttpRequest, game: Game, editable: bool) -> TemplateResponse:
+    """The game page as a GET gives it: with `?saved=<round id>` (where a save without
+    JavaScript lands) the confirmation of that round, while it is the latest; with
+    `?rounds=all` every round, and for htmx only the round table (the "Show all" link);
+    for htmx, `?part=extras` is the chart and the statistics, drawn again after a live
+    update that brought only the changed rows."""
+    board = Scoreboard.for_game(game)
+    if request.htmx and request.GET.get("rounds") == "all":
+        return _game_response(request, game, partial="rounds_table", editable=editable, board=board)
+    if request.htmx and request.GET.get("part") == "extras":
+        return _game_response(request, game, partial="extras", editable=editable, board=board)
+    saved = None
+    if editable and (pk := request.GET.get("saved", "")).isdigit() and board.rounds:
+        latest = board.rounds[-1]
+        saved = latest if latest.round.pk == int(pk) else None
+    return _game_response(request, game, editable=editable, board=board, saved=saved)
 
 
 ACTIONS = {"save", "preview", "delete", "restore", "rematch"}
@@ -187,7 +212,7 @@ def game_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """
     game = _game_or_404(edit_token=token)
     if request.method == "GET":
-        response = _game_response(request, game)
+        response = _game_page(request, game, editable=True)
         recent.remember(request, response, game, "g")
         return response
 
@@ -197,20 +222,20 @@ def game_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
     here = reverse("game", args=[game.edit_token])
     if action == "preview":
         form = _round_form(game, request.POST, preview=True)
-        seats = [
-            {**seat, "points": points}
-            for seat, points in zip(form.seats(), form.preview(), strict=True)
-        ]
-        return TemplateResponse(
-            request, "scoring/game.html#preview", {"game": game, "form": form, "preview": seats}
-        )
+        form.show_points()
+        return TemplateResponse(request, "scoring/game.html#preview", {"game": game, "form": form})
     if action == "save":
-        refused = _save_round(request, game)
+        saved, refused = _save_round(request, game)
         if refused is not None:
             return refused
         if request.htmx:
-            # The latest change is this round: no deletion to undo.
-            return _game_response(request, game, partial="game_body", undo=False)
+            # The new standing, with the round just saved and its Undo (a deletion of it).
+            board = Scoreboard.for_game(game)
+            row = next(row for row in board.rounds if row.round.pk == saved.pk)
+            return _game_response(
+                request, game, partial="game_body", board=board, undo=False, saved=row
+            )
+        return redirect(request, f"{here}?saved={saved.pk}")
     else:
         try:
             if action == "rematch":
@@ -250,34 +275,62 @@ def _refused(request: HtmxHttpRequest, game: Game, error: rules.RulesError) -> H
     return response
 
 
-def _save_round(request: HtmxHttpRequest, game: Game) -> HttpResponse | None:
-    """Record the posted round; None when it was recorded, else the page that says why.
+def _save_round(request: HtmxHttpRequest, game: Game) -> tuple[Round | None, HttpResponse | None]:
+    """Record the posted round: (the round, None) when it is recorded, else (None, the page
+    that says why, with everything typed kept and every error shown at once).
 
-    When another phone saved the round this form was for, nothing is recorded: the form comes
-    back with everything typed, what the other phone saved, and the choice to save it as the
-    next round (the form now says that number) or to drop it.
+    When another phone saved the round this form was for, nothing is recorded. If that phone
+    saved this very round (the same hands, as happens when two people at the table enter it),
+    it counts as saved here too. Otherwise the form comes back with everything typed, what the
+    other phone saved, and the choice to save it as the next round (the form now says that
+    number) or to drop it.
     """
     partial = "game_body" if request.htmx else ""
     form = _round_form(game, request.POST)
     if not form.is_valid():
-        return _game_response(request, game, form, partial=partial)
+        return None, _game_response(request, game, _with_points(game, form), partial=partial)
+    entry = form.cleaned_data["entry"]
     try:
-        game.record_round(
-            form.cleaned_data["entry"],
+        round_ = game.record_round(
+            entry,
             key=form.cleaned_data.get("key") or "",
             for_round=form.cleaned_data.get("for_round"),
         )
     except rules.RulesError as error:
         if error.code != "round_taken":
             form.add_error(None, rules_error_message(error, form.names))
-            return _game_response(request, game, form, partial=partial)
+            return None, _game_response(request, game, form, partial=partial)
+        same = game.rounds.with_hands().filter(number__gte=error.details["number"])
+        for round_ in same:
+            if round_.entry(len(game.seated_players)).same_round(entry):
+                return round_, None
         data = request.POST.copy()
         data["for_round"] = str(error.details["next"])
-        form = _round_form(game, data)
-        form.is_valid()
+        form = _with_points(game, _round_form(game, data))
         conflict = {"number": error.details["number"], "next": error.details["next"]}
-        return _game_response(request, game, form, partial=partial, conflict=conflict)
-    return None
+        response = _game_response(request, game, form, partial=partial, conflict=conflict)
+        return None, response
+    return round_, None
+
+
+def _with_points(game: Game, form: RoundForm) -> RoundForm:
+    """`form` with the points of what it holds shown from the first paint: the players whose
+    hands are right, next to the errors of those whose hands are not."""
+    data = form.data if form.is_bound else _as_data(form.initial)
+    preview = _round_form(game, data, preview=True)
+    preview.show_points()
+    form.shown_points = preview.shown_points
+    form.is_valid()
+    return form
+
+
+def _as_data(initial: dict) -> dict:
+    """A form's initial values as a browser would post them."""
+    return {
+        name: "on" if value is True else str(value)
+        for name, value in initial.items()
+        if value not in (None, False, "")
+    }
 
 
 def _number(text: str | None) -> int:
@@ -293,7 +346,7 @@ def view_page(request: HttpRequest, token: str) -> HttpResponse:
     """The same scoreboard, read-only and live, for the view link. Template:
     scoring/game.html (editable false: no form, and the edit token appears nowhere)."""
     game = _game_or_404(view_token=token)
-    response = _game_response(request, game, editable=False)
+    response = _game_page(request, game, editable=False)
     recent.remember(request, response, game, "v")
     return response
 
@@ -314,9 +367,12 @@ def view_poll(request: HttpRequest, token: str) -> HttpResponse:
 
 def _poll(request: HttpRequest, token: str, editable: bool) -> HttpResponse:
     """Has the game changed since version `v`? Unchanged: 204 No Content, after one indexed
-    query and no rendering, and htmx swaps nothing. Changed: the #live part, the scoreboard
-    and, on the edit page, a fresh round form, or only a notice when someone is typing
-    (`typing=1`): what they tapped is never swapped away under their fingers."""
+    query and no rendering, and htmx swaps nothing. Changed since the version just before (a
+    round or two added or edited; `shown`, the status the page shows, not finished): only
+    what changed, the #changes part (_rows_changed_since). Otherwise the #live part: the
+    scoreboard, the rounds and, on the edit page, a fresh round form. Either way only a notice
+    when someone is typing (`typing=1`): what they tapped is never swapped away under their
+    fingers."""
     field = "edit_token" if editable else "view_token"
     version = Game.current_version(field, token)
     if version is None:
@@ -325,7 +381,54 @@ def _poll(request: HttpRequest, token: str, editable: bool) -> HttpResponse:
         return HttpResponse(status=204)
     game = Game.with_players(**{field: token})
     typing = request.GET.get("typing") == "1"
-    return _game_response(request, game, partial="live", editable=editable, typing=typing)
+    board = Scoreboard.for_game(game)
+    rows = None
+    if request.GET.get("shown") in (Status.PLAYING, Status.TIE_BREAK):
+        rows = _rows_changed_since(game, board, request.GET.get("v", ""))
+    if rows is None:
+        return _game_response(
+            request, game, partial="live", editable=editable, board=board, typing=typing
+        )
+    response = _game_response(
+        request, game, partial="changes", editable=editable, board=board, typing=typing, **rows
+    )
+    # Everything in the answer goes to its place out of band; the scoreboard stays.
+    response["HX-Reswap"] = "none"
+    # The chart and the statistics are fetched again when they are in view (rami.js).
+    response["HX-Trigger"] = "rami:changed"
+    return response
+
+
+def _rows_changed_since(game: Game, board: Scoreboard, seen: str) -> dict | None:
+    """What a phone showing version `seen` lacks, when rounds were only added or edited since
+    and all of them are among the rows the page shows: {"new_rows": newest first,
+    "changed_rows": the rows it shows that changed, running totals included}. None when it
+    needs the whole board: it is further behind, a round was deleted or restored, a player
+    renamed, the game finished (the round entry becomes the rematch) or rematched. The page
+    says it was not finished (`shown`, views._poll)."""
+    if not seen.isdigit() or board.standing.finished:
+        return None
+    events = list(
+        GameEvent.objects.filter(game=game, version__gte=int(seen))
+        .order_by("version")
+        .values_list("version", "kind", "number")
+    )
+    if len(events) < 2 or events[0][0] != int(seen) or events[-1][0] != game.version:
+        return None
+    later = events[1:]
+    if any(kind not in (GameEvent.Kind.ADDED, GameEvent.Kind.EDITED) for _, kind, _ in later):
+        return None
+    first = min(number for _, _, number in later)
+    if board.round_count - first + 1 > Scoreboard.SHOWN_ROUNDS:
+        return None
+    shown_before = board.round_count - sum(kind == GameEvent.Kind.ADDED for _, kind, _ in later)
+    if shown_before < 1:
+        return None  # the page has no round table yet to add rows to
+    rows = [row for row in board.rounds if row.number >= first]
+    return {
+        "new_rows": [row for row in reversed(rows) if row.number > shown_before],
+        "changed_rows": [row for row in rows if row.number <= shown_before],
+    }
 
 
 @require_http_methods(["GET", "POST"])
@@ -366,7 +469,7 @@ def round_page(request: HtmxHttpRequest, token: str, number: int) -> HttpRespons
         form.is_valid()
     else:
         entry = round_.entry(len(game.seated_players))
-        form = _round_form(game, initial=RoundForm.initial_for(round_, entry))
+        form = _with_points(game, _round_form(game, initial=RoundForm.initial_for(round_, entry)))
     context = {"game": game, "form": form, "round": round_, "refused": refused}
     if refused:
         names = game.names
@@ -549,3 +652,29 @@ def history_page(request: HttpRequest, token: str) -> TemplateResponse:
     game = _game_or_404(edit_token=token)
     context = {"game": game, "names": game.names, "changes": history.changes(game)}
     return TemplateResponse(request, "scoring/history.html", context)
+
+
+@require_http_methods(["GET", "POST"])
+def players_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    """The players' names, each in a field to correct it during the game; saving renames
+    those changed (Game.rename_players: kept in the history, every phone redraws) and goes
+    back to the game page. Template: scoring/players.html; context: `game`, `form`
+    (forms.PlayersForm).
+
+    A name refused stays as typed, with the reason next to it. A player renamed on another
+    phone since this page was opened is refused with 409; the form then knows that name, so
+    that saving again renames knowingly."""
+    game = _game_or_404(edit_token=token)
+    form = PlayersForm(request.POST or None, players=game.seated_players)
+    status = 200
+    if request.method == "POST" and form.is_valid():
+        try:
+            tables.rename_players(game, form.cleaned_data["names"], seen=form.cleaned_data["seen"])
+        except rules.RulesError as error:
+            if error.code == "name_changed":
+                form, status = form.showing(game.names), 409
+            form.add_rules_error(error, game.names)
+        else:
+            return redirect(request, reverse("game", args=[game.edit_token]))
+    context = {"game": game, "form": form}
+    return TemplateResponse(request, "scoring/players.html", context, status=status)

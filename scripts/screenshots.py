@@ -1,5 +1,6 @@
 """Retake the screenshots in docs/: a game in progress on a phone (README.md), the round form
-with the live preview, and a finished game with its chart and statistics in light and dark.
+with the live preview, the phone after the save, a 44-round game of six long names on a 320 px
+phone and on a laptop, and a finished game with its chart and statistics in light and dark.
 
     .venv/bin/python scripts/screenshots.py      (or: make screenshots)
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import shutil
 import socket
 import subprocess
@@ -68,6 +70,34 @@ IN_PROGRESS = {
 }
 
 
+LONG_NAMES = [
+    "Anastázie Nováková-Procházková",
+    "Borislav Georgiev Todorov",
+    "Cyrillus Wennerström-Lindqvi",
+    "Dana Kusumawati Wijayakusuma",
+    "Emil Černý z Horních Počernic",
+    "Františka Svobodová Dvořák",
+]
+
+
+def long_game_document(rounds: int) -> dict:
+    """Six long names and `rounds` rounds of one to three low cards a loser, so that the game
+    runs long without anyone reaching the target."""
+    rng = random.Random(7)  # noqa: S311 (made-up hands, not a secret)
+    documents = []
+    for _ in range(rounds):
+        winner = rng.randrange(len(LONG_NAMES))
+        deck = [rank + suit for rank in "2345" for suit in "SHDC"] * 2
+        rng.shuffle(deck)
+        hands = {
+            name: {"cards": [deck.pop() for _ in range(rng.choice([1, 2, 3]))]}
+            for seat, name in enumerate(LONG_NAMES)
+            if seat != winner
+        }
+        documents.append({"winner": LONG_NAMES[winner], "hands": hands})
+    return {"format": "rami-game/1", "players": LONG_NAMES, "rounds": documents}
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -101,6 +131,7 @@ def main() -> None:
         manage(env, "migrate", "--no-input", "-v0")
         playing = manage(env, "import_game", "-", stdin=json.dumps(IN_PROGRESS))
         finished = manage(env, "import_game", str(ROOT / "tests" / "games" / "every_kind.json"))
+        long_game = manage(env, "import_game", "-", stdin=json.dumps(long_game_document(44)))
         server = subprocess.Popen(
             [PYTHON, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
             cwd=ROOT,
@@ -132,15 +163,31 @@ def main() -> None:
             page.screenshot(path=DOCS / "game-in-progress.png")
 
             page.locator('label[for="id_winner_0"]').click()
-            boris = page.locator("fieldset.seat-1")
+            boris = page.locator("#round-form .seat-1")
             for rank, suit in (("A", "H"), ("JK", ""), ("5", "C")):
                 boris.locator(f'.rank[data-rank="{rank}"]').tap()
                 if suit:
                     boris.locator(f'.suit[data-suit="{suit}"]').tap()
+            cyril = page.locator("#round-form .seat-2")
+            cyril.locator(".not-opened input").check()
+            cyril.locator(".value-input").fill("81")
+            page.locator("#round-form .seat-3 .value-input").fill("12")
             page.wait_for_timeout(1200)
-            boris.scroll_into_view_if_needed()
-            page.evaluate("window.scrollBy(0, -120)")
+            page.locator("#round-entry").evaluate("entry => entry.scrollIntoView()")
             page.screenshot(path=DOCS / "round-entry.png")
+            page.get_by_role("button", name="Save round").click()
+            page.wait_for_timeout(1200)
+            page.screenshot(path=DOCS / "after-save.png")
+
+            # A long game: six 30-character names, 44 rounds, on the smallest phone and a laptop.
+            page = browser.new_context(
+                **{**phone, "viewport": {"width": 320, "height": 640}}
+            ).new_page()
+            page.goto(base + long_game)
+            page.screenshot(path=DOCS / "long-game-320.png")
+            page = browser.new_context(viewport={"width": 1366, "height": 800}).new_page()
+            page.goto(base + long_game)
+            page.screenshot(path=DOCS / "long-game-1366.png")
 
             for scheme in ("light", "dark"):
                 context = browser.new_context(

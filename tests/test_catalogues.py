@@ -24,7 +24,8 @@ SAME_AS_ENGLISH = {
     "cs": set(),
     "sv": {"joker", "Joker"},
     "bg": set(),
-    "id": {"joker", "Joker", "Target", "jack"},
+    # A percentage is written as in English ("50%"), without a space.
+    "id": {"joker", "Joker", "Target", "jack", "%(rate)s%%"},
 }
 
 

@@ -30,8 +30,15 @@ def test_the_token_urls_are_the_ones_checked_here():
         "view_export_csv",
         "view_export_json",
         "history",
+        "players",
         "game_rules",
         "view_rules",
+        # A table's (tests/test_table_views.py checks that they are not stored either).
+        "table",
+        "table_export_json",
+        "table_view",
+        "table_view_export_json",
+        "keep_together",
     }
 
 
@@ -41,6 +48,7 @@ def test_the_token_urls_are_the_ones_checked_here():
         "/g/{edit}/",
         "/g/{edit}/rounds/1/",
         "/g/{edit}/history/",
+        "/g/{edit}/players/",
         "/g/{edit}/rules/",
         "/v/{view}/rules/",
         "/g/{edit}/export.json",

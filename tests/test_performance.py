@@ -20,6 +20,7 @@ from scoring import cards
 from scoring.exchange import import_game
 from scoring.forms import RoundForm
 from scoring.models import Game
+from scoring.scoreboard import Scoreboard
 from scoring.templatetags.rami import card, hand_cards
 from tests.conftest import round_post
 
@@ -73,6 +74,7 @@ def queries_and_rows(client, path: str) -> tuple[int, int]:
     [
         # The game, the players, the rounds, their hands, the last change (for Undo).
         ("/g/{edit}/", 5),
+        ("/g/{edit}/?rounds=all", 5),
         # The same but the last change: the view page offers no Undo.
         ("/v/{view}/", 4),
         # The version first (what an unchanged poll reads, and all it reads), then the rest.
@@ -81,14 +83,16 @@ def queries_and_rows(client, path: str) -> tuple[int, int]:
 )
 def test_each_game_page_makes_as_many_queries_for_10_rounds_as_for_60(client, page, most):
     """Drawn fresh on every visit, from the rows as they are: the second visit makes as many
-    queries as the first, and a game of 60 rounds as many as one of 10."""
+    queries as the first, and a game of 60 rounds as many as one of 10. The page shows the
+    latest rounds (all of them after "Show all")."""
     counts = []
     for rounds in (10, 60):
         game = six_player_game(rounds)
         path = page.format(edit=game.edit_token, view=game.view_token)
+        shown = rounds if "rounds=all" in path else min(rounds, Scoreboard.SHOWN_ROUNDS)
         for _visit in range(2):
             queries, rows = queries_and_rows(client, path)
-            assert rows == rounds
+            assert rows == shown
             counts.append(queries)
     assert len(set(counts)) == 1, counts
     assert counts[0] <= most, counts
@@ -188,10 +192,11 @@ class Inputs(HTMLParser):
 def drawn_by_django(form: RoundForm) -> list[dict]:
     """The form's inputs as Django's widgets draw them, in the template's order."""
     html = [str(field) for field in form.hidden_fields()]
-    html += [choice.tag() for choice in form["winner"]]
-    html.append(str(form["hand_rummy"]))
     for seat in form.seats():
-        html += [str(seat["cards"]), str(seat["value"]), str(seat["not_opened"])]
+        html.append(seat["winner_choice"].tag())
+        html += [str(seat["value"]), str(seat["not_opened"]), str(seat["cards"])]
+    html.append(list(form["winner"])[-1].tag())
+    html.append(str(form["hand_rummy"]))
     return Inputs("".join(html)).found
 
 

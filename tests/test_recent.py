@@ -1,11 +1,27 @@
 """This browser's recent games, on the start page, without accounts."""
 
+import re
+from html import unescape
+
 import pytest
+from django.utils.formats import date_format
 
 from scoring import recent
-from tests.conftest import without_bdi
+from scoring.models import Game
+from tests.conftest import round_post, without_bdi
 
 pytestmark = pytest.mark.django_db
+
+
+def meta_lines(html: str) -> list[str]:
+    """What the list says under each game's names, as read (times as the server writes them;
+    rami.js puts them in the phone's time zone)."""
+    lines = re.findall(r'<span class="meta recent-meta">(.*?)</span>', html, re.S)
+    return [" ".join(unescape(re.sub(r"<[^>]+>", "", line)).split()) for line in lines]
+
+
+def started(game: Game) -> str:
+    return date_format(game.created_at, "DATETIME_FORMAT")
 
 
 def test_games_opened_are_listed_newest_first_with_players_and_status(
@@ -20,9 +36,31 @@ def test_games_opened_are_listed_newest_first_with_players_and_status(
         html.index(f"/g/{four_players.edit_token}/"),
     )
     assert first < second
-    assert "Finished · watch only" in html and "Playing" in html
+    assert meta_lines(html) == [
+        f"Ana won · 4 rounds · {started(every_kind_game)} · watch only",
+        f"Playing · 0 rounds · {started(four_players)}",
+    ]
     assert "Wins in your recent games" in html
     assert every_kind_game.edit_token not in html
+
+
+def test_two_games_of_the_same_players_are_told_apart_by_rounds_winner_and_start(
+    client, every_kind_game
+):
+    rematch = Game.start(every_kind_game.names, first_dealer=1)
+    client.post(f"/g/{rematch.edit_token}/", round_post(0, {1: 5, 2: 6, 3: 7}))
+    client.get(f"/g/{every_kind_game.edit_token}/")
+    client.get(f"/g/{rematch.edit_token}/")
+    html = client.get("/").content.decode()
+    assert (
+        re.findall(r'<span class="recent-names">(.*?)</span>', html)
+        == ["<bdi>Ana</bdi>, <bdi>Boris</bdi>, <bdi>Cyril</bdi>, <bdi>Dana</bdi>"] * 2
+    )
+    assert meta_lines(html) == [
+        f"Playing · 1 round · {started(rematch)}",
+        f"Ana won · 4 rounds · {started(every_kind_game)}",
+    ]
+    assert f'<time class="local-time" datetime="{rematch.created_at.isoformat()}">' in html
 
 
 def test_a_game_can_be_removed_from_the_list_and_stays(client, four_players):

@@ -63,10 +63,24 @@ def picker_keys() -> SafeString:
     stale)."""
     language = get_language()
     if language not in _PICKER_KEYS:
+        # A key's name starts with what it shows (WCAG's "label in name", for voice control):
+        # a number is its own name, a letter is followed by the card's ("K, king").
         ranks = format_html_join(
             "",
-            '<button type="button" class="rank{}" data-rank="{}" aria-label="{}">{}</button>',
-            (("", rank, cards.card_name(rank), cards.rank_label(rank)) for rank in rules.RANKS),
+            '<button type="button" class="rank{}" data-rank="{}"{}>{}</button>',
+            (
+                (
+                    "",
+                    rank,
+                    ""
+                    if cards.rank_label(rank).isdigit()
+                    else format_html(
+                        ' aria-label="{}, {}"', cards.rank_label(rank), cards.card_name(rank)
+                    ),
+                    cards.rank_label(rank),
+                )
+                for rank in rules.RANKS
+            ),
         ) + format_html(
             '<button type="button" class="rank joker" data-rank="{}" aria-label="{}">★</button>',
             rules.JOKER,
@@ -86,14 +100,34 @@ def picker_keys() -> SafeString:
             ),
         )
         _PICKER_KEYS[language] = format_html(
-            '<div class="ranks" role="group" aria-label="{}">{}</div>'
-            '<div class="suits" role="group" aria-label="{}">{}</div>',
+            '<div class="keys"><div class="ranks" role="group" aria-label="{}">{}</div>'
+            '<div class="suits" role="group" aria-label="{}">{}</div></div>',
             gettext("Add a card"),
             ranks,
             gettext("Suit of the last card (optional)"),
             suits,
         )
     return _PICKER_KEYS[language]
+
+
+@register.filter
+def rounds_shown(board, all_rounds: bool) -> list:
+    """The round rows a game page shows (Scoreboard.rounds_shown): the latest, or all."""
+    return board.rounds_shown(bool(all_rounds))
+
+
+@register.filter
+def not_opened_sum(sum_: rules.NotOpenedSum | None) -> str:
+    """How a never-opened loser's points came about: "61 + 25 = 86", or "81 + 25 → 100, the
+    cap" when a cap held them down; nothing for anyone else."""
+    if sum_ is None:
+        return ""
+    numbers = {"worth": sum_.worth, "penalty": sum_.penalty, "points": sum_.points}
+    if sum_.capped_by == "cap":
+        return gettext("%(worth)s + %(penalty)s → %(points)s, the cap") % numbers
+    if sum_.capped_by == "half_target":
+        return gettext("%(worth)s + %(penalty)s → %(points)s, half the target") % numbers
+    return "{worth} + {penalty} = {points}".format(**numbers)
 
 
 @register.filter

@@ -9,11 +9,18 @@
  * - Live updates: every 2 s, while the page is visible, the poller asks whether the game has
  *   changed (htmx swaps nothing on "204 No Content"); at once when the page is shown again.
  *   Once something is typed in the round form, #typing tells the server to leave it alone.
+ *   An update that brought only the changed rows leaves the chart and the statistics to be
+ *   fetched again when they come into view.
  * - Sharing: copy a link, or hand it to the phone's share sheet where there is one.
+ * - After a save (or an Undo), the answer is put in view: the new totals and the saved
+ *   round's line, or the first error, or the notice that another phone was first.
  * - The language switcher submits itself when a language is picked.
  * - A save that fails (no answer, or an error such as a 503 while the database is away): htmx
- *   swaps nothing, so the form keeps what was typed; its #round-notice says to tap Save again,
- *   in the page's language (the messages are data attributes of <body>, base.html).
+ *   swaps nothing, so the form keeps what was typed, and its #round-notice says so in the
+ *   page's language (the messages are data attributes of <body>, base.html). The same form,
+ *   with the same key (the round is recorded once), is sent again when the phone is back
+ *   online, when the page is shown again, every 5 s (or after the server's Retry-After), until
+ *   it is recorded or the player changes the round; a refusal (a 4xx) is not sent again.
  */
 (function () {
   "use strict";
@@ -153,6 +160,23 @@
   window.setInterval(poll, POLL_EVERY_MS);
   document.addEventListener("visibilitychange", poll);
 
+  // A live update that brought only the changed rows ("rami:changed", from the poll's answer)
+  // leaves the chart and the statistics behind: they are fetched again once they are in view.
+  var extrasStale = false;
+  function refreshExtras() {
+    var extras = document.getElementById("extras");
+    if (!extrasStale || !extras || !window.htmx) return;
+    var box = extras.getBoundingClientRect();
+    if (box.top > window.innerHeight || box.bottom < 0) return;
+    extrasStale = false;
+    window.htmx.trigger(extras, "rami:refresh");
+  }
+  document.addEventListener("rami:changed", function () {
+    extrasStale = true;
+    refreshExtras();
+  });
+  window.addEventListener("scroll", refreshExtras, { passive: true });
+
   function markTyping(event) {
     var form = event.target.closest && event.target.closest("#round-entry #round-form");
     var flag = document.getElementById("typing");
@@ -189,21 +213,141 @@
     if (event.target.id === "language-select") event.target.form.requestSubmit();
   });
 
+  // A save that fails keeps the round and sends it again by itself: the same form, so the
+  // same key, which the server records once however often it arrives (the answer to the
+  // first send may be the one that was lost). Only one round form waits at a time.
+  var RETRY_EVERY_MS = 5000;
+  var waiting = null; // { form, timer, unreachable } while a failed save waits to be sent again
+
+  function roundSave(event) {
+    // Only the round form's own request (its save); not a preview, a poll or an undo.
+    var form = event.detail && event.detail.elt;
+    if (!form || !form.matches || !form.matches("form#round-form")) return null;
+    return form.querySelector("#round-notice") ? form : null;
+  }
+
+  // `show`: brought into view (the notice is at the top of the form, Save at its bottom); not
+  // while the player is typing further down.
+  function say(form, message, show) {
+    var notice = form.querySelector("#round-notice");
+    var text = document.body.dataset[message];
+    // The same words again are not announced again at every retry.
+    if (!notice || !text || notice.textContent === text) return;
+    notice.className = "round-notice banner";
+    notice.setAttribute("role", "alert");
+    notice.textContent = text;
+    if (show) notice.scrollIntoView({ block: "nearest" });
+  }
+
+  function stopRetrying() {
+    if (waiting) window.clearTimeout(waiting.timer);
+    waiting = null;
+  }
+
+  function retryIn(form, delay, unreachable) {
+    stopRetrying();
+    waiting = { form: form, timer: window.setTimeout(resend, delay), unreachable: unreachable };
+  }
+
+  // The server's Retry-After (seconds or a date), within reason; else the usual pause.
+  function retryDelay(xhr) {
+    var header = xhr && xhr.getResponseHeader("Retry-After");
+    if (!header) return RETRY_EVERY_MS;
+    var delay = /^\s*\d+\s*$/.test(header) ? Number(header) * 1000 : Date.parse(header) - Date.now();
+    return isNaN(delay) ? RETRY_EVERY_MS : Math.min(Math.max(delay, 1000), 60000);
+  }
+
+  // Sent again as a tap on Save would send it (the button's action=save included). Never a
+  // second request while one is on its way, never while the phone knows it is offline (its
+  // "online" event comes first), never once the form is gone: a recorded round brings a fresh
+  // form with a new key.
+  function resend() {
+    if (!waiting) return;
+    var form = waiting.form;
+    var button = form.querySelector("button[type=submit][name=action][value=save]");
+    if (!document.body.contains(form) || !button) return stopRetrying();
+    if (form.classList.contains("htmx-request") || navigator.onLine === false) {
+      return retryIn(form, RETRY_EVERY_MS, waiting.unreachable);
+    }
+    window.clearTimeout(waiting.timer);
+    button.click();
+  }
+
   function saveFailed(message) {
     return function (event) {
-      // Only the round form's own request (its save); not a preview, a poll or an undo.
-      var form = event.detail && event.detail.elt;
-      if (!form || !form.matches || !form.matches("form")) return;
-      var notice = form.querySelector("#round-notice");
-      var text = document.body.dataset[message];
-      if (!notice || !text) return;
-      notice.className = "round-notice banner";
-      notice.setAttribute("role", "alert");
-      notice.textContent = text;
+      var form = roundSave(event);
+      if (!form) return;
+      var xhr = event.detail.xhr;
+      // Refused (a 4xx; the 409 of a round another phone took is swapped in, not an error):
+      // the same request would be refused again.
+      if (xhr && xhr.status >= 400 && xhr.status < 500) {
+        if (waiting && waiting.form === form) stopRetrying();
+        say(form, "saveRefused", true);
+        return;
+      }
+      var unreachable = message === "saveUnreachable" || navigator.onLine === false;
+      say(form, unreachable ? "saveUnreachable" : message, true);
+      retryIn(form, unreachable ? RETRY_EVERY_MS : retryDelay(xhr), unreachable);
     };
   }
   document.addEventListener("htmx:sendError", saveFailed("saveUnreachable"));
   document.addEventListener("htmx:responseError", saveFailed("saveBusy"));
+
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (!waiting || !event.detail.successful) return;
+    // The waiting form's own answer came (the round recorded, or a 409 saying why not).
+    if (event.detail.elt === waiting.form) return stopRetrying();
+    // Another request got an answer (a poll): the server can be reached again.
+    if (waiting.unreachable) resend();
+  });
+  window.addEventListener("online", resend);
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") resend();
+  });
+
+  // A player who changes the round meanwhile is not overtaken by the old one: nothing is sent
+  // by itself any more, and their next tap on Save sends what the form holds then.
+  function changedWhileWaiting(event) {
+    if (!waiting || !waiting.form.contains(event.target)) return;
+    var form = waiting.form;
+    stopRetrying();
+    say(form, "saveChanged");
+  }
+  document.addEventListener("input", changedWhileWaiting);
+  document.addEventListener("change", changedWhileWaiting);
+  document.addEventListener("picked", changedWhileWaiting);
+
+  // After a save, the answer is put in view: the new standing with the saved round's line and
+  // its Undo, or the first error (every player's errors are shown at once), or the notice
+  // that another phone saved the round first. Only for the requests that change the game (the
+  // round form's save, an Undo, a delete), never for a preview or a live update.
+  var changing = null; // the request of a change, while its answer is on its way
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail && event.detail.elt;
+    if (elt && elt.matches && elt.matches("form")) changing = event.detail.xhr;
+  });
+  document.addEventListener("htmx:afterSettle", function (event) {
+    // Only when the change's own answer is in (not a live update that came in meanwhile).
+    if (!changing || !event.detail || event.detail.xhr !== changing) return;
+    changing = null;
+    var invalid = document.querySelector("#round-form [aria-invalid=true], #round-form .form-errors .field-error");
+    var notice = document.querySelector("#round-form .banner.conflict, #game-body .banner.conflict");
+    var saved = document.querySelector("#game-body .banner.saved");
+    if (notice) {
+      notice.scrollIntoView({ block: "start" });
+      notice.focus({ preventScroll: true });
+    } else if (invalid) {
+      var place = invalid.closest(".hand") || invalid;
+      place.scrollIntoView({ block: "center" });
+      // The cards' text field is hidden where the keys stand in for it: its value field then.
+      var field = invalid.matches("input") && invalid.offsetParent ? invalid : place.querySelector(".value-input");
+      if (field) field.focus({ preventScroll: true });
+    } else {
+      var board = document.getElementById("scoreboard");
+      if (board) board.scrollIntoView({ block: "start" });
+      if (saved) saved.focus({ preventScroll: true });
+    }
+  });
 
   document.addEventListener("DOMContentLoaded", function () {
     init(document);

@@ -17,13 +17,17 @@ def start_game(page: Page, *names: str) -> None:
 
 
 def hand(page: Page, name: str):
-    return page.locator("fieldset.hand").filter(
+    return page.locator("#round-form .hand").filter(
         has=page.locator(".hand-name", has_text=re.compile(f"^{name}$"))
     )
 
 
 def choose_winner(page: Page, name: str) -> None:
-    page.locator(".who-won .choice").filter(has_text=re.compile(f"^{name}$")).click()
+    """Tap "went out" in the player's row, or the blocked-round choice under the rows."""
+    if name == "Nobody: blocked round":
+        page.locator("#round-form .blocked-choice").click()
+    else:
+        hand(page, name).locator(".out-choice").click()
 
 
 def tap_cards(page: Page, name: str, cards: str) -> None:

@@ -1,0 +1,167 @@
+"""Forms of a table's pages (SPEC 2.5): start a table, start a game from it, add or rename a
+member, keep a finished game's group together. They only gather what was typed; the rules of
+names, members and games are checked by scoring.tables (and scoring.rules under it), whose
+RulesError each form puts next to the field concerned (`refused`), keeping everything typed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from . import rules, tables
+from .errors import rules_error_message
+from .models import Member
+
+
+def _name_field(label, **attrs) -> forms.CharField:
+    """A name as typed: no max_length and no validators (a NUL is one more invisible character
+    that rules.clean_name takes out), so that the rules say what is wrong, in their words."""
+    field = forms.CharField(
+        label=label,
+        required=False,
+        widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "words", **attrs}),
+    )
+    field.validators = []
+    return field
+
+
+def _filled(values, prefix: str, count: int) -> list[tuple[int, str]]:
+    """(field index, name) of each `prefix`_i field holding a name. A name of invisible
+    characters counts as typed: the rules say what is wrong with it."""
+    named = ((index, str(values.get(f"{prefix}_{index}") or "")) for index in range(count))
+    return [(index, name) for index, name in named if name.strip()]
+
+
+class TableStartForm(forms.Form):
+    """A table's name and its first members: four fields shown, four more on demand (more
+    members can be added on the table's page)."""
+
+    FIELDS = 8
+    SHOWN = 4
+
+    name = _name_field(_("Name of the table"), placeholder=_("Thursday cards"))
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        for index in range(self.FIELDS):
+            self.fields[f"member_{index}"] = _name_field(
+                _("Member %(number)d") % {"number": index + 1}
+            )
+
+    def member_fields(self) -> list[forms.BoundField]:
+        return [self[f"member_{index}"] for index in range(self.FIELDS)]
+
+    def more_open(self) -> bool:
+        """Whether the folded member fields hold a name (or an error) to show."""
+        return any(field.value() or field.errors for field in self.member_fields()[self.SHOWN :])
+
+    def clean(self):
+        """The name and the members typed, checked as scoring.tables.start_table checks
+        them, each error next to its field."""
+        cleaned = super().clean()
+        try:
+            cleaned["name"] = tables.check_table_name(cleaned.get("name") or "")
+        except rules.RulesError as error:
+            self.add_error("name", rules_error_message(error))
+        typed = _filled(cleaned, "member", self.FIELDS)
+        try:
+            cleaned["members"] = tables.check_member_names([name for _index, name in typed])
+        except rules.RulesError as error:
+            if error.player is None:
+                # No member typed: said under the first member's field.
+                self.add_error(None if typed else "member_0", rules_error_message(error))
+            else:
+                self.add_error(f"member_{typed[error.player][0]}", rules_error_message(error))
+        return cleaned
+
+
+class KeepTogetherForm(forms.Form):
+    """The name of the new table that a finished game moves into (empty: named after its
+    players, scoring.tables.keep_game)."""
+
+    name = _name_field(_("Name of the table"), placeholder=_("Thursday cards"))
+
+    def clean_name(self) -> str | None:
+        name = self.cleaned_data.get("name") or ""
+        if not name.strip():
+            return None
+        try:
+            return tables.check_table_name(name)
+        except rules.RulesError as error:
+            raise forms.ValidationError(rules_error_message(error), code=error.code) from None
+
+
+class NewGameForm(forms.Form):
+    """Who plays today: a toggle per member, and names for guests or new members (a guest
+    plays this game only; a new member joins the table). The members' order is the seating."""
+
+    GUESTS = 4
+    SHOWN = 2
+
+    def __init__(self, *args, members: Sequence[Member], **kwargs) -> None:
+        super().__init__(*args, prefix="play", **kwargs)
+        self.members = list(members)
+        self.fields["members"] = forms.MultipleChoiceField(
+            label=_("Who plays today?"),
+            choices=[(str(member.pk), member.name) for member in self.members],
+            widget=forms.CheckboxSelectMultiple,
+            required=False,
+        )
+        for index in range(self.GUESTS):
+            self.fields[f"guest_{index}"] = _name_field(
+                _("Guest %(number)d") % {"number": index + 1}
+            )
+            self.fields[f"join_{index}"] = forms.BooleanField(
+                label=_("Joins the table as a member"), required=False
+            )
+
+    def guest_rows(self) -> list[tuple[forms.BoundField, forms.BoundField]]:
+        return [(self[f"guest_{index}"], self[f"join_{index}"]) for index in range(self.GUESTS)]
+
+    def more_open(self) -> bool:
+        """Whether the folded guest rows hold a name (or an error) to show."""
+        return any(
+            self[f"guest_{index}"].value() or self[f"guest_{index}"].errors
+            for index in range(self.SHOWN, self.GUESTS)
+        )
+
+    def clean(self):
+        """`players` for scoring.tables.new_game: the members chosen (a Member each), then the
+        names typed (a NewMember for those who join, else a str: a guest)."""
+        cleaned = super().clean()
+        chosen = set(cleaned.get("members") or [])
+        players: list[Member | tables.NewMember | str] = []
+        # The field each seat comes from, to put an error about that player next to it.
+        self.seat_fields: list[str] = []
+        for member in self.members:
+            if str(member.pk) in chosen:
+                players.append(member)
+                self.seat_fields.append("members")
+        for index, name in _filled(cleaned, "guest", self.GUESTS):
+            players.append(tables.NewMember(name) if cleaned.get(f"join_{index}") else name)
+            self.seat_fields.append(f"guest_{index}")
+        cleaned["players"] = players
+        return cleaned
+
+    def refused(self, error: rules.RulesError) -> None:
+        """Put the error of scoring.tables.new_game next to the player it names (the members'
+        toggles, or the name typed), or over the form."""
+        players = self.cleaned_data.get("players", [])
+        names = [getattr(player, "name", player) for player in players]
+        message = rules_error_message(error, names)
+        if error.player is not None and error.player < len(self.seat_fields):
+            self.add_error(self.seat_fields[error.player], message)
+        else:
+            self.add_error(None, message)
+
+
+class MemberNameForm(forms.Form):
+    """A member's new name, or the name of a member to add."""
+
+    name = _name_field(_("Name"))
+
+    def refused(self, error: rules.RulesError) -> None:
+        self.add_error("name", rules_error_message(error))

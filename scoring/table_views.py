@@ -1,0 +1,295 @@
+"""Views of a table (SPEC 2.5): a group's own page, its new games, its standings across games.
+
+A table is reached like a game: by its edit link `/t/<edit-token>/` (start games, add and rename
+members) and by its watch-only link `/w/<view-token>/`, which changes nothing and shows no edit
+token, neither the table's nor any of its games' (its games are linked by their view links).
+Every change is an ordinary form post answered by a 303 redirect; the rules of tables, members
+and games are scoring.tables' (and scoring.rules'), never written here.
+
+A table's page reads its numbers in a fixed number of queries, whatever the number of its games
+(scoring.tables: standings, head_to_head, results): tests/test_table_views.py counts them for 3
+and for 200 games, and `make bench` measures the page of a 200-game table.
+"""
+
+from __future__ import annotations
+
+from itertools import accumulate
+
+from django.conf import settings
+from django.http import Http404, HttpRequest, HttpResponse
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext
+from django.views.decorators.http import require_GET, require_http_methods
+
+from . import chart, exchange, house_rules, limits, recent, rules, sharing, tables
+from .models import Game, Member, Table
+from .table_forms import KeepTogetherForm, MemberNameForm, NewGameForm, TableStartForm
+from .views import HtmxHttpRequest, redirect
+
+
+def _table_or_404(**lookup: str) -> Table:
+    """The table with this token (edit_token=... or view_token=...), or 404."""
+    try:
+        return Table.objects.get(**lookup)
+    except Table.DoesNotExist:
+        raise Http404 from None
+
+
+def _too_many(request: HttpRequest, action: str) -> bool:
+    """Whether this client has started too many games or tables this minute (scoring/limits.py,
+    the start page's limit)."""
+    return not limits.allow(request, action, settings.RAMI_NEW_GAMES_PER_MINUTE)
+
+
+def _limited(response: TemplateResponse) -> TemplateResponse:
+    response.status_code = 429
+    response["Retry-After"] = str(limits.WINDOW_SECONDS)
+    return response
+
+
+@require_http_methods(["GET", "POST"])
+def table_start(request: HtmxHttpRequest) -> HttpResponse:
+    """Start a table: its name and its first members. Template: scoring/table_start.html;
+    context: `form` (TableStartForm). Limited like new games (429 with everything typed)."""
+    form = TableStartForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        if not _too_many(request, "new-table"):
+            table = tables.start_table(form.cleaned_data["name"], form.cleaned_data["members"])
+            return redirect(request, reverse("table", args=[table.edit_token]))
+        form.add_error(
+            None, gettext("Too many new tables from this device: wait a minute, then try again.")
+        )
+        return _limited(TemplateResponse(request, "scoring/table_start.html", {"form": form}))
+    return TemplateResponse(request, "scoring/table_start.html", {"form": form})
+
+
+TABLE_ACTIONS = {"play", "add_member", "rename"}
+# The games a table's page lists, newest first: the latest in play (older ones were left
+# unfinished, most likely) and the latest finished; `?games=all` lists every one.
+SHOWN_IN_PLAY = 3
+SHOWN_GAMES = 10
+
+
+@require_http_methods(["GET", "POST"])
+def table_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    """The table from its edit link: its games, standings, head to head and chart; start a
+    game, add or rename a member. Template: scoring/table.html (see _table_response).
+
+    POST actions (the `action` field): `play` (NewGameForm: the members who play today,
+    guests and new members) goes to the new game's page; `add_member` and `rename` (a member's
+    `member` id and new `name`) come back here. A refused form is shown again with what was
+    typed and the reason."""
+    table = _table_or_404(edit_token=token)
+    members = list(table.members.all())
+    forms: dict = {}
+    status = 200
+    if request.method == "POST":
+        action = request.POST.get("action")
+        if action not in TABLE_ACTIONS:
+            return HttpResponse("unknown action", status=400, content_type="text/plain")
+        here = reverse("table", args=[table.edit_token])
+        if action == "play":
+            form = NewGameForm(request.POST, members=members)
+            if form.is_valid():
+                if _too_many(request, "new-game"):
+                    form.add_error(
+                        None,
+                        gettext(
+                            "Too many new games from this device: wait a minute, then try again."
+                        ),
+                    )
+                    status = 429
+                else:
+                    try:
+                        game = tables.new_game(table, form.cleaned_data["players"])
+                    except rules.RulesError as error:
+                        form.refused(error)
+                    else:
+                        return redirect(request, reverse("game", args=[game.edit_token]))
+            forms["play_form"] = form
+        elif action == "add_member":
+            form = MemberNameForm(request.POST, prefix="add")
+            if form.is_valid():
+                try:
+                    tables.add_member(table, form.cleaned_data["name"])
+                except rules.RulesError as error:
+                    form.refused(error)
+                else:
+                    return redirect(request, f"{here}#members")
+            forms["add_form"] = form
+        else:
+            member = _member(members, request.POST.get("member"))
+            form = MemberNameForm(request.POST, prefix=f"rename-{member.pk}")
+            if form.is_valid():
+                try:
+                    tables.rename_member(member, form.cleaned_data["name"])
+                except rules.RulesError as error:
+                    form.refused(error)
+                else:
+                    return redirect(request, f"{here}#members")
+            forms["renamed"] = (member.pk, form)
+    response = _table_response(request, table, members, editable=True, **forms)
+    response.status_code = status
+    if status == 429:
+        response["Retry-After"] = str(limits.WINDOW_SECONDS)
+    if request.method == "GET":
+        recent.remember_table(request, response, table, "t")
+    return response
+
+
+def _member(members: list[Member], posted: str | None) -> Member:
+    """The member a posted form is about: one of this table's, or a 404 (no page of ours
+    sends another)."""
+    for member in members:
+        if str(member.pk) == posted:
+            return member
+    raise Http404
+
+
+@require_GET
+def table_view_page(request: HttpRequest, token: str) -> HttpResponse:
+    """The same page, read-only, from the watch-only link: no form, and no edit token
+    anywhere (the games are linked by their view links). Template: scoring/table.html."""
+    table = _table_or_404(view_token=token)
+    response = _table_response(request, table, list(table.members.all()), editable=False)
+    recent.remember_table(request, response, table, "w")
+    return response
+
+
+def _table_response(
+    request: HttpRequest,
+    table: Table,
+    members: list[Member],
+    editable: bool,
+    play_form: NewGameForm | None = None,
+    add_form: MemberNameForm | None = None,
+    renamed: tuple[int, MemberNameForm] | None = None,
+) -> TemplateResponse:
+    """The table page, for the edit link or (`editable` false) the view link. Template:
+    scoring/table.html; context: `table`, `editable`, `house_rules` (the words for the rules
+    of its new games), `ranked` and `small_samples` (tables.MemberStanding: the members with
+    enough finished games, by rank, then the others), `pairs` (tables.HeadToHead), `in_play`
+    and `played` (tables.GameResult, newest first: the latest SHOWN_IN_PLAY and SHOWN_GAMES,
+    or with `?games=all` every one; `played_count` says how many finished), `chart`
+    (wins_chart), `small_sample` (tables.SMALL_SAMPLE), `members`, `games_count`, `share`
+    (the links with their QR codes); on the edit link the forms: `play_form`, `add_form` and
+    `renames` ((member, form) for each member)."""
+    table_standings = tables.standings(table)
+    games = tables.results(table)
+    played = [game for game in reversed(games) if game.finished]
+    in_play = [game for game in reversed(games) if not game.finished]
+    all_games = request.GET.get("games") == "all"
+    context = {
+        "table": table,
+        "editable": editable,
+        "members": members,
+        "games_count": len(games),
+        "house_rules": house_rules.summary(tables.table_rules(table)),
+        "ranked": [standing for standing in table_standings if not standing.small_sample],
+        "small_samples": [standing for standing in table_standings if standing.small_sample],
+        "small_sample": tables.SMALL_SAMPLE,
+        "pairs": tables.head_to_head(table),
+        "in_play": in_play if all_games else in_play[:SHOWN_IN_PLAY],
+        "played": played if all_games else played[:SHOWN_GAMES],
+        "played_count": len(played),
+        "chart": wins_chart(members, games),
+        "share": _share_links(request, table, editable),
+    }
+    if editable:
+        context["play_form"] = play_form or NewGameForm(members=members)
+        context["add_form"] = add_form or MemberNameForm(prefix="add")
+        context["renames"] = [
+            (
+                member,
+                renamed[1]
+                if renamed and renamed[0] == member.pk
+                else MemberNameForm(prefix=f"rename-{member.pk}", initial={"name": member.name}),
+            )
+            for member in members
+        ]
+    return TemplateResponse(request, "scoring/table.html", context)
+
+
+def _share_links(request: HttpRequest, table: Table, editable: bool) -> list[dict]:
+    """The table's links as phones on the network can open them, with their QR codes; the
+    watch-only page offers only its own."""
+    links = []
+    if editable:
+        links.append({"kind": "edit", "path": reverse("table", args=[table.edit_token])})
+    links.append({"kind": "view", "path": reverse("table_view", args=[table.view_token])})
+    for link in links:
+        link["url"] = sharing.public_url(request, link["path"])
+        link["qr"] = sharing.qr_svg(link["url"])
+    return links
+
+
+def wins_chart(members: list[Member], games: list[tables.GameResult]) -> chart.Chart | None:
+    """Each member's wins so far after each of the table's finished games, oldest first, drawn
+    by scoring/chart.py as a game's running totals are (one line per member who finished a
+    game, the games in place of the rounds); None before the first finished game. Wins so far
+    rather than each game's total: a line that only climbs stays readable over hundreds of
+    games, and a member who sat a game out keeps their place instead of breaking the line."""
+    finished = [game for game in games if game.finished]
+    if not finished:
+        return None
+    drawn = [
+        member
+        for member in members
+        if any(game.total_of(member.pk) is not None for game in finished)
+    ]
+    won = [
+        [int(game.winner is not None and game.winner.member_id == member.pk) for game in finished]
+        for member in drawn
+    ]
+    running = [list(accumulate(wins)) for wins in won]
+    after_each = [[line[index] for line in running] for index in range(len(finished))]
+    # The "target" only sets the lowest top of the scale (one win); the page draws no target.
+    return chart.score_chart([member.name for member in drawn], after_each, target=1)
+
+
+@require_GET
+def table_export_json(request: HttpRequest, token: str) -> HttpResponse:
+    """The table as a rami-table/1 document (scoring.tables.export_table), offered as a file."""
+    return _table_download(_table_or_404(edit_token=token))
+
+
+@require_GET
+def table_view_export_json(request: HttpRequest, token: str) -> HttpResponse:
+    """The same document from the watch-only link: it holds no token of any kind."""
+    return _table_download(_table_or_404(view_token=token))
+
+
+def _table_download(table: Table) -> HttpResponse:
+    response = HttpResponse(
+        exchange.dumps(tables.export_table(table)), content_type="application/json"
+    )
+    filename = f"rami-table-{timezone.localdate():%Y-%m-%d}.json"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@require_http_methods(["GET", "POST"])
+def keep_together(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    """Move a game (finished, typically: the game page offers it then) into a new table of
+    its players, named as typed or after them (scoring.tables.keep_game), and go to the
+    table's page. A game kept already goes to its table. Template (the form again, with the
+    reason, when the name is refused; and for GET): scoring/table_keep.html; context: `game`,
+    `form` (KeepTogetherForm)."""
+    try:
+        game = Game.with_players(edit_token=token)
+    except Game.DoesNotExist:
+        raise Http404 from None
+    form = KeepTogetherForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        if game.table_id is None and _too_many(request, "new-table"):
+            form.add_error(
+                None,
+                gettext("Too many new tables from this device: wait a minute, then try again."),
+            )
+            context = {"game": game, "form": form}
+            return _limited(TemplateResponse(request, "scoring/table_keep.html", context))
+        table = tables.keep_game(None, game, name=form.cleaned_data["name"])
+        return redirect(request, reverse("table", args=[table.edit_token]))
+    return TemplateResponse(request, "scoring/table_keep.html", {"game": game, "form": form})

@@ -1,0 +1,275 @@
+"""The game page at a real table (issue 13), on a 390 x 844 phone, a 320 x 640 one and a
+1366 x 800 laptop: a long game with long names, the entry one tap from the top and one screen
+tall, the saved round in view with its Undo, errors in view, a round entered on two phones,
+live updates that bring only what changed, and no page wider than its screen in any language."""
+
+import random
+import re
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Page, expect
+
+from scoring.exchange import import_game
+from scoring.models import Game
+from tests.browser.conftest import PHONE
+from tests.browser.game_steps import choose_winner, hand, save, tap_cards, type_value
+
+LONG_NAMES = [
+    "Anastázie Nováková-Procházková",
+    "Borislav Georgiev Todorov",
+    "Cyrillus Wennerström-Lindqvi",
+    "Dana Kusumawati Wijayakusuma",
+    "Emil Černý z Horních Počernic",
+    "Františka Svobodová Dvořák",
+]
+LANGUAGES = ["en", "cs", "sv", "bg", "id"]
+
+
+def long_game(rounds: int, players: int, seed: int = 3) -> Game:
+    """Real-looking hands (one to three low cards with suits), so that nobody nears the
+    target however long the game."""
+    rng = random.Random(seed)
+    names = LONG_NAMES[:players]
+    documents = []
+    for _ in range(rounds):
+        winner = rng.randrange(players)
+        deck = [rank + suit for rank in "2345" for suit in "SHDC"] * 2
+        rng.shuffle(deck)
+        hands = {
+            name: {"cards": [deck.pop() for _ in range(rng.choice([1, 2, 3]))]}
+            for seat, name in enumerate(names)
+            if seat != winner
+        }
+        documents.append({"winner": names[winner], "hands": hands})
+    return import_game({"format": "rami-game/1", "players": names, "rounds": documents})
+
+
+def box(page: Page, selector: str) -> dict:
+    return page.locator(selector).first.bounding_box()
+
+
+def in_view(page: Page, selector: str) -> bool:
+    """The element's top and bottom are both on the screen."""
+    found = box(page, selector)
+    height = page.viewport_size["height"]
+    return found is not None and found["y"] >= -1 and found["y"] + found["height"] <= height + 1
+
+
+def no_axe_violations(page: Page) -> None:
+    results = Axe().run(page)
+    assert results.violations_count == 0, results.generate_report()
+
+
+def test_a_typical_round_on_a_44_round_game_is_17_taps_in_one_screen(page: Page, live_server):
+    game = long_game(44, players=4)
+    page.goto(f"/g/{game.edit_token}/")
+    height = page.viewport_size["height"]
+    entry_top = page.evaluate(
+        "document.querySelector('#round-form .out-choice').getBoundingClientRect().top"
+    )
+    assert entry_top < 1.5 * height, entry_top
+    form = box(page, "#round-form")
+    assert form["height"] <= height, form["height"]
+
+    # One flick brings the entry up; from there no scrolling, inside the form or out.
+    page.locator("#round-form").evaluate("element => element.scrollIntoView()")
+    scrolled = page.evaluate("window.scrollY")
+    taps = 0
+
+    save_button = page.get_by_role("button", name="Save round")
+
+    def tap(locator) -> None:
+        """Tap a control that is on the screen as it is."""
+        nonlocal taps
+        found = locator.bounding_box()
+        assert found["y"] >= 0 and found["y"] + found["height"] <= height, found
+        locator.tap()
+        taps += 1
+
+    tap(hand(page, LONG_NAMES[0]).locator(".out-choice"))
+    for name, ranks in zip(LONG_NAMES[1:4], ["2 5 9 K", "3 3 7 Q A", "4 6 8 10 J JK"], strict=True):
+        for rank in ranks.split():
+            tap(hand(page, name).locator(f'.rank[data-rank="{rank}"]'))
+    assert page.evaluate("window.scrollY") == scrolled
+
+    def is_save(response) -> bool:
+        return "action=save" in (response.request.post_data or "")
+
+    with page.expect_response(is_save):
+        tap(save_button)
+    assert taps == 17
+    expect(page.locator(".banner.saved")).to_contain_text("Round 45 saved:")
+    # The confirmation and the new totals are what the phone now shows.
+    assert in_view(page, ".banner.saved")
+    assert in_view(page, "#totals .total")
+    expect(page.locator(".banner.saved")).to_be_focused()
+    no_axe_violations(page)
+
+    # Undo takes the round back out, and says it can be brought back again.
+    page.locator(".banner.saved").get_by_role("button", name="Undo").click()
+    expect(page.locator(".banner.undo")).to_contain_text("Round 45 was deleted.")
+    assert game.rounds.count() == 44
+
+
+def test_six_players_fit_in_1_3_screens_and_the_tie_break_is_in_view_after_the_save(
+    page: Page, live_server
+):
+    game = Game.start(LONG_NAMES)
+    page.goto(f"/g/{game.edit_token}/")
+    assert box(page, "#round-form")["height"] <= 1.3 * 844
+    # A blocked round: the two lowest hands score 0, everyone else passes the target, and the
+    # two players level on 0 play a tie-break round.
+    choose_winner(page, "Nobody: blocked round")
+    for name, value in zip(LONG_NAMES, (5, 5, 520, 520, 520, 520), strict=True):
+        type_value(page, name, value)
+    save(page)
+    expect(page.locator(".banner.tie-break")).to_be_visible()
+    assert in_view(page, ".banner.tie-break")
+    assert in_view(page, ".banner.saved")
+    no_axe_violations(page)
+
+
+def test_errors_are_shown_all_at_once_in_view_and_the_first_is_focused(page: Page, live_server):
+    game = long_game(30, players=4)
+    page.goto(f"/g/{game.edit_token}/")
+    choose_winner(page, LONG_NAMES[0])
+    type_value(page, LONG_NAMES[1], 1)  # less than the cheapest card
+    tap_cards(page, LONG_NAMES[3], "KH 5C")
+    # Cyril's hand is missing.
+    page.get_by_role("button", name="Save round").click()
+    errors = page.locator("#round-form .seat-errors .field-error")
+    expect(errors).to_have_count(2)
+    first = hand(page, LONG_NAMES[1])
+    expect(first.locator(".value-input")).to_be_focused()
+    assert in_view(page, "#round-form .seat-1 .field-error")
+    # Dana's points are there beside the others' errors, and what was tapped is kept.
+    expect(hand(page, LONG_NAMES[3]).locator(".points-preview")).to_have_text("15")
+    expect(hand(page, LONG_NAMES[3]).locator(".chosen .chip")).to_have_count(2)
+    no_axe_violations(page)
+
+
+def test_the_same_round_on_two_phones_is_saved_once_and_another_is_explained_in_view(
+    page: Page, browser, live_server, static_from_the_source
+):
+    game = long_game(20, players=4)
+    other_context = browser.new_context(base_url=live_server.url, **PHONE)
+    other = other_context.new_page()
+    for phone in (page, other):
+        phone.goto(f"/g/{game.edit_token}/")
+        choose_winner(phone, LONG_NAMES[0])
+        for name, value in zip(LONG_NAMES[1:4], (12, 7, 9), strict=True):
+            type_value(phone, name, value)
+    save(page)
+    save(other)
+    expect(other.locator(".banner.saved")).to_contain_text("Round 21 saved:")
+    assert game.rounds.count() == 21
+
+    # A different round typed for the same slot: the notice is in view, and says what to do.
+    for phone, value in ((page, 5), (other, 6)):
+        choose_winner(phone, LONG_NAMES[2])
+        for name in (LONG_NAMES[0], LONG_NAMES[1], LONG_NAMES[3]):
+            type_value(phone, name, value)
+    save(page)
+    save(other, "Save round")
+    notice = other.locator("#round-form .banner.conflict")
+    expect(notice).to_contain_text("Save it as round 23")
+    expect(notice).to_be_focused()
+    assert in_view(other, "#round-form .banner.conflict"), (
+        box(other, "#round-form .banner.conflict"),
+        other.evaluate("window.scrollY"),
+    )
+    no_axe_violations(other)
+    other_context.close()
+
+
+def test_another_phone_gets_only_the_changed_rows_and_keeps_its_chart(
+    page: Page, browser, live_server, static_from_the_source
+):
+    game = long_game(60, players=6)
+    watcher_context = browser.new_context(base_url=live_server.url, **PHONE)
+    watcher = watcher_context.new_page()
+    sizes = []
+    watcher.on(
+        "response",
+        lambda r: (
+            sizes.append((r.headers.get("hx-reswap"), len(r.body())))
+            if "/poll" in r.url and r.status == 200
+            else None
+        ),
+    )
+    watcher.goto(f"/v/{game.view_token}/")
+    page.goto(f"/g/{game.edit_token}/")
+    choose_winner(page, LONG_NAMES[0])
+    for name in LONG_NAMES[1:]:
+        type_value(page, name, 4)
+    save(page)
+    expect(watcher.locator("#round-rows tr").first).to_have_id("round-61", timeout=4_000)
+    expect(watcher.locator(".totals-box .meta").first).to_contain_text("61 rounds")
+    assert sizes and sizes[-1][0] == "none", sizes
+    # The chart, scrolled to, is drawn again with the new round.
+    watcher.locator("#extras").scroll_into_view_if_needed()
+    expect(watcher.locator("#score-chart-desc")).to_contain_text("After round 61", timeout=4_000)
+    watcher_context.close()
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("size", [(320, 640), (390, 844), (1366, 800)], ids=["320", "390", "1366"])
+def test_six_long_names_fit_every_screen_in_every_language(
+    browser, live_server, static_from_the_source, language, size
+):
+    game = long_game(12, players=6)
+    width, height = size
+    context = browser.new_context(
+        base_url=live_server.url,
+        viewport={"width": width, "height": height},
+        device_scale_factor=1,
+        is_mobile=width < 900,
+        has_touch=width < 900,
+        extra_http_headers={"Accept-Language": language},
+    )
+    page = context.new_page()
+    page.goto(f"/g/{game.edit_token}/")
+    assert page.locator("html").get_attribute("lang") == language
+    assert page.evaluate("document.documentElement.scrollWidth") == width
+    language_box = box(page, "#language-select")
+    assert language_box["x"] + language_box["width"] <= width
+    if width >= 900:
+        # The entry stands beside the board, in view from the top.
+        board, entry = box(page, "#scoreboard"), box(page, "#round-entry")
+        assert entry["x"] >= board["x"] + board["width"]
+        assert entry["y"] < height
+    page.goto(f"/g/{game.edit_token}/?rounds=all")
+    assert page.evaluate("document.documentElement.scrollWidth") == width
+    context.close()
+
+
+def test_every_state_of_the_page_passes_axe(page: Page, live_server):
+    game = long_game(20, players=6)
+    page.goto(f"/g/{game.edit_token}/")
+    no_axe_violations(page)
+    page.get_by_role("link", name=re.compile("Show all 20 rounds")).click()
+    expect(page.locator("#round-rows tr")).to_have_count(20)
+    no_axe_violations(page)
+    choose_winner(page, LONG_NAMES[0])
+    hand(page, LONG_NAMES[1]).get_by_label("Not opened yet").check()
+    type_value(page, LONG_NAMES[1], 81)
+    expect(page.locator("#explain-1")).to_have_text("81 + 25 → 100, the cap")
+    no_axe_violations(page)
+    page.goto(f"/v/{game.view_token}/")
+    no_axe_violations(page)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_help_page_fits_a_320_px_phone_in_every_language(
+    browser, live_server, static_from_the_source, language
+):
+    context = browser.new_context(
+        base_url=live_server.url,
+        viewport={"width": 320, "height": 640},
+        extra_http_headers={"Accept-Language": language},
+    )
+    page = context.new_page()
+    page.goto("/rules/")
+    assert page.evaluate("document.documentElement.scrollWidth") == 320
+    context.close()

@@ -1,0 +1,267 @@
+"""The game page at the table (issue 13): the latest rounds first with the older folded, the
+saved round confirmed with its Undo, every error at once with the other players' points kept,
+a never-opened hand's points explained, a round entered on two phones saved once, and a live
+update that sends only what changed."""
+
+import gzip
+import random
+import re
+
+import pytest
+
+from scoring.exchange import import_game
+from scoring.models import Game, GameEvent
+from scoring.scoreboard import Scoreboard
+from tests.conftest import edit_post, round_post, without_bdi
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HX-Request": "true"}
+KB = 1024
+LONG_NAMES = [
+    "Anastázie Nováková-Procházková",
+    "Borislav Georgiev Todorov",
+    "Cyrillus Wennerström-Lindqvi",
+    "Dana Kusumawati Wijayakusuma",
+    "Emil Černý z Horních Počernic",
+    "Františka Svobodová Dvořák",
+]
+
+
+def long_game(rounds: int, players: int = 6, seed: int = 1) -> Game:
+    """A game of six 30-character names with real-looking hands: two to five low cards with
+    their suits in every loser's hand, so that nobody reaches the target."""
+    rng = random.Random(seed)
+    names = LONG_NAMES[:players]
+    documents = []
+    for _ in range(rounds):
+        winner = rng.randrange(players)
+        deck = [rank + suit for rank in "2345" for suit in "SHDC"] * 2
+        rng.shuffle(deck)
+        hands = {
+            name: {"cards": [deck.pop() for _ in range(rng.choice([1, 1, 2, 2, 3]))]}
+            for seat, name in enumerate(names)
+            if seat != winner
+        }
+        documents.append({"winner": names[winner], "hands": hands})
+    return import_game({"format": "rami-game/1", "players": names, "rounds": documents})
+
+
+def round_numbers(html: str) -> list[int]:
+    return [int(number) for number in re.findall(r'<tr id="round-(\d+)"', html)]
+
+
+def test_the_page_of_80_rounds_and_six_long_names_shows_the_latest_first_in_120_kb(client):
+    game = long_game(80)
+    response = client.get(f"/g/{game.edit_token}/")
+    html = response.content.decode()
+    assert len(response.content) <= 120 * KB, len(response.content)
+    assert round_numbers(html) == list(range(80, 80 - Scoreboard.SHOWN_ROUNDS, -1))
+    assert "Show all 80 rounds" in html
+    # The board comes first, then the entry, then the rounds.
+    assert html.index('id="totals"') < html.index('id="round-form"') < html.index('id="rounds"')
+
+    everything = client.get(f"/g/{game.edit_token}/?rounds=all").content.decode()
+    assert round_numbers(everything) == list(range(80, 0, -1))
+    assert "Show all" not in everything
+    # With htmx, "Show all" brings the round table alone.
+    part = client.get(f"/g/{game.edit_token}/?rounds=all", headers=HTMX).content.decode()
+    assert part.lstrip().startswith('<div class="rounds" id="rounds">')
+    assert round_numbers(part) == list(range(80, 0, -1))
+
+
+def test_the_watch_only_page_folds_the_same_way_and_links_to_itself(client):
+    game = long_game(12, players=4)
+    html = client.get(f"/v/{game.view_token}/").content.decode()
+    assert round_numbers(html) == list(range(12, 4, -1))
+    assert f'href="/v/{game.view_token}/?rounds=all#rounds"' in html
+    assert game.edit_token not in html
+    assert 'id="round-form"' not in html
+
+
+def test_a_save_with_htmx_shows_the_round_its_points_and_an_undo_that_deletes_it(
+    client, four_players
+):
+    page = f"/g/{four_players.edit_token}/"
+    response = client.post(page, round_post(0, {1: "AH JK 5C", 2: 10, 3: 4}), headers=HTMX)
+    html = without_bdi(response.content.decode())
+    banner = re.search(r'<div class="banner saved".*?</div>', html, re.S)[0]
+    assert "Round 1 saved:" in banner
+    assert re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", banner)).count("Ana 0 · Boris 36 · Cyril 10")
+    # The banner comes before the totals, so that both are in view after the save.
+    assert html.index("banner saved") < html.index('id="totals"')
+    round_ = four_players.rounds.get()
+    assert f'name="round" value="{round_.pk}"' in banner
+    assert 'value="delete"' in banner and ">Undo<" in banner
+
+    undo = dict(re.findall(r'name="(round|number|revision)" value="(\d+)"', banner))
+    answer = client.post(page, {"action": "delete", **undo}, headers=HTMX)
+    assert answer.status_code == 200
+    assert four_players.rounds.count() == 0
+    assert "Round 1 was deleted." in answer.content.decode()  # and it can be brought back
+
+
+def test_a_save_without_javascript_lands_on_the_page_that_confirms_it(client, four_players):
+    page = f"/g/{four_players.edit_token}/"
+    response = client.post(page, round_post(1, {0: 12, 2: 7, 3: 9}))
+    assert response.status_code == 303
+    round_ = four_players.rounds.get()
+    assert response["Location"] == f"{page}?saved={round_.pk}"
+    html = without_bdi(client.get(response["Location"]).content.decode())
+    assert "Round 1 saved:" in html
+    # Once another round follows, the old link no longer claims the latest save.
+    client.post(page, round_post(2, {0: 3, 1: 4, 3: 5}))
+    assert "saved:" not in client.get(response["Location"]).content.decode()
+
+
+def test_the_same_round_entered_on_two_phones_is_saved_once(client, four_players):
+    page = f"/g/{four_players.edit_token}/"
+    mine = round_post(0, {1: "AH JK 5C", 2: 10, 3: 4}, for_round="1", key="phone-a")
+    theirs = round_post(0, {1: "5C JK AH", 2: 10, 3: 4}, for_round="1", key="phone-b")
+    assert client.post(page, mine, headers=HTMX).status_code == 200
+    response = client.post(page, theirs, headers=HTMX)
+    html = without_bdi(response.content.decode())
+    assert four_players.rounds.count() == 1
+    assert "Round 1 saved:" in html
+    assert "Save mine as round 2" not in html
+
+    # A different round for the same slot is another matter: it is offered as round 2.
+    other = round_post(1, {0: 12, 2: 10, 3: 4}, for_round="1", key="phone-c")
+    html = client.post(page, other, headers=HTMX).content.decode()
+    assert four_players.rounds.count() == 1
+    assert "Save mine as round 2" in html
+    assert 'class="banner conflict" role="alert" tabindex="-1"' in html
+
+
+def test_every_players_errors_show_at_once_and_the_others_keep_their_points(client, four_players):
+    page = f"/g/{four_players.edit_token}/"
+    data = round_post(0, {1: 1, 2: "AH XX", 3: "KH 5C"}, action="preview")
+    html = client.post(page, data, headers=HTMX).content.decode()
+    errors = dict(re.findall(r'id="errors-(\d)" class="seat-errors"[^>]*>(.*?)</div>\s', html))
+    assert "Boris" in errors["1"] and "2" in errors["1"]  # below the cheapest card
+    assert "XX" in errors["2"]
+    assert errors["3"] == ""
+    # Dana's points are shown next to the others' errors; theirs are not.
+    assert re.search(r'id="points-3"[^>]*>15<', html)
+    assert re.search(r'id="points-1"[^>]*><', html)
+
+    # A save shows both errors together too, and keeps what was typed.
+    response = client.post(page, {**data, "action": "save"}, headers=HTMX)
+    html = response.content.decode()
+    assert html.count('class="field-error" role="alert"') == 2
+    assert 'value="AH XX"' in html and 'value="KH 5C"' in html
+    assert four_players.rounds.count() == 0
+
+
+def test_a_never_opened_hand_says_how_its_points_came_about(client, four_players):
+    page = f"/g/{four_players.edit_token}/"
+    data = round_post(0, {1: (81, "no"), 2: (20, "no"), 3: 4}, action="preview")
+    html = client.post(page, data, headers=HTMX).content.decode()
+    assert re.search(r'id="points-1"[^>]*>100<', html)
+    assert "81 + 25 → 100, the cap" in html
+    assert "20 + 25 = 45" in html
+    client.post(page, {**data, "action": "save"})
+    board = without_bdi(client.get(page).content.decode())
+    assert "not opened: 81 + 25 → 100, the cap" in board
+
+    two = Game.start(["Ana", "Boris"])
+    data = round_post(0, {1: (40, "no")}, action="preview")
+    html = client.post(f"/g/{two.edit_token}/", data, headers=HTMX).content.decode()
+    assert "40 + 25 → 50, half the target" in html
+
+
+def test_the_edit_page_shows_each_players_points_from_the_first_paint(client, four_players):
+    page = f"/g/{four_players.edit_token}/"
+    client.post(page, round_post(0, {1: "AH JK 5C", 2: (10, "no"), 3: 4}))
+    html = client.get(f"/g/{four_players.edit_token}/rounds/1/").content.decode()
+    assert re.search(r'id="points-1"[^>]*>36<', html)
+    assert re.search(r'id="points-2"[^>]*>35<', html)
+    assert "10 + 25 = 35" in html
+
+
+# Live updates: from the version just before, only what changed.
+
+
+def poll(client, game: Game, version: int, shown: str = "playing", **extra):
+    return client.get(
+        f"/g/{game.edit_token}/poll",
+        {"v": str(version), "shown": shown, **extra},
+        headers=HTMX,
+    )
+
+
+def test_a_poll_from_the_version_before_a_save_gets_only_what_changed_in_3_kb(client):
+    game = long_game(60)
+    before = game.version
+    page = f"/g/{game.edit_token}/"
+    client.post(page, round_post(0, {1: 2, 2: 3, 3: 4, 4: 5, 5: 2}, for_round="61"))
+    response = poll(client, game, before)
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert response["HX-Reswap"] == "none"
+    assert response["HX-Trigger"] == "rami:changed"
+    assert len(gzip.compress(response.content)) <= 3 * KB
+    assert round_numbers(html) == [61]
+    assert '<tbody hx-swap-oob="afterbegin:#round-rows">' in html
+    assert 'id="totals" class="totals-box" hx-swap-oob="true"' in html
+    assert 'id="poller"' in html and f"v={Game.objects.get(pk=game.pk).version}" in html
+    assert '<input type="hidden" name="for_round" value="62"' in html
+    assert "score-chart" not in html and 'id="round-form"' not in html
+    # The whole board, for comparison: what a phone further behind gets.
+    whole = poll(client, game, 0)
+    assert "HX-Reswap" not in whole
+    assert len(gzip.compress(whole.content)) > 3 * len(gzip.compress(response.content))
+
+
+def test_an_edited_round_sends_its_row_and_the_rows_after_it(client):
+    game = long_game(20, players=4)
+    before = game.version
+    client.post(
+        f"/g/{game.edit_token}/rounds/18/",
+        edit_post(game, 18, 0, {1: 2, 2: 3, 3: 4}),
+    )
+    html = poll(client, game, before).content.decode()
+    assert round_numbers(html) == [18, 19, 20]
+    assert html.count('hx-swap-oob="true">') >= 3
+
+
+def test_a_phone_typing_keeps_its_form_and_is_told(client):
+    game = long_game(10, players=4)
+    before = game.version
+    client.post(f"/g/{game.edit_token}/", round_post(0, {1: 2, 2: 3, 3: 4}, for_round="11"))
+    html = poll(client, game, before, typing="1").content.decode()
+    assert "Another phone has just saved a round" in html
+    assert "for_round" not in html
+
+
+@pytest.mark.parametrize(
+    "change",
+    ["delete", "further behind", "finished", "shown finished", "no status", "rename"],
+)
+def test_the_whole_board_when_more_than_rows_changed(client, change):
+    game = long_game(10, players=4)
+    page = f"/g/{game.edit_token}/"
+    before = game.version
+    shown = "playing"
+    if change == "delete":
+        round_ = game.rounds.get(number=10)
+        client.post(page, {"action": "delete", "round": round_.pk, "number": 10, "revision": 1})
+    elif change == "further behind":
+        before = game.events.order_by("version").values_list("version", flat=True)[0]
+        client.post(page, round_post(0, {1: 2, 2: 3, 3: 4}))
+    elif change == "finished":
+        client.post(page, round_post(0, {1: 500, 2: 3, 3: 4}))
+    elif change == "shown finished":
+        client.post(page, round_post(0, {1: 2, 2: 3, 3: 4}))
+        shown = "finished"
+    elif change == "no status":
+        client.post(page, round_post(0, {1: 2, 2: 3, 3: 4}))
+        shown = ""
+    else:
+        GameEvent.objects.create(game=game, kind=GameEvent.Kind.RENAMED, version=before + 1)
+        game.version = before + 1
+        game.save(update_fields=["version"])
+    response = poll(client, game, before, shown=shown)
+    assert response.status_code == 200
+    assert "HX-Reswap" not in response
+    assert response.content.decode().lstrip().startswith('<section id="scoreboard"')

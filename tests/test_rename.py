@@ -1,0 +1,380 @@
+"""Renaming a player during a game: the page /g/<edit-token>/players/, Game.rename_players, the
+history that keeps every old round as it was, and the exchange document after a rename."""
+
+import re
+from html import unescape
+
+import pytest
+
+from scoring import exchange, history
+from scoring.models import Game, GameEvent
+from scoring.rules import Hand, RoundEntry, RulesError
+from tests.conftest import delete_post, edit_post, round_post, without_bdi
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HX-Request": "true"}
+
+
+def url(game: Game) -> str:
+    return f"/g/{game.edit_token}/players/"
+
+
+def shown(game: Game) -> dict:
+    """The players page's form as a phone sends it back untouched: each name as shown."""
+    names = Game.objects.get(pk=game.pk).names
+    return {
+        **{f"name_{seat}": name for seat, name in enumerate(names)},
+        **{f"seen_{seat}": name for seat, name in enumerate(names)},
+    }
+
+
+def names_now(game: Game) -> list[str]:
+    return Game.objects.get(pk=game.pk).names
+
+
+def text(html: str) -> str:
+    """A page's text as read, without its tags."""
+    return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
+
+
+def headings(html: str) -> list[str]:
+    return [text(heading) for heading in re.findall(r"<h2>(.*?)</h2>", html, re.S)]
+
+
+def points_in(html: str, heading: str) -> list[tuple[str, str]]:
+    """(name, points) of each row of the round under a history heading."""
+    start = html.index(heading)
+    end = html.find('<li class="change', start)
+    part = html[start : end if end != -1 else len(html)]
+    return re.findall(
+        r'<th scope="row">(?:<bdi>)?([^<]+)(?:</bdi>)?</th>.*?<td class="points">(\d+)</td>',
+        part,
+        re.S,
+    )
+
+
+@pytest.fixture
+def game(client) -> Game:
+    """Ana, Boris, Cyril: two rounds played through the game page."""
+    game = Game.start(["Ana", "Boris", "Cyril"])
+    client.post(f"/g/{game.edit_token}/", round_post(0, {1: "AH JK 5C", 2: 12}))
+    client.post(f"/g/{game.edit_token}/", round_post(1, {0: 9, 2: (20, "not opened")}))
+    return game
+
+
+# The page
+
+
+def test_the_page_shows_each_name_in_a_field_prefilled(client, game):
+    response = client.get(url(game))
+    html = response.content.decode()
+    assert response.status_code == 200
+    for seat, name in enumerate(["Ana", "Boris", "Cyril"]):
+        assert f'name="name_{seat}" value="{name}"' in html
+        assert f'type="hidden" name="seen_{seat}" value="{name}"' in html
+    assert f'action="/g/{game.edit_token}/players/"' in html
+    assert f'href="/g/{game.edit_token}/"' in html
+    assert '<h1 id="players-title">Players\' names</h1>' in html
+
+
+def test_the_game_page_links_to_the_page_and_the_view_page_does_not(client, game):
+    assert (
+        f'href="/g/{game.edit_token}/players/"'
+        in client.get(f"/g/{game.edit_token}/").content.decode()
+    )
+    watched = client.get(f"/v/{game.view_token}/").content.decode()
+    assert "/players/" not in watched and game.edit_token not in watched
+
+
+def test_renaming_without_javascript_goes_back_to_the_game_with_the_new_name(client, game):
+    response = client.post(url(game), {**shown(game), "name_0": "  Anna "})
+    assert response.status_code == 303
+    assert response["Location"] == f"/g/{game.edit_token}/"
+    html = client.get(response["Location"]).content.decode()
+    assert "<bdi>Anna</bdi>" in html and "<bdi>Ana</bdi>" not in html
+    assert names_now(game) == ["Anna", "Boris", "Cyril"]
+
+
+def test_renaming_with_htmx_sends_the_browser_to_the_game(client, game):
+    response = client.post(url(game), {**shown(game), "name_2": "Cyrille"}, headers=HTMX)
+    assert response["HX-Redirect"] == f"/g/{game.edit_token}/"
+    assert names_now(game) == ["Ana", "Boris", "Cyrille"]
+
+
+def test_a_post_of_one_name_renames_that_player_only(client, game):
+    assert client.post(url(game), {"name_1": "Bob"}).status_code == 303
+    assert names_now(game) == ["Ana", "Bob", "Cyril"]
+
+
+def test_the_view_link_cannot_rename(client, game):
+    assert client.get(f"/v/{game.view_token}/players/").status_code == 404
+    assert client.post(f"/v/{game.view_token}/players/", {"name_0": "X"}).status_code == 404
+    assert client.post(f"/g/{game.view_token}/players/", {"name_0": "X"}).status_code == 404
+    assert client.put(url(game)).status_code == 405
+    assert names_now(game) == ["Ana", "Boris", "Cyril"]
+
+
+def test_every_phone_redraws_with_the_new_name(client, game):
+    before = Game.current_version("edit_token", game.edit_token)
+    poll = f"/v/{game.view_token}/poll?v={before}"
+    assert client.get(poll).status_code == 204
+    client.post(url(game), {**shown(game), "name_1": "Bob"})
+    after = Game.current_version("edit_token", game.edit_token)
+    assert after > before
+    for path in (poll, f"/g/{game.edit_token}/poll?v={before}"):
+        response = client.get(path)
+        assert response.status_code == 200
+        assert "<bdi>Bob</bdi>" in response.content.decode()
+
+
+def test_a_form_sent_twice_renames_once_and_a_form_left_as_it_was_changes_nothing(client, game):
+    post = {**shown(game), "name_0": "Anna"}
+    client.post(url(game), post)
+    version = Game.current_version("edit_token", game.edit_token)
+    assert client.post(url(game), post).status_code == 303
+    assert client.post(url(game), shown(game)).status_code == 303
+    assert Game.current_version("edit_token", game.edit_token) == version
+    assert game.events.filter(kind=GameEvent.Kind.RENAMED).count() == 1
+
+
+# Names refused, everything typed kept
+
+
+@pytest.mark.parametrize(
+    ("typed", "message"),
+    [
+        ("Boris", "Two players have this name: make them different."),
+        ("BORIS ", "Two players have this name: make them different."),
+        ("Bo\u200bris", "Two players have this name: make them different."),
+        ("", "Enter a name."),
+        ("   ", "Enter a name."),
+        ("\u00ad\u200b", "A name needs at least one letter, digit or sign."),
+        ("A" * 31, "A name has at most 30 characters."),
+    ],
+)
+def test_a_name_refused_says_why_and_keeps_what_was_typed(client, game, typed, message):
+    version = Game.current_version("edit_token", game.edit_token)
+    response = client.post(url(game), {**shown(game), "name_0": typed, "name_2": "Cyrille"})
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert message in unescape(html)
+    # Next to the first field, which is the one refused.
+    assert html.index('name="name_0"') < html.index("field-error") < html.index('name="name_1"')
+    if typed.strip():
+        assert f'name="name_0" value="{typed}"' in html
+    assert 'name="name_2" value="Cyrille"' in html
+    assert names_now(game) == ["Ana", "Boris", "Cyril"]
+    assert Game.current_version("edit_token", game.edit_token) == version
+
+
+def test_a_name_written_another_way_in_unicode_is_the_same_name(client):
+    game = Game.start(["Jos\u00e9", "Ana"])
+    response = client.post(url(game), {**shown(game), "name_1": "Jose\u0301"})
+    assert "Two players have this name" in response.content.decode()
+    assert names_now(game) == ["Jos\u00e9", "Ana"]
+
+
+def test_a_player_may_change_only_the_case_of_a_name_and_two_may_swap(client, game):
+    client.post(url(game), {**shown(game), "name_0": "ANA"})
+    assert names_now(game) == ["ANA", "Boris", "Cyril"]
+    client.post(url(game), {**shown(game), "name_0": "Boris", "name_1": "ANA"})
+    assert names_now(game) == ["Boris", "ANA", "Cyril"]
+
+
+def test_a_name_renamed_on_another_phone_meanwhile_is_not_renamed_back(client, game):
+    """This phone opened the page when the names were Ana, Boris, Cyril."""
+    opened = shown(game)
+    game.rename_player(0, "Annie")  # another phone
+    response = client.post(url(game), {**opened, "name_0": "Anna"})
+    html = unescape(response.content.decode())
+    assert response.status_code == 409
+    assert (
+        "This player was renamed Annie on another phone meanwhile, so nothing was changed. "
+        "Save again to use the name typed here." in html
+    )
+    assert 'name="name_0" value="Anna"' in html
+    assert names_now(game) == ["Annie", "Boris", "Cyril"]
+    # The form now knows the other phone's name: saving again renames knowingly.
+    assert 'name="seen_0" value="Annie"' in html
+    client.post(url(game), {**opened, "seen_0": "Annie", "name_0": "Anna"})
+    assert names_now(game) == ["Anna", "Boris", "Cyril"]
+
+
+def test_a_name_left_as_shown_keeps_another_phones_rename(client, game):
+    opened = shown(game)
+    game.rename_player(1, "Bob")  # another phone
+    assert client.post(url(game), {**opened, "name_0": "Anna"}).status_code == 303
+    assert names_now(game) == ["Anna", "Bob", "Cyril"]
+
+
+# The model
+
+
+def test_rename_player_logs_the_change_and_moves_the_version(game):
+    version = Game.objects.get(pk=game.pk).version
+    assert game.rename_player(2, "Cyrille") is True
+    event = game.events.first()
+    assert event.kind == GameEvent.Kind.RENAMED
+    assert (event.before, event.after) == (
+        {"seat": 2, "name": "Cyril"},
+        {"seat": 2, "name": "Cyrille"},
+    )
+    assert event.version == game.version > version
+    assert game.names == ["Ana", "Boris", "Cyrille"]
+    assert game.rename_player(2, "Cyrille") is False
+    with pytest.raises(RulesError) as refused:
+        game.rename_player(0, "cyrille")
+    assert (refused.value.code, refused.value.player) == ("name_duplicate", 0)
+
+
+def test_a_change_made_by_a_phone_that_read_the_old_names_names_the_players_anew(game):
+    """A round saved from a page read before a rename still writes today's names."""
+    phone = Game.with_players(edit_token=game.edit_token)
+    Game.with_players(edit_token=game.edit_token).rename_player(0, "Anna")
+    entry = RoundEntry(hands=(Hand(value=3), Hand(), Hand(value=4)), winner=1)
+    phone.record_round(entry)
+    assert phone.names == ["Anna", "Boris", "Cyril"]
+    assert set(game.events.first().after["hands"]) == {"Anna", "Cyril"}
+
+
+# The history
+
+
+def test_the_history_shows_the_rename_and_every_old_round_as_it_was(client, game):
+    client.post(url(game), {**shown(game), "name_0": "Anna", "name_2": "Cyrille"})
+    client.post(f"/g/{game.edit_token}/", round_post(2, {0: 5, 1: 6}))
+    html = without_bdi(client.get(f"/g/{game.edit_token}/history/").content.decode())
+    assert headings(html) == [
+        "Round added: round 3",
+        "Cyril is now called Cyrille",
+        "Ana is now called Anna",
+        "Round added: round 2",
+        "Round added: round 1",
+    ]
+    assert re.search(r"Cyril is now called Cyrille</h2>\s*<time class=\"meta local-time\"", html)
+    assert points_in(html, "Round added: round 1") == [
+        ("Ana", "0"),
+        ("Boris", "36"),
+        ("Cyril", "12"),
+    ]
+    assert points_in(html, "Round added: round 2") == [
+        ("Ana", "9"),
+        ("Boris", "0"),
+        ("Cyril", "45"),
+    ]
+    assert points_in(html, "Round added: round 3") == [
+        ("Anna", "5"),
+        ("Boris", "6"),
+        ("Cyrille", "0"),
+    ]
+
+
+def test_the_history_reads_each_round_with_the_names_of_its_time_across_a_swap(game):
+    game.rename_players({0: "Boris", 1: "Ana"})
+    game.edit_round(
+        game.rounds.get(number=1),
+        RoundEntry(hands=(Hand(value=2), Hand(), Hand(value=3)), winner=1),
+    )
+    changes = {change.event.kind: change for change in history.changes(game)}
+    edited = changes[GameEvent.Kind.EDITED]
+    # Edited after the swap: before, seat 0 (now "Boris") went out; after, seat 1 did.
+    assert [(hand.name, hand.points) for hand in edited.before.hands] == [
+        ("Boris", 0),
+        ("Ana", 36),
+        ("Cyril", 12),
+    ]
+    assert [(hand.name, hand.points) for hand in edited.after.hands] == [
+        ("Boris", 2),
+        ("Ana", 0),
+        ("Cyril", 3),
+    ]
+    added = [change for change in history.changes(game) if change.event.number == 1][-1]
+    assert [(hand.name, hand.points) for hand in added.after.hands] == [
+        ("Ana", 0),
+        ("Boris", 36),
+        ("Cyril", 12),
+    ]
+
+
+def test_a_round_deleted_before_a_rename_comes_back_to_the_same_player(client, game):
+    client.post(f"/g/{game.edit_token}/", delete_post(game, 1))
+    client.post(url(game), {**shown(game), "name_1": "Bob"})
+    deletion = game.events.get(kind=GameEvent.Kind.DELETED)
+    response = client.post(
+        f"/g/{game.edit_token}/", {"action": "restore", "event": str(deletion.pk)}
+    )
+    assert response.status_code == 303
+    assert game.totals() == [0 + 9, 36 + 0, 12 + 45]
+    restored = game.events.get(kind=GameEvent.Kind.RESTORED)
+    assert set(restored.after["hands"]) == {"Bob", "Cyril"}
+    html = without_bdi(client.get(f"/g/{game.edit_token}/history/").content.decode())
+    assert points_in(html, "Round restored: round 1") == [
+        ("Ana", "0"),
+        ("Bob", "36"),
+        ("Cyril", "12"),
+    ]
+    assert points_in(html, "Round deleted: round 1") == [
+        ("Ana", "0"),
+        ("Boris", "36"),
+        ("Cyril", "12"),
+    ]
+
+
+def test_an_old_round_edited_after_a_rename_shows_both_sides(client, game):
+    client.post(url(game), {**shown(game), "name_1": "Bob"})
+    client.post(f"/g/{game.edit_token}/rounds/1/", edit_post(game, 1, 0, {1: 10, 2: 12}))
+    html = without_bdi(client.get(f"/g/{game.edit_token}/history/").content.decode())
+    assert points_in(html, "Round edited: round 1") == [
+        ("Ana", "0"),
+        ("Bob", "36"),
+        ("Cyril", "12"),
+        ("Ana", "0"),
+        ("Bob", "10"),
+        ("Cyril", "12"),
+    ]
+
+
+# The exchange document
+
+
+def test_export_and_import_after_a_rename_give_the_same_totals(client, every_kind_game):
+    before = exchange.export_game(every_kind_game)
+    client.post(url(every_kind_game), {**shown(every_kind_game), "name_3": "Daniela"})
+    document = client.get(f"/g/{every_kind_game.edit_token}/export.json").json()
+    assert document["players"] == ["Ana", "Boris", "Cyril", "Daniela"]
+    assert list(document["totals"].values()) == list(before["totals"].values())
+    assert document["totals"]["Daniela"] == before["totals"]["Dana"]
+    assert document["status"] == "finished" and document["winner"] == "Ana"
+    assert "Dana" not in str(document["rounds"])
+
+    again = exchange.import_game(document)
+    assert again.names == ["Ana", "Boris", "Cyril", "Daniela"]
+    assert again.totals() == every_kind_game.totals()
+    assert exchange.export_game(again) == document
+
+
+def test_at_a_table_a_members_new_name_is_the_members_in_every_game(client):
+    """Renamed on one game's players page, a member keeps one name: the table's, and the
+    player's in every other game of the table; a guest is renamed in this game only."""
+    from scoring import tables
+
+    table = tables.start_table("Thursday", ["Ana", "Boris", "Cyril"])
+    ana, boris, cyril = table.members.order_by("position")
+    first = tables.new_game(table, [ana, boris, cyril])
+    second = tables.new_game(table, [ana, boris, "Gus"])
+    data = {**shown(second), "name_0": "Anna", "name_2": "Gustav"}
+    assert client.post(url(second), data).status_code == 303
+    ana.refresh_from_db()
+    assert ana.name == "Anna"
+    assert Game.objects.get(pk=first.pk).names == ["Anna", "Boris", "Cyril"]
+    assert Game.objects.get(pk=second.pk).names == ["Anna", "Boris", "Gustav"]
+    assert table.members.filter(name="Gustav").count() == 0
+
+    # A name another member has is refused, and nothing is renamed.
+    data = {**shown(second), "name_0": "Cyril"}
+    response = client.post(url(second), data)
+    assert response.status_code == 200
+    assert Game.objects.get(pk=second.pk).names == ["Anna", "Boris", "Gustav"]
+    ana.refresh_from_db()
+    assert ana.name == "Anna"

@@ -1,0 +1,505 @@
+"""A table's pages (scoring/table_views.py): starting a table, its page from the edit link and
+the watch-only link, new games from it, members added and renamed, keeping a finished game's
+group together, the export, and the queries of a big table's page."""
+
+import copy
+import json
+import re
+from html.parser import HTMLParser
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from scoring import tables
+from scoring.models import Game, Member, Table
+from tests.conftest import GAMES, round_post, without_bdi
+from tests.test_sharing import qr_codes
+
+pytestmark = pytest.mark.django_db
+
+
+def thursday() -> dict:
+    """SPEC 2.5's worked example: three finished games of Ana, Boris, Cyril and Dana."""
+    return json.loads((GAMES / "thursday_cards.json").read_text())
+
+
+@pytest.fixture
+def thursday_table() -> Table:
+    return tables.import_table(thursday())
+
+
+@pytest.fixture
+def table() -> Table:
+    return tables.start_table("Friday", ["Ana", "Boris", "Cyril"])
+
+
+def members_of(table: Table) -> dict[str, Member]:
+    return {member.name: member for member in table.members.all()}
+
+
+class Cells(HTMLParser):
+    """The text of each row of the <table> with a given class, cell by cell."""
+
+    def __init__(self, css_class: str) -> None:
+        super().__init__()
+        self.css_class, self.depth, self.rows, self.cell = css_class, 0, [], None
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "table" and self.css_class in (dict(attrs).get("class") or "").split():
+            self.depth = 1
+        elif self.depth and tag == "tr":
+            self.rows.append([])
+        elif self.depth and tag in ("td", "th"):
+            self.cell = ""
+
+    def handle_endtag(self, tag):
+        if self.depth and tag in ("td", "th") and self.cell is not None:
+            self.rows[-1].append(" ".join(self.cell.split()))
+            self.cell = None
+        elif tag == "table":
+            self.depth = 0
+
+    def handle_data(self, data):
+        if self.cell is not None:
+            self.cell += data
+
+
+def rows(html: str, css_class: str) -> list[list[str]]:
+    parser = Cells(css_class)
+    parser.feed(html)
+    return parser.rows
+
+
+def play(table: Table, *names: str, **extra) -> dict:
+    """The new-game form's post: these members toggled on, `guest_0=...` etc. as typed."""
+    members = members_of(table)
+    data = {"action": "play", "play-members": [str(members[name].pk) for name in names]}
+    data.update({f"play-{field}": value for field, value in extra.items()})
+    return data
+
+
+# Starting a table
+
+
+def test_the_start_page_offers_a_table_and_its_form_starts_one(client):
+    start = client.get("/").content.decode()
+    assert 'href="/t/new/"' in start and "Start a table for your group" in start
+    assert client.get("/t/new/").status_code == 200
+    response = client.post(
+        "/t/new/", {"name": " Thursday  cards ", "member_0": "Ana", "member_1": "Boris"}
+    )
+    table = Table.objects.get()
+    assert response.status_code == 303
+    assert response["Location"] == f"/t/{table.edit_token}/"
+    assert table.name == "Thursday cards"
+    assert [member.name for member in table.members.all()] == ["Ana", "Boris"]
+
+
+def test_a_refused_table_keeps_what_was_typed_and_says_where(client):
+    response = client.post(
+        "/t/new/", {"name": "", "member_0": "Ana", "member_1": "ANA", "member_5": "Eva"}
+    )
+    html = response.content.decode()
+    assert response.status_code == 200 and not Table.objects.exists()
+    assert "Enter a name." in html
+    assert "Two members have this name: make them different." in html
+    assert 'value="ANA"' in html and 'value="Eva"' in html
+    # The folded fields hold a name: they are shown.
+    assert '<details class="more-players" open>' in html
+    # The error stands under the second member's field, not the first's.
+    assert html.index('value="ANA"') < html.index("Two members") < html.index('value="Eva"')
+
+
+def test_a_table_needs_a_member(client):
+    html = client.post("/t/new/", {"name": "Empty"}).content.decode()
+    assert "A table has 1 to 30 members, not 0." in html
+    assert not Table.objects.exists()
+
+
+# The table page
+
+
+def test_the_table_page_shows_the_spec_examples_standings(client, thursday_table):
+    html = client.get(f"/t/{thursday_table.edit_token}/").content.decode()
+    standings = {row[0]: row[1:5] for row in rows(html, "standings-table")[1:]}
+    assert standings["Ana"] == ["2", "1", "50%", "130.0"]
+    assert standings["Boris"] == ["3", "0", "0%", "166.7"]
+    assert standings["Cyril"] == ["2", "1", "50%", "125.0"]
+    assert standings["Dana"] == ["2", "1", "50%", "121.0"]
+    # Three games each: a small sample, labelled and not ranked.
+    assert "Fewer than 5 finished games: not ranked yet" in standings
+    assert '<span class="rank">' not in html
+
+
+def test_the_table_page_shows_every_number_of_a_member(client, thursday_table):
+    html = client.get(f"/t/{thursday_table.edit_token}/").content.decode()
+    head, *body = rows(html, "standings-table")
+    assert head == [
+        "Member",
+        "Games",
+        "Wins",
+        "Win rate",
+        "Average total",
+        "Average points a round",
+        "Rounds won",
+        "Hand rummies made",
+        "Hand rummies suffered",
+        "Never opened",
+        "Best game",
+        "Worst game",
+    ]
+    ana = next(row for row in body if row[0] == "Ana")
+    # Three rounds: a hand rummy made (0), 60 and a hand rummy suffered (200); games of 0, 260.
+    assert ana[5:] == ["86.7", "1", "1", "1", "0", "0", "260"]
+
+
+def test_members_with_five_finished_games_are_ranked_first(client, thursday_table):
+    document = thursday()
+    document["games"] = document["games"] * 2
+    table = tables.import_table(document)
+    html = client.get(f"/t/{table.edit_token}/").content.decode()
+    names = [row[0] for row in rows(html, "standings-table")[1:]]
+    # Boris has finished 6 games, the others 4: Boris is ranked, then the small samples.
+    assert names[:2] == ["1. Boris", "Fewer than 5 finished games: not ranked yet"]
+    assert sorted(names[2:]) == ["Ana", "Cyril", "Dana"]
+
+
+def test_head_to_head_says_who_finished_lower_how_often(client, thursday_table):
+    html = client.get(f"/t/{thursday_table.edit_token}/").content.decode()
+    pairs = rows(html, "pairs-table")[1:]
+    # Boris and Cyril: game 1 tied at 200; game 3, Cyril 50 below Boris 100.
+    assert ["Boris 0 : 1 Cyril", "2", "1"] in [
+        [cell.replace("\u2009", " ") for cell in row] for row in pairs
+    ]
+    assert len(pairs) == 6
+
+
+def test_the_games_are_listed_newest_first_with_winner_and_a_link(client, thursday_table):
+    html = without_bdi(client.get(f"/t/{thursday_table.edit_token}/").content.decode())
+    games = list(thursday_table.games.order_by("-created_at"))
+    links = [html.index(f'href="/g/{game.edit_token}/"') for game in games]
+    assert links == sorted(links)
+    text = " ".join(html.split())
+    assert "Cyril won · 2 rounds" in text and "Ana won · 1 round" in text
+
+
+def test_a_long_table_lists_its_latest_games_and_the_rest_on_demand(client):
+    document = thursday()
+    document["games"] = document["games"] * 4
+    table = tables.import_table(document)
+    links = re.compile(r'class="table-game-link" href="/g/')
+    html = client.get(f"/t/{table.edit_token}/").content.decode()
+    assert len(links.findall(html)) == 10
+    assert 'href="?games=all#played-title">Show all 12 games</a>' in html
+    html = client.get(f"/t/{table.edit_token}/?games=all").content.decode()
+    assert len(links.findall(html)) == 12 and "Show all" not in html
+
+
+def test_the_chart_draws_each_members_wins_with_a_table_for_screen_readers(client, thursday_table):
+    html = client.get(f"/t/{thursday_table.edit_token}/").content.decode()
+    assert '<title id="wins-chart-title">Wins so far after each finished game</title>' in html
+    assert "After 3 finished games: Ana 1, Boris 0, Cyril 1, Dana 1." in html
+    # Hidden in a box, so that the table cannot widen the page.
+    assert '<div class="visually-hidden">\n      <table>' in html
+    assert rows(html, "pairs-table")  # the head to head is there too
+
+
+def test_a_game_in_play_is_on_top_one_tap_away(client, table):
+    game = tables.new_game(table, list(table.members.all())[:2])
+    html = client.get(f"/t/{table.edit_token}/").content.decode()
+    assert "Playing now" in html
+    assert html.index(f'href="/g/{game.edit_token}/"') < html.index("New game")
+    assert "No finished game yet." in html
+
+
+# New games from the table
+
+
+def test_a_new_game_seats_the_members_chosen_and_a_guest(client, table):
+    response = client.post(f"/t/{table.edit_token}/", play(table, "Ana", "Cyril", guest_0="Eva"))
+    game = Game.objects.get()
+    assert response.status_code == 303
+    assert response["Location"] == f"/g/{game.edit_token}/"
+    assert game.table == table
+    players = [(player.name, player.member and player.member.name) for player in game.players.all()]
+    assert players == [("Ana", "Ana"), ("Cyril", "Cyril"), ("Eva", None)]
+    assert table.members.count() == 3
+
+
+def test_a_new_member_joins_the_table_as_the_game_starts(client, table):
+    client.post(f"/t/{table.edit_token}/", play(table, "Boris", guest_0="Dana", join_0="on"))
+    assert list(members_of(table)) == ["Ana", "Boris", "Cyril", "Dana"]
+    dana = Game.objects.get().players.get(name="Dana")
+    assert dana.member == members_of(table)["Dana"]
+
+
+def test_a_new_game_plays_by_the_tables_house_rules(client):
+    table = tables.import_table({**thursday(), "rules": {"joker": 50}})
+    client.post(f"/t/{table.edit_token}/", play(table, "Ana", "Boris"))
+    game = Game.objects.filter(table=table).order_by("-created_at").first()
+    assert game.rules.joker == 50
+
+
+def test_a_refused_new_game_keeps_the_toggles_and_names_and_says_why(client, table):
+    members = members_of(table)
+    response = client.post(f"/t/{table.edit_token}/", play(table, "Ana"))
+    html = response.content.decode()
+    assert response.status_code == 200 and not Game.objects.exists()
+    assert "A game has 2 to 6 players, not 1." in html
+    assert re.search(rf'value="{members["Ana"].pk}"[^>]*checked', html)
+    assert not re.search(rf'value="{members["Boris"].pk}"[^>]*checked', html)
+
+    # A guest with a member's name is that member: toggled on too, they would sit twice.
+    data = play(table, "Ana", "Boris", guest_0="Eva", guest_3="boris")
+    html = client.post(f"/t/{table.edit_token}/", data).content.decode()
+    assert "Two players have this name: make them different." in html
+    assert 'value="Eva"' in html and 'value="boris"' in html
+    assert '<details class="more-players" open>' in html
+    assert html.index('value="boris"') < html.index("Two players have this name")
+    assert not Game.objects.exists()
+
+
+# Members
+
+
+def test_a_member_is_added_and_renamed_in_every_game(client, thursday_table):
+    here = f"/t/{thursday_table.edit_token}/"
+    response = client.post(here, {"action": "add_member", "add-name": "Eva"})
+    assert response.status_code == 303 and response["Location"] == f"{here}#members"
+    assert "Eva" in members_of(thursday_table)
+
+    ana = members_of(thursday_table)["Ana"]
+    response = client.post(
+        here, {"action": "rename", "member": ana.pk, f"rename-{ana.pk}-name": "Anna"}
+    )
+    assert response.status_code == 303
+    names = {player.name for game in thursday_table.games.all() for player in game.players.all()}
+    assert "Anna" in names and "Ana" not in names
+    html = client.get(here).content.decode()
+    assert next(row[:4] for row in rows(html, "standings-table") if row[0] == "Anna") == [
+        "Anna",
+        "2",
+        "1",
+        "50%",
+    ]
+
+
+def test_a_refused_rename_keeps_the_name_typed_and_says_why(client, thursday_table):
+    here = f"/t/{thursday_table.edit_token}/"
+    ana = members_of(thursday_table)["Ana"]
+    data = {"action": "rename", "member": ana.pk, f"rename-{ana.pk}-name": "BORIS"}
+    html = client.post(here, data).content.decode()
+    assert "Another member of this table, or a guest in one of its games, already has" in html
+    assert 'value="BORIS"' in html and '<details class="rename" open>' in html
+    assert "Ana" in members_of(thursday_table)
+
+    html = client.post(here, {"action": "add_member", "add-name": "\u200b"}).content.decode()
+    assert "A name needs at least one letter, digit or sign." in html
+
+
+def test_a_member_of_another_table_or_an_unknown_action_is_refused(client, table, thursday_table):
+    other = members_of(thursday_table)["Ana"]
+    data = {"action": "rename", "member": other.pk, f"rename-{other.pk}-name": "X"}
+    assert client.post(f"/t/{table.edit_token}/", data).status_code == 404
+    assert client.post(f"/t/{table.edit_token}/", {"action": "drop"}).status_code == 400
+    assert members_of(thursday_table)["Ana"].name == "Ana"
+
+
+# The watch-only link
+
+
+def every_edit_token(table: Table) -> list[str]:
+    return [table.edit_token, *table.games.values_list("edit_token", flat=True)]
+
+
+def test_the_watch_only_link_shows_the_same_and_no_edit_token(client, thursday_table):
+    tables.new_game(thursday_table, list(thursday_table.members.all())[:2])
+    response = client.get(f"/w/{thursday_table.view_token}/")
+    html = response.content.decode()
+    assert response.status_code == 200
+    for token in every_edit_token(thursday_table):
+        assert token not in html
+    for game in thursday_table.games.all():
+        assert f'href="/v/{game.view_token}/"' in html
+    assert rows(html, "standings-table") == rows(
+        client.get(f"/t/{thursday_table.edit_token}/").content.decode(), "standings-table"
+    )
+    assert "<form" not in html.split("</header>", 1)[1]
+    assert "watch only" in html and f"/w/{thursday_table.view_token}/export.json" in html
+
+
+def test_the_watch_only_link_changes_nothing(client, thursday_table):
+    ana = members_of(thursday_table)["Ana"]
+    here = f"/w/{thursday_table.view_token}/"
+    for data in (
+        play(thursday_table, "Ana", "Boris"),
+        {"action": "rename", "member": ana.pk, f"rename-{ana.pk}-name": "Anna"},
+        {"action": "add_member", "add-name": "Eva"},
+    ):
+        assert client.post(here, data).status_code == 405
+    assert thursday_table.games.count() == 3
+    assert list(members_of(thursday_table)) == ["Ana", "Boris", "Cyril", "Dana"]
+
+
+def test_an_unknown_token_is_a_404(client, thursday_table):
+    assert client.get(f"/t/{thursday_table.view_token}/").status_code == 404
+    assert client.get(f"/w/{thursday_table.edit_token}/").status_code == 404
+    assert client.get("/t/" + "x" * 32 + "/export.json").status_code == 404
+
+
+def test_every_page_of_a_table_is_private_and_never_stored(client, thursday_table):
+    game = thursday_table.games.first()
+    for path in (
+        f"/g/{game.edit_token}/keep/",
+        f"/t/{thursday_table.edit_token}/",
+        f"/w/{thursday_table.view_token}/",
+        f"/t/{thursday_table.edit_token}/export.json",
+        f"/w/{thursday_table.view_token}/export.json",
+    ):
+        cache_control = client.get(path)["Cache-Control"]
+        assert "private" in cache_control and "no-store" in cache_control, path
+
+
+def test_each_link_has_its_qr_code(client, thursday_table):
+    host = {"HTTP_HOST": "rami.example"}
+    edit = f"http://rami.example/t/{thursday_table.edit_token}/"
+    view = f"http://rami.example/w/{thursday_table.view_token}/"
+    html = client.get(f"/t/{thursday_table.edit_token}/", **host).content.decode()
+    assert qr_codes(html) == [edit, view]
+    html = client.get(f"/w/{thursday_table.view_token}/", **host).content.decode()
+    assert qr_codes(html) == [view]
+
+
+# The export
+
+
+def test_the_table_file_is_offered_as_rami_table_1(client, thursday_table):
+    response = client.get(f"/t/{thursday_table.edit_token}/export.json")
+    assert response["Content-Type"] == "application/json"
+    assert re.match(
+        r'attachment; filename="rami-table-\d{4}-\d\d-\d\d\.json"', response["Content-Disposition"]
+    )
+    document = json.loads(response.content)
+    assert document["format"] == "rami-table/1" and document["name"] == "Thursday cards"
+    assert document["standings"]["Boris"]["average_total"] == 166.7
+    assert json.loads(client.get(f"/w/{thursday_table.view_token}/export.json").content) == document
+    text = response.content.decode()
+    for token in every_edit_token(thursday_table):
+        assert token not in text
+
+
+# Keeping a finished game's group together
+
+
+def finished_game(client) -> Game:
+    game = Game.start(["Ana", "Boris"])
+    client.post(f"/g/{game.edit_token}/", round_post(0, hands={1: 100}))
+    game.refresh_from_db()
+    assert game.status == "finished"
+    return game
+
+
+def test_a_finished_game_offers_to_keep_its_group_together(client):
+    game = finished_game(client)
+    html = client.get(f"/g/{game.edit_token}/").content.decode()
+    assert f'action="/g/{game.edit_token}/keep/"' in html
+    response = client.post(f"/g/{game.edit_token}/keep/", {"name": "Sunday"})
+    table = Table.objects.get()
+    assert response.status_code == 303 and response["Location"] == f"/t/{table.edit_token}/"
+    assert (table.name, list(members_of(table))) == ("Sunday", ["Ana", "Boris"])
+    game.refresh_from_db()
+    assert game.table == table
+    # The game's page now leads back to its table, and a second tap changes nothing.
+    html = client.get(f"/g/{game.edit_token}/").content.decode()
+    assert "/keep/" not in html and f'href="/t/{table.edit_token}/"' in html
+    client.post(f"/g/{game.edit_token}/keep/", {"name": "Again"})
+    assert Table.objects.count() == 1
+
+
+def test_a_kept_game_without_a_name_is_named_after_its_players(client):
+    game = finished_game(client)
+    client.post(f"/g/{game.edit_token}/keep/", {"name": "  "})
+    assert Table.objects.get().name == "Ana, Boris"
+
+
+def test_a_refused_table_name_keeps_what_was_typed(client):
+    game = finished_game(client)
+    response = client.post(f"/g/{game.edit_token}/keep/", {"name": "x" * 61})
+    html = response.content.decode()
+    assert response.status_code == 200 and not Table.objects.exists()
+    assert "A name has at most 60 characters." in html and f'value="{"x" * 61}"' in html
+
+
+def test_a_rematch_of_a_tables_game_stays_at_the_table(client, table):
+    members = members_of(table)
+    client.post(f"/t/{table.edit_token}/", play(table, "Ana", "Boris", guest_0="Eva"))
+    game = Game.objects.get()
+    client.post(f"/g/{game.edit_token}/", round_post(0, hands={1: 200, 2: 200}))
+    response = client.post(f"/g/{game.edit_token}/", {"action": "rematch"})
+    rematch = Game.objects.exclude(pk=game.pk).get()
+    assert response["Location"] == f"/g/{rematch.edit_token}/"
+    assert rematch.table == table
+    assert [player.member for player in rematch.seated_players] == [
+        members["Ana"],
+        members["Boris"],
+        None,
+    ]
+
+
+# Recent tables on the start page
+
+
+def test_tables_opened_are_listed_on_the_start_page_and_can_be_removed(client, thursday_table):
+    other = tables.start_table("Sunday", ["Eva", "Filip"])
+    client.get(f"/t/{thursday_table.edit_token}/")
+    client.get(f"/w/{other.view_token}/")
+    html = without_bdi(client.get("/").content.decode())
+    assert "Your tables" in html
+    assert html.index(f"/w/{other.view_token}/") < html.index(f"/t/{thursday_table.edit_token}/")
+    assert "4 members · 3 games" in html and "2 members · 0 games · watch only" in html
+    assert other.edit_token not in html
+
+    response = client.post("/", {"action": "forget", "token": other.view_token})
+    assert response.status_code == 303
+    html = client.get("/").content.decode()
+    assert other.view_token not in html and thursday_table.edit_token in html
+
+
+def test_an_edit_link_is_kept_over_a_watch_only_link(client, thursday_table):
+    client.get(f"/t/{thursday_table.edit_token}/")
+    client.get(f"/w/{thursday_table.view_token}/")
+    html = client.get("/").content.decode()
+    assert f"/t/{thursday_table.edit_token}/" in html
+    assert thursday_table.view_token not in html and "watch only" not in html
+
+
+# Views stay cheap
+
+
+def big_table(games: int) -> Table:
+    """A table of `games` games: the SPEC example's three again and again, a guest in every
+    fifth, every seventh left unfinished."""
+    document = thursday()
+    examples = document["games"]
+    document["games"] = []
+    for number in range(games):
+        game = copy.deepcopy(examples[number % 3])
+        game.pop("started")
+        if number % 5 == 0 and "Boris" in game["players"]:
+            game = json.loads(json.dumps(game).replace('"Boris"', '"Eva"'))
+        if number % 7 == 0:
+            game["rounds"] = game["rounds"][:-1]
+        document["games"].append(game)
+    return tables.import_table(document)
+
+
+def test_the_table_page_makes_the_same_queries_for_3_games_and_for_200(client):
+    small, large = big_table(3), big_table(200)
+    for page in ("/t/{0.edit_token}/", "/w/{0.view_token}/"):
+        counts = []
+        for table in (small, large):
+            with CaptureQueriesContext(connection) as captured:
+                assert client.get(page.format(table)).status_code == 200
+            counts.append(len(captured))
+        assert counts[0] == counts[1] <= 12, (page, counts)
