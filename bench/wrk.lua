@@ -5,6 +5,8 @@
 --   BENCH_BODY     the form body of a POST; "&key=<new key>" is added to each request, so
 --                  that every round save is a real one (the idempotency key is never repeated)
 --   BENCH_EXPECT   the status a good answer has (200, 204, 303 ...)
+--   BENCH_PATHS    paths taken in turn, one a line, instead of the URL's (the round saves
+--                  spread over several games, none of which may pass 500 rounds)
 -- done() prints one JSON line: requests, seconds, p50 and p99 latency (ms), good answers.
 
 local counter = 0
@@ -18,6 +20,8 @@ for line in (os.getenv("BENCH_HEADERS") or ""):gmatch("[^\n]+") do
   local name, value = line:match("^([^:]+):%s*(.*)$")
   if name then headers[name] = value end
 end
+local paths = {}
+for line in (os.getenv("BENCH_PATHS") or ""):gmatch("[^\n]+") do table.insert(paths, line) end
 
 function setup(thread)
   thread:set("thread_id", #threads + 1)
@@ -25,12 +29,14 @@ function setup(thread)
 end
 
 function request()
+  counter = counter + 1
+  local path = nil
+  if #paths > 0 then path = paths[(counter % #paths) + 1] end
   if method == "POST" then
-    counter = counter + 1
     local key = string.format("b%d-%d-%d", thread_id, counter, math.random(1, 1000000000))
-    return wrk.format("POST", nil, headers, body .. "&key=" .. key)
+    return wrk.format("POST", path, headers, body .. "&key=" .. key)
   end
-  return wrk.format("GET", nil, headers, nil)
+  return wrk.format("GET", path, headers, nil)
 end
 
 function response(status, response_headers, response_body)

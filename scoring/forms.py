@@ -24,68 +24,17 @@ BLOCKED = "blocked"
 VALUE_ERRORS = {"not_a_number", "negative_value", "value_too_large", "value_too_small"}
 
 
-class StartForm(forms.Form):
-    """Two to six player names: the first four fields shown, two more on demand."""
-
-    FIELDS = 6
-    SHOWN = 4
+class HouseRulesForm(forms.Form):
+    """A form that sets house rules (SPEC 2.4), folded under its other fields: the start form's
+    for a game, and a table's for its games. `cleaned_data["house_rules"]` is the rules.Rules
+    typed (None when a value is wrong; the error is next to it)."""
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self._add_house_rule_fields()
-        for index in range(self.FIELDS):
-            self.fields[f"player_{index}"] = forms.CharField(
-                label=_("Player %(number)d") % {"number": index + 1},
-                required=False,
-                # No max_length: rules.check_names counts the characters a name keeps.
-                widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "words"}),
-            )
-            # Not Django's "Null characters are not allowed": a NUL is one more invisible
-            # character that rules.clean_name takes out.
-            self.fields[f"player_{index}"].validators = []
-        # The name field (its index) of the player who deals the first round: a radio button
-        # on each name's row, the first one chosen unless another is.
-        self.fields["first_dealer"] = forms.TypedChoiceField(
-            choices=[(index, index + 1) for index in range(self.FIELDS)],
-            coerce=int,
-            empty_value=None,
-            required=False,
-            initial=0,
-            error_messages={"invalid_choice": MESSAGES["first_dealer_unknown"]},
-        )
 
     def house_rule_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in HOUSE_RULES]
-
-    def name_fields(self) -> list[forms.BoundField]:
-        return [self[f"player_{index}"] for index in range(self.FIELDS)]
-
-    def name_rows(self) -> list[NameRow]:
-        """Each name field with its "deals first" choice, as the page shows them."""
-        chosen = self["first_dealer"].value()
-        chosen = "0" if chosen in (None, "") else str(chosen)
-        return [
-            NameRow(field, index, str(index) == chosen)
-            for index, field in enumerate(self.name_fields())
-        ]
-
-    def more_players_open(self) -> bool:
-        """Whether the fields of players 5 and 6 show unfolded: when one of them holds a
-        name, an error or the first deal."""
-        return any(
-            row.field.value() or row.field.errors or row.deals_first
-            for row in self.name_rows()[self.SHOWN :]
-        )
-
-    def _filled(self, values) -> list[tuple[int, str]]:
-        """(field index, name) of each name field in `values` that holds a name."""
-        named = ((index, str(values.get(f"player_{index}") or "")) for index in range(self.FIELDS))
-        # A name of invisible characters only counts as typed: check_names says what is wrong.
-        return [(index, name) for index, name in named if name.strip()]
-
-    def filled_count(self) -> int:
-        """How many name fields hold a name, as typed (at most 6)."""
-        return len(self._filled(self.data))
 
     def _add_house_rule_fields(self) -> None:
         """The house rules, prefilled with the seeds' values. `rules_shown` tells a form that
@@ -156,6 +105,71 @@ class StartForm(forms.Form):
     def clean(self):
         cleaned = super().clean()
         cleaned["house_rules"] = self._house_rules(cleaned)
+        return cleaned
+
+
+class StartForm(HouseRulesForm):
+    """Two to six player names (the first four fields shown, two more on demand), who deals
+    first, and the house rules."""
+
+    FIELDS = 6
+    SHOWN = 4
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        for index in range(self.FIELDS):
+            self.fields[f"player_{index}"] = forms.CharField(
+                label=_("Player %(number)d") % {"number": index + 1},
+                required=False,
+                # No max_length: rules.check_names counts the characters a name keeps.
+                widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "words"}),
+            )
+            # Not Django's "Null characters are not allowed": a NUL is one more invisible
+            # character that rules.clean_name takes out.
+            self.fields[f"player_{index}"].validators = []
+        # The name field (its index) of the player who deals the first round: a radio button
+        # on each name's row, the first one chosen unless another is.
+        self.fields["first_dealer"] = forms.TypedChoiceField(
+            choices=[(index, index + 1) for index in range(self.FIELDS)],
+            coerce=int,
+            empty_value=None,
+            required=False,
+            initial=0,
+            error_messages={"invalid_choice": MESSAGES["first_dealer_unknown"]},
+        )
+
+    def name_fields(self) -> list[forms.BoundField]:
+        return [self[f"player_{index}"] for index in range(self.FIELDS)]
+
+    def name_rows(self) -> list[NameRow]:
+        """Each name field with its "deals first" choice, as the page shows them."""
+        chosen = self["first_dealer"].value()
+        chosen = "0" if chosen in (None, "") else str(chosen)
+        return [
+            NameRow(field, index, str(index) == chosen)
+            for index, field in enumerate(self.name_fields())
+        ]
+
+    def more_players_open(self) -> bool:
+        """Whether the fields of players 5 and 6 show unfolded: when one of them holds a
+        name, an error or the first deal."""
+        return any(
+            row.field.value() or row.field.errors or row.deals_first
+            for row in self.name_rows()[self.SHOWN :]
+        )
+
+    def _filled(self, values) -> list[tuple[int, str]]:
+        """(field index, name) of each name field in `values` that holds a name."""
+        named = ((index, str(values.get(f"player_{index}") or "")) for index in range(self.FIELDS))
+        # A name of invisible characters only counts as typed: check_names says what is wrong.
+        return [(index, name) for index, name in named if name.strip()]
+
+    def filled_count(self) -> int:
+        """How many name fields hold a name, as typed (at most 6)."""
+        return len(self._filled(self.data))
+
+    def clean(self):
+        cleaned = super().clean()
         filled = self._filled(cleaned)
         try:
             cleaned["names"] = rules.check_names([name for _index, name in filled])

@@ -468,9 +468,15 @@ def standing(totals: Sequence[int], target: int) -> Standing:
     )
 
 
-def standings(round_points: Iterable[Sequence[int]], players: int, target: int) -> list[Standing]:
-    """The standing after each round in turn, from the points of each round."""
-    totals = [0] * players
+def standings(
+    round_points: Iterable[Sequence[int]],
+    players: int,
+    target: int,
+    start: Sequence[int] | None = None,
+) -> list[Standing]:
+    """The standing after each round in turn, from the points of each round, counted on from
+    the totals `start` (nothing yet when None)."""
+    totals = list(start) if start is not None else [0] * players
     after = []
     for points in round_points:
         totals = [total + point for total, point in zip(totals, points, strict=True)]

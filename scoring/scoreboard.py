@@ -10,6 +10,8 @@ import hashlib
 from dataclasses import dataclass
 from functools import cached_property
 
+from django.db.models import Sum
+
 from . import chart, rules, statistics
 from .models import Game, GameEvent, Hand, Player, Round
 
@@ -122,15 +124,21 @@ class PlayerRow:
 
 
 class Scoreboard:
-    """A game read for display: `players`, `rounds`, `standing`, `next_dealer`."""
+    """A game read for display: `players`, `rounds`, `standing`, `next_dealer`.
+
+    `first`: the first round read. A board from a later round (from_round) reads the totals in
+    one aggregate query and only the rounds from there on: enough for the totals, the banners,
+    the round entry and those rows (a live update of what changed), not for the chart or the
+    statistics."""
 
     # The rounds the game page shows before "Show all": the latest, newest first.
     SHOWN_ROUNDS = 8
 
-    def __init__(self, game: Game, players: list[Player]) -> None:
+    def __init__(self, game: Game, players: list[Player], first: int = 1) -> None:
         self.game = game
         self.seated = players
         self.target = game.target
+        self.first = first
 
     @classmethod
     def for_game(cls, game: Game) -> Scoreboard:
@@ -140,19 +148,24 @@ class Scoreboard:
         shows what the rows say, however they were changed."""
         return cls(game, list(game.seated_players))
 
+    @classmethod
+    def from_round(cls, game: Game, first: int) -> Scoreboard:
+        """The game's board read from round `first` on (see the class)."""
+        return cls(game, list(game.seated_players), first=first)
+
     @cached_property
     def rounds_in_order(self) -> list[StoredRound]:
-        """The rounds with their hands, in order: read as plain values (two queries), not as
-        model objects, which cost ten times as much for a long game."""
+        """The rounds (from `first` on) with their hands, in order: read as plain values (two
+        queries), not as model objects, which cost ten times as much for a long game."""
         seats = {player.pk: player.seat for player in self.seated}
         hands: dict[int, list[StoredHand | None]] = {}
-        stored = Hand.objects.filter(round__game=self.game).values_list(
+        stored = Hand.objects.filter(round__game=self.game, round__number__gte=self.first)
+        for round_id, player_id, cards, value, opened, points in stored.values_list(
             "round_id", "player_id", "cards", "value", "opened", "points"
-        )
-        for round_id, player_id, cards, value, opened, points in stored:
+        ):
             by_seat = hands.setdefault(round_id, [None] * len(self.seated))
             by_seat[seats[player_id]] = StoredHand(tuple(cards.split()), value, opened, points)
-        rounds = Round.objects.filter(game=self.game).order_by("number")
+        rounds = Round.objects.filter(game=self.game, number__gte=self.first).order_by("number")
         return [
             StoredRound(
                 number=number,
@@ -173,15 +186,32 @@ class Scoreboard:
         return [round_.points for round_ in self.rounds_in_order]
 
     @cached_property
+    def totals_before(self) -> list[int]:
+        """Each player's total before round `first`: nothing for a whole board; else the
+        totals (one aggregate query) less the rounds read."""
+        if self.first == 1:
+            return [0] * len(self.seated)
+        seats = {player.pk: player.seat for player in self.seated}
+        totals = [0] * len(self.seated)
+        summed = Hand.objects.filter(round__game=self.game).values("player_id")
+        for player_id, total in summed.annotate(total=Sum("points")).values_list(
+            "player_id", "total"
+        ):
+            totals[seats[player_id]] = total
+        for points in self.points:
+            totals = [total - point for total, point in zip(totals, points, strict=True)]
+        return totals
+
+    @cached_property
     def standings(self) -> list[rules.Standing]:
-        """The standing after each round."""
-        return rules.standings(self.points, len(self.seated), self.target)
+        """The standing after each round (read)."""
+        return rules.standings(self.points, len(self.seated), self.target, self.totals_before)
 
     @cached_property
     def standing(self) -> rules.Standing:
         if self.standings:
             return self.standings[-1]
-        return rules.standing([0] * len(self.seated), self.target)
+        return rules.standing(self.totals_before, self.target)
 
     @property
     def totals(self) -> tuple[int, ...]:
@@ -189,11 +219,11 @@ class Scoreboard:
 
     @property
     def round_count(self) -> int:
-        return len(self.rounds_in_order)
+        return self.first - 1 + len(self.rounds_in_order)
 
     @property
     def next_round_number(self) -> int:
-        return len(self.rounds_in_order) + 1
+        return self.round_count + 1
 
     @property
     def next_dealer(self) -> Player:
@@ -229,6 +259,8 @@ class Scoreboard:
         rows = []
         players = len(self.seated)
         house = self.game.rules
+        # The standing before each round: a tie-break round follows a shared lowest total.
+        before = [rules.standing(self.totals_before, self.target), *self.standings]
         for index, round_ in enumerate(self.rounds_in_order):
             totals = self.standings[index].totals
             # A blocked round has nobody who went out: its lowest hands score 0 all the same.
@@ -248,7 +280,7 @@ class Scoreboard:
                         )
                         for seat, player in enumerate(self.seated)
                     ],
-                    tie_break=index > 0 and self.standings[index - 1].tie_break,
+                    tie_break=before[index].tie_break,
                     dealer=self.seated[self.game.dealer_for(round_.number, players)],
                 )
             )

@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from . import rules, tables
 from .errors import rules_error_message
+from .forms import HouseRulesForm
 from .models import Member
 
 
@@ -35,9 +36,9 @@ def _filled(values, prefix: str, count: int) -> list[tuple[int, str]]:
     return [(index, name) for index, name in named if name.strip()]
 
 
-class TableStartForm(forms.Form):
-    """A table's name and its first members: four fields shown, four more on demand (more
-    members can be added on the table's page)."""
+class TableStartForm(HouseRulesForm):
+    """A table's name, its first members (four fields shown, four more on demand; more can be
+    added on the table's page) and the house rules of its games."""
 
     FIELDS = 8
     SHOWN = 4

@@ -56,7 +56,11 @@ def table_start(request: HtmxHttpRequest) -> HttpResponse:
     form = TableStartForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         if not _too_many(request, "new-table"):
-            table = tables.start_table(form.cleaned_data["name"], form.cleaned_data["members"])
+            table = tables.start_table(
+                form.cleaned_data["name"],
+                form.cleaned_data["members"],
+                house_rules=form.cleaned_data["house_rules"],
+            )
             return redirect(request, reverse("table", args=[table.edit_token]))
         form.add_error(
             None, gettext("Too many new tables from this device: wait a minute, then try again.")

@@ -171,7 +171,7 @@ def _game_response(
         "all_rounds": request.GET.get("rounds") == "all",
         **extra,
     }
-    if editable:
+    if editable and partial != "changes":  # a live update of what changed sends no form
         context["form"] = form or _round_form(game, next_round=board.next_round_number)
     if not partial:
         context["share"] = _share_links(request, game, editable)
@@ -369,7 +369,7 @@ def _poll(request: HttpRequest, token: str, editable: bool) -> HttpResponse:
     """Has the game changed since version `v`? Unchanged: 204 No Content, after one indexed
     query and no rendering, and htmx swaps nothing. Changed since the version just before (a
     round or two added or edited; `shown`, the status the page shows, not finished): only
-    what changed, the #changes part (_rows_changed_since). Otherwise the #live part: the
+    what changed, the #changes part (_changes_since). Otherwise the #live part: the
     scoreboard, the rounds and, on the edit page, a fresh round form. Either way only a notice
     when someone is typing (`typing=1`): what they tapped is never swapped away under their
     fingers."""
@@ -381,32 +381,57 @@ def _poll(request: HttpRequest, token: str, editable: bool) -> HttpResponse:
         return HttpResponse(status=204)
     game = Game.with_players(**{field: token})
     typing = request.GET.get("typing") == "1"
-    board = Scoreboard.for_game(game)
-    rows = None
     if request.GET.get("shown") in (Status.PLAYING, Status.TIE_BREAK):
-        rows = _rows_changed_since(game, board, request.GET.get("v", ""))
-    if rows is None:
-        return _game_response(
-            request, game, partial="live", editable=editable, board=board, typing=typing
+        changes = _changes_since(game, request.GET.get("v", ""))
+        if changes is not None:
+            return changes.response(request, game, editable, typing)
+    return _game_response(request, game, partial="live", editable=editable, typing=typing)
+
+
+class _Changes:
+    """Rounds added or edited since the version a phone shows, all among the rows it shows:
+    what the #changes part sends it (views._changes_since)."""
+
+    def __init__(self, first: int, added: int) -> None:
+        self.first, self.added = first, added
+
+    def response(
+        self, request: HttpRequest, game: Game, editable: bool, typing: bool
+    ) -> HttpResponse:
+        """The #changes part: the totals, the banners and the rows from the first changed one
+        (the board read from there on, Scoreboard.from_round); the whole #live part when they
+        are more rows than the page shows."""
+        board = Scoreboard.from_round(game, self.first)
+        rows = board.rounds
+        shown_before = board.round_count - self.added
+        if not rows or len(rows) > Scoreboard.SHOWN_ROUNDS or shown_before < 1:
+            # More rows than the page shows, or no round table yet to add them to: all of it.
+            return _game_response(request, game, partial="live", editable=editable, typing=typing)
+        response = _game_response(
+            request,
+            game,
+            partial="changes",
+            editable=editable,
+            board=board,
+            undo=False,
+            typing=typing,
+            new_rows=[row for row in reversed(rows) if row.number > shown_before],
+            changed_rows=[row for row in rows if row.number <= shown_before],
         )
-    response = _game_response(
-        request, game, partial="changes", editable=editable, board=board, typing=typing, **rows
-    )
-    # Everything in the answer goes to its place out of band; the scoreboard stays.
-    response["HX-Reswap"] = "none"
-    # The chart and the statistics are fetched again when they are in view (rami.js).
-    response["HX-Trigger"] = "rami:changed"
-    return response
+        # Everything in the answer goes to its place out of band; the scoreboard stays.
+        response["HX-Reswap"] = "none"
+        # The chart and the statistics are fetched again when they are in view (rami.js).
+        response["HX-Trigger"] = "rami:changed"
+        return response
 
 
-def _rows_changed_since(game: Game, board: Scoreboard, seen: str) -> dict | None:
-    """What a phone showing version `seen` lacks, when rounds were only added or edited since
-    and all of them are among the rows the page shows: {"new_rows": newest first,
-    "changed_rows": the rows it shows that changed, running totals included}. None when it
-    needs the whole board: it is further behind, a round was deleted or restored, a player
-    renamed, the game finished (the round entry becomes the rematch) or rematched. The page
-    says it was not finished (`shown`, views._poll)."""
-    if not seen.isdigit() or board.standing.finished:
+def _changes_since(game: Game, seen: str) -> _Changes | None:
+    """What changed since version `seen`, when it can be sent alone: rounds only added or
+    edited since (one indexed query of the history), the game not finished. None when the
+    phone needs the whole board: it shows no version of the history, a round was deleted or
+    restored, a player renamed, the game finished (the round entry becomes the rematch) or
+    rematched (the version moved without a change in the history)."""
+    if not seen.isdigit() or game.status == Status.FINISHED:
         return None
     events = list(
         GameEvent.objects.filter(game=game, version__gte=int(seen))
@@ -419,16 +444,7 @@ def _rows_changed_since(game: Game, board: Scoreboard, seen: str) -> dict | None
     if any(kind not in (GameEvent.Kind.ADDED, GameEvent.Kind.EDITED) for _, kind, _ in later):
         return None
     first = min(number for _, _, number in later)
-    if board.round_count - first + 1 > Scoreboard.SHOWN_ROUNDS:
-        return None
-    shown_before = board.round_count - sum(kind == GameEvent.Kind.ADDED for _, kind, _ in later)
-    if shown_before < 1:
-        return None  # the page has no round table yet to add rows to
-    rows = [row for row in board.rounds if row.number >= first]
-    return {
-        "new_rows": [row for row in reversed(rows) if row.number > shown_before],
-        "changed_rows": [row for row in rows if row.number <= shown_before],
-    }
+    return _Changes(first, sum(kind == GameEvent.Kind.ADDED for _, kind, _ in later))
 
 
 @require_http_methods(["GET", "POST"])

@@ -12,6 +12,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from scoring import tables
+from scoring.forms import HouseRulesForm
 from scoring.models import Game, Member, Table
 from tests.conftest import GAMES, round_post, without_bdi
 from tests.test_sharing import qr_codes
@@ -109,6 +110,32 @@ def test_a_refused_table_keeps_what_was_typed_and_says_where(client):
     assert '<details class="more-players" open>' in html
     # The error stands under the second member's field, not the first's.
     assert html.index('value="ANA"') < html.index("Two members") < html.index('value="Eva"')
+
+
+def test_a_table_started_with_house_rules_plays_its_games_by_them(client):
+    """The start form of a table has the house rules of a game's start form; a post without
+    them (a script's) plays by the players' documents."""
+    form = client.get("/t/new/").content.decode()
+    assert 'name="joker"' in form and 'name="rules_shown"' in form
+    # The house rules as the form shows them, prefilled (a ticked box is posted as "on").
+    shown = {
+        name: "on" if value is True else str(value)
+        for name, value in HouseRulesForm().initial.items()
+        if value not in (None, False)
+    }
+    data = {"name": "Fifty", "member_0": "Ana", "member_1": "Boris", "rules_shown": "on", **shown}
+    client.post("/t/new/", {**data, "joker": "50"})
+    table = Table.objects.get(name="Fifty")
+    assert table.house_rules == {"joker": 50}
+    client.post(f"/t/{table.edit_token}/", play(table, "Ana", "Boris"))
+    assert Game.objects.get(table=table).rules.joker == 50
+    assert "House rules: joker 50" in client.get(f"/t/{table.edit_token}/").content.decode()
+
+    html = client.post("/t/new/", {**data, "name": "Wrong", "joker": "500"}).content.decode()
+    assert not Table.objects.filter(name="Wrong").exists()
+    assert '<details class="house-rules" open>' in html and 'value="500"' in html
+    client.post("/t/new/", {"name": "Plain", "member_0": "Ana", "member_1": "Boris"})
+    assert Table.objects.get(name="Plain").house_rules == {}
 
 
 def test_a_table_needs_a_member(client):
