@@ -385,12 +385,19 @@ class RoundForm(forms.Form):
     @classmethod
     def initial_for(cls, round_: Round, entry: RoundEntry) -> dict:
         """The initial data that shows `entry`, stored as `round_`, again (for editing it)."""
-        initial: dict = {
-            "winner": BLOCKED if entry.blocked else str(entry.winner),
-            "hand_rummy": entry.hand_rummy,
+        return {
+            **cls.initial_showing(entry),
             "for_round": round_.number,
             "round": round_.pk,
             "revision": round_.revision,
+        }
+
+    @classmethod
+    def initial_showing(cls, entry: RoundEntry) -> dict:
+        """The initial data of a form that shows `entry` (a round taken back to be put right)."""
+        initial: dict = {
+            "winner": BLOCKED if entry.blocked else str(entry.winner),
+            "hand_rummy": entry.hand_rummy,
         }
         for seat, hand in enumerate(entry.hands):
             initial[f"cards_{seat}"] = " ".join(hand.cards)

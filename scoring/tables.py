@@ -232,6 +232,10 @@ def keep_game(table: Table | None, game: Game, name: str | None = None) -> Table
     new members made as needed. Keeping a game twice at its table changes nothing (a second
     tap); keeping one at another table is refused ("game_at_another_table"). The game's
     version moves on, so that every phone on it learns where it is kept.
+
+    The games of its rematch chain (the games it was a rematch of, and its rematches, the
+    same players) that are at no table are kept there too: the evening's games stay together
+    whichever of them the group keeps.
     """
     if game.table_id is not None:
         if table is None or table.pk == game.table_id:
@@ -253,7 +257,27 @@ def keep_game(table: Table | None, game: Game, name: str | None = None) -> Table
             _seat_at(table, locked, _members_for(table, locked.names))
             locked.changed = True
     game.table = table
+    for other in _rematch_chain(game):
+        with other._changing() as locked:
+            if locked.table_id is None:
+                _seat_at(table, locked, _members_for(table, locked.names))
+                locked.changed = True
     return table
+
+
+def _rematch_chain(game: Game) -> list[Game]:
+    """The other games of `game`'s rematch chain that are at no table, oldest first: those it
+    was a rematch of, then its rematches."""
+    before, after = [], []
+    earlier = Game.objects.filter(next_game=game).first()
+    while earlier is not None:
+        before.insert(0, earlier)
+        earlier = Game.objects.filter(next_game=earlier).first()
+    later = game.next_game
+    while later is not None:
+        after.append(later)
+        later = later.next_game
+    return [other for other in before + after if other.table_id is None]
 
 
 def _name_from(names: Sequence[str]) -> str:

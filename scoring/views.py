@@ -45,6 +45,7 @@ from . import (
 from .errors import rules_error_message
 from .forms import PlayersForm, RoundForm, StartForm
 from .models import Game, GameEvent, Round, Status
+from .rules import RoundEntry
 from .scoreboard import Scoreboard
 
 logger = logging.getLogger(__name__)
@@ -181,7 +182,8 @@ def _game_response(
 
 def _game_page(request: HtmxHttpRequest, game: Game, editable: bool) -> TemplateResponse:
     """The game page as a GET gives it: with `?saved=<round id>` (where a save without
-    JavaScript lands) the confirmation of that round, while it is the latest; with
+    JavaScript lands) the confirmation of that round, while it is the latest, and with
+    `?changed=<round id>` (where an edit lands) the line of the round as it is now; with
     `?rounds=all` every round, and for htmx only the round table (the "Show all" link);
     for htmx, `?part=extras` is the chart and the statistics, drawn again after a live
     update that brought only the changed rows."""
@@ -190,11 +192,14 @@ def _game_page(request: HtmxHttpRequest, game: Game, editable: bool) -> Template
         return _game_response(request, game, partial="rounds_table", editable=editable, board=board)
     if request.htmx and request.GET.get("part") == "extras":
         return _game_response(request, game, partial="extras", editable=editable, board=board)
-    saved = None
+    saved, how = None, "saved"
     if editable and (pk := request.GET.get("saved", "")).isdigit() and board.rounds:
         latest = board.rounds[-1]
         saved = latest if latest.round.pk == int(pk) else None
-    return _game_response(request, game, editable=editable, board=board, saved=saved)
+    elif editable and (pk := request.GET.get("changed", "")).isdigit():
+        saved = next((row for row in board.rounds if row.round.pk == int(pk)), None)
+        how = "changed"
+    return _game_response(request, game, editable=editable, board=board, saved=saved, saved_how=how)
 
 
 ACTIONS = {"save", "preview", "delete", "restore", "rematch"}
@@ -225,7 +230,7 @@ def game_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
         form.show_points()
         return TemplateResponse(request, "scoring/game.html#preview", {"game": game, "form": form})
     if action == "save":
-        saved, refused = _save_round(request, game)
+        saved, how, refused = _save_round(request, game)
         if refused is not None:
             return refused
         if request.htmx:
@@ -233,7 +238,13 @@ def game_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
             board = Scoreboard.for_game(game)
             row = next(row for row in board.rounds if row.round.pk == saved.pk)
             return _game_response(
-                request, game, partial="game_body", board=board, undo=False, saved=row
+                request,
+                game,
+                partial="game_body",
+                board=board,
+                undo=False,
+                saved=row,
+                saved_how=how,
             )
         return redirect(request, f"{here}?saved={saved.pk}")
     else:
@@ -241,7 +252,10 @@ def game_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
             if action == "rematch":
                 return redirect(request, reverse("game", args=[game.rematch().edit_token]))
             if action == "delete":
-                game.delete_round(_round_as_seen(request.POST))
+                deletion = game.delete_round(_round_as_seen(request.POST))
+                if request.POST.get("refill"):
+                    # The Undo of a save: the round goes back into the form, to be put right.
+                    return _refilled(request, game, deletion)
             else:
                 game.restore_round(GameEvent(pk=_number(request.POST.get("event"))))
         except GameEvent.DoesNotExist:
@@ -253,6 +267,17 @@ def game_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
     if request.htmx:
         return _game_response(request, game, partial="game_body")
     return redirect(request, here)
+
+
+def _refilled(request: HtmxHttpRequest, game: Game, deletion: GameEvent) -> HttpResponse:
+    """The game once a round just saved is taken back: the form holds that round as it was
+    typed (with the Undo of the deletion above it), for the htmx page and the plain one."""
+    board = Scoreboard.for_game(game)
+    entry = RoundEntry.from_document(deletion.before, game.names)
+    form = _round_form(game, initial=RoundForm.initial_showing(entry))
+    form.initial["for_round"] = board.next_round_number
+    partial = "game_body" if request.htmx else ""
+    return _game_response(request, game, _with_points(game, form), partial=partial, board=board)
 
 
 def _round_as_seen(data) -> Round:
@@ -275,20 +300,22 @@ def _refused(request: HtmxHttpRequest, game: Game, error: rules.RulesError) -> H
     return response
 
 
-def _save_round(request: HtmxHttpRequest, game: Game) -> tuple[Round | None, HttpResponse | None]:
-    """Record the posted round: (the round, None) when it is recorded, else (None, the page
-    that says why, with everything typed kept and every error shown at once).
+def _save_round(
+    request: HtmxHttpRequest, game: Game
+) -> tuple[Round | None, str, HttpResponse | None]:
+    """Record the posted round: (the round, "saved", None) when it is recorded, else (None,
+    "", the page that says why, with everything typed kept and every error shown at once).
 
     When another phone saved the round this form was for, nothing is recorded. If that phone
     saved this very round (the same hands, as happens when two people at the table enter it),
-    it counts as saved here too. Otherwise the form comes back with everything typed, what the
-    other phone saved, and the choice to save it as the next round (the form now says that
-    number) or to drop it.
+    it counts as saved here too ("elsewhere"). Otherwise the form comes back with everything
+    typed, what the other phone saved, and the choice to save it as the next round (the form
+    now says that number) or to drop it.
     """
     partial = "game_body" if request.htmx else ""
     form = _round_form(game, request.POST)
     if not form.is_valid():
-        return None, _game_response(request, game, _with_points(game, form), partial=partial)
+        return None, "", _game_response(request, game, _with_points(game, form), partial=partial)
     entry = form.cleaned_data["entry"]
     try:
         round_ = game.record_round(
@@ -299,18 +326,18 @@ def _save_round(request: HtmxHttpRequest, game: Game) -> tuple[Round | None, Htt
     except rules.RulesError as error:
         if error.code != "round_taken":
             form.add_error(None, rules_error_message(error, form.names))
-            return None, _game_response(request, game, form, partial=partial)
+            return None, "", _game_response(request, game, form, partial=partial)
         same = game.rounds.with_hands().filter(number__gte=error.details["number"])
         for round_ in same:
             if round_.entry(len(game.seated_players)).same_round(entry):
-                return round_, None
+                return round_, "elsewhere", None
         data = request.POST.copy()
         data["for_round"] = str(error.details["next"])
         form = _with_points(game, _round_form(game, data))
         conflict = {"number": error.details["number"], "next": error.details["next"]}
         response = _game_response(request, game, form, partial=partial, conflict=conflict)
-        return None, response
-    return round_, None
+        return None, "", response
+    return round_, "saved", None
 
 
 def _with_points(game: Game, form: RoundForm) -> RoundForm:
@@ -474,7 +501,7 @@ def round_page(request: HtmxHttpRequest, token: str, number: int) -> HttpRespons
                 status = 409
             else:
                 here = reverse("game", args=[game.edit_token])
-                return redirect(request, f"{here}#round-{number}")
+                return redirect(request, f"{here}?changed={seen.pk}")
     round_ = game.rounds.prefetch_related("hands__player").filter(number=number).first()
     if round_ is None:
         raise Http404

@@ -101,6 +101,50 @@ def test_a_save_with_htmx_shows_the_round_its_points_and_an_undo_that_deletes_it
     assert "Round 1 was deleted." in answer.content.decode()  # and it can be brought back
 
 
+def test_undo_after_a_save_puts_the_round_back_into_the_form_to_be_put_right(client, four_players):
+    page = f"/g/{four_players.edit_token}/"
+    client.post(page, round_post(0, {1: 12, 2: 10, 3: 4}))
+    saved = without_bdi(
+        client.post(
+            page, round_post(1, {0: "AH JK", 2: (20, "no"), 3: 4}), headers=HTMX
+        ).content.decode()
+    )
+    banner = re.search(r'<div class="banner saved".*?</div>', saved, re.S)[0]
+    undo = dict(re.findall(r'name="(round|number|revision|refill)" value="(\d+)"', banner))
+    assert undo["refill"] == "1"
+    html = client.post(page, {"action": "delete", **undo}, headers=HTMX).content.decode()
+    assert four_players.rounds.count() == 1
+    # The round as it was typed is in the form again, for round 2, its points shown ...
+    assert 'value="1" id="id_winner_1" required checked' in html
+    assert 'value="AH JK"' in html and 'value="20"' in html
+    assert re.search(r'id="id_not_opened_2" checked', html)
+    assert '<input type="hidden" name="for_round" value="2"' in html
+    assert re.search(r'id="points-2"[^>]*>45<', html)
+    # ... and the deletion itself can still be undone.
+    assert "Round 2 was deleted." in without_bdi(html)
+
+    # Without JavaScript too.
+    client.post(page, round_post(1, {0: 3, 2: 4, 3: 5}))
+    round_ = four_players.rounds.get(number=2)
+    data = {"action": "delete", "round": round_.pk, "number": 2, "revision": 1, "refill": "1"}
+    response = client.post(page, data)
+    assert response.status_code == 200
+    assert 'value="3"' in response.content.decode()
+
+
+def test_the_second_phone_of_the_same_round_is_told_it_was_saved_there(client, four_players):
+    page = f"/g/{four_players.edit_token}/"
+    client.post(page, round_post(0, {1: 5, 2: 6, 3: 7}, for_round="1", key="a"))
+    html = without_bdi(
+        client.post(
+            page, round_post(0, {1: 5, 2: 6, 3: 7}, for_round="1", key="b"), headers=HTMX
+        ).content.decode()
+    )
+    banner = re.search(r'<div class="banner saved".*?</div>', html, re.S)[0]
+    assert "Round 1 was saved on another phone, just as you typed it:" in banner
+    assert "Undo" not in banner  # one Undo, on the phone that saved it
+
+
 def test_a_save_without_javascript_lands_on_the_page_that_confirms_it(client, four_players):
     page = f"/g/{four_players.edit_token}/"
     response = client.post(page, round_post(1, {0: 12, 2: 7, 3: 9}))
@@ -122,7 +166,7 @@ def test_the_same_round_entered_on_two_phones_is_saved_once(client, four_players
     response = client.post(page, theirs, headers=HTMX)
     html = without_bdi(response.content.decode())
     assert four_players.rounds.count() == 1
-    assert "Round 1 saved:" in html
+    assert "Round 1 was saved on another phone, just as you typed it:" in html
     assert "Save mine as round 2" not in html
 
     # A different round for the same slot is another matter: it is offered as round 2.

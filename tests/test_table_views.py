@@ -444,6 +444,26 @@ def test_a_finished_game_offers_to_keep_its_group_together(client):
     assert Table.objects.count() == 1
 
 
+def test_keeping_a_game_keeps_its_rematches_and_the_games_it_was_a_rematch_of(client):
+    """The evening's games stay together whichever of them the group keeps, even after a
+    rematch made on another phone."""
+    first = finished_game(client)
+    client.post(f"/g/{first.edit_token}/", {"action": "rematch"})
+    second = Game.objects.exclude(pk=first.pk).get()
+    # The first game's page still offers to keep the group together after the rematch.
+    html = client.get(f"/g/{first.edit_token}/").content.decode()
+    assert "The game is over, and the next one has begun." in html
+    assert f'action="/g/{first.edit_token}/keep/"' in html
+    client.post(f"/g/{second.edit_token}/", round_post(0, hands={1: 200}))
+    client.post(f"/g/{second.edit_token}/", {"action": "rematch"})
+    third = Game.objects.exclude(pk__in=[first.pk, second.pk]).get()
+
+    client.post(f"/g/{second.edit_token}/keep/", {"name": "Friday"})
+    table = Table.objects.get()
+    assert set(table.games.values_list("pk", flat=True)) == {first.pk, second.pk, third.pk}
+    assert all(player.member for game in table.games.all() for player in game.players.all())
+
+
 def test_a_kept_game_without_a_name_is_named_after_its_players(client):
     game = finished_game(client)
     client.post(f"/g/{game.edit_token}/keep/", {"name": "  "})

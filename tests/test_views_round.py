@@ -1,10 +1,11 @@
 """Editing a round at /g/<edit-token>/rounds/<number>/."""
 
+import re
 from html import unescape
 
 import pytest
 
-from tests.conftest import edit_post
+from tests.conftest import edit_post, without_bdi
 
 pytestmark = pytest.mark.django_db
 
@@ -27,7 +28,14 @@ def test_editing_a_round_recomputes_every_total_and_the_state(client, every_kind
     data = edit_post(every_kind_game, 3, 0, {1: 10, 2: 10, 3: 10})
     response = client.post(url(every_kind_game, 3), data)
     assert response.status_code == 303
-    assert response["Location"].endswith("#round-3")
+    round_ = every_kind_game.rounds.get(number=3)
+    assert response["Location"] == f"/g/{every_kind_game.edit_token}/?changed={round_.pk}"
+    # The page says what the round is now, above the new totals, with no Undo (the history
+    # keeps the round as it was).
+    html = without_bdi(client.get(response["Location"]).content.decode())
+    banner = re.search(r'<div class="banner saved".*?</div>', html, re.S)[0]
+    assert "Round 3 changed:" in banner and "Ana 0" in banner and "Undo" not in banner
+    assert html.index("Round 3 changed:") < html.index('id="totals"')
     assert every_kind_game.totals() == [200, 253, 266, 51]
     every_kind_game.refresh_from_db()
     assert every_kind_game.status == "playing"

@@ -177,6 +177,17 @@
   });
   window.addEventListener("scroll", refreshExtras, { passive: true });
 
+  // A live update and a save can cross: a row the update adds may already be on the page (the
+  // save's answer brought it). Added twice it would show twice: the one on the page goes.
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var detail = event.detail;
+    if (!detail || !detail.target || detail.target.id !== "round-rows" || !detail.fragment) return;
+    detail.fragment.querySelectorAll("tr[id]").forEach(function (row) {
+      var shown = document.getElementById(row.id);
+      if (shown) shown.remove();
+    });
+  });
+
   function markTyping(event) {
     var form = event.target.closest && event.target.closest("#round-entry #round-form");
     var flag = document.getElementById("typing");
@@ -339,9 +350,11 @@
     } else if (invalid) {
       var place = invalid.closest(".hand") || invalid;
       place.scrollIntoView({ block: "center" });
-      // The cards' text field is hidden where the keys stand in for it: its value field then.
-      var field = invalid.matches("input") && invalid.offsetParent ? invalid : place.querySelector(".value-input");
-      if (field) field.focus({ preventScroll: true });
+      // The field itself when it shows; else (the cards' text field, hidden where the keys
+      // stand in for it) the player's row, so that no keyboard opens over the keys.
+      var field = invalid.matches("input") && invalid.offsetParent ? invalid : place;
+      if (field === place) place.setAttribute("tabindex", "-1");
+      field.focus({ preventScroll: true });
     } else {
       var board = document.getElementById("scoreboard");
       if (board) board.scrollIntoView({ block: "start" });
