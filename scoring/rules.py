@@ -321,46 +321,30 @@ def round_winners(hands: Sequence[Hand], winner: int | None, rules: Rules = SEED
     return [index for index, value in enumerate(worth) if value == lowest]
 
 
-def check_typed_values(hands: Sequence[Hand], winner: int | None, rules: Rules = SEEDS) -> None:
-    """Refuse a hand value typed for a player who did not go out that no cards can make: less
-    than the cheapest card (a player who did not go out holds at least one card). Asked of
-    what is typed at the table; score_round itself scores such a value, so that a game file or
-    a backup written before this check still imports."""
-    for error in typed_value_errors(hands, winner, rules):
-        raise error
-
-
-def typed_value_errors(
-    hands: Sequence[Hand], winner: int | None, rules: Rules = SEEDS
-) -> list[RulesError]:
-    """Every typed value check_typed_values refuses, one error per player."""
-    return [
-        RulesError("value_too_small", index, value=hand.value, limit=rules.cheapest_card)
-        for index, hand in enumerate(hands)
-        if index != winner and hand.value is not None and hand.value < rules.cheapest_card
-    ]
-
-
 def hand_errors(
     hands: Sequence[Hand | None], winner: int | None, hand_rummy: bool, rules: Rules = SEEDS
 ) -> list[RulesError]:
     """The first error of each player's own hand in a round, in seat order: a hand missing, or
-    a value that no cards make (too small, or more than the deck is worth). The round form
-    shows them all at once; score_round refuses the round on the first. A None hand (already
-    refused) is left out."""
+    a value that no cards make (more than the deck is worth, or less than the cheapest card: a
+    player who did not go out holds at least one card). The round form shows them all at once;
+    score_round refuses the round on the first. The cheapest card is asked of what is typed at
+    the table only: score_round scores such a value, so that a game file or a backup written
+    before this check still imports. A None hand (already refused) is left out."""
     doubled = hand_rummy and rules.hand_rummy == Rules.DOUBLE
-    given = [hand if hand is not None else Hand(value=rules.cheapest_card) for hand in hands]
-    errors = {error.player: error for error in reversed(typed_value_errors(given, winner, rules))}
+    errors = []
     for index, hand in enumerate(hands):
-        if hand is None or index == winner or index in errors:
+        if hand is None or index == winner:
             continue
-        if not hand.given and (not hand_rummy or doubled):
+        if hand.value is not None and hand.value < rules.cheapest_card:
+            limit = rules.cheapest_card
+            errors.append(RulesError("value_too_small", index, value=hand.value, limit=limit))
+        elif not hand.given and (not hand_rummy or doubled):
             code = "missing_hand" if winner is not None else "missing_blocked_hand"
-            errors[index] = RulesError(code, index)
+            errors.append(RulesError(code, index))
         elif hand.value is not None and hand.value > rules.max_hand_value:
             limit = rules.max_hand_value
-            errors[index] = RulesError("value_too_large", index, value=hand.value, limit=limit)
-    return [errors[index] for index in sorted(errors) if hands[index] is not None]
+            errors.append(RulesError("value_too_large", index, value=hand.value, limit=limit))
+    return errors
 
 
 def score_round(

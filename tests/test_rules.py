@@ -12,7 +12,7 @@ from scoring.rules import (
     Hand,
     RulesError,
     card_points,
-    check_typed_values,
+    hand_errors,
     hand_value,
     parse_card,
     score_round,
@@ -195,6 +195,11 @@ def test_deck_check_accepts_a_full_legal_spread():
     assert score_round(hands, winner=0, target=200) == [0, 140, 40]
 
 
+def first_hand_error(hands, winner):
+    """Raise the first error hand_errors finds in these hands, as the form shows it."""
+    raise hand_errors(hands, winner, hand_rummy=False)[0]
+
+
 @pytest.mark.parametrize(
     ("make", "code"),
     [
@@ -202,8 +207,8 @@ def test_deck_check_accepts_a_full_legal_spread():
         (lambda: Hand(cards=("AH",), value=11), "cards_and_value"),
         (lambda: Hand(value=2033), "value_too_large"),
         (lambda: score_round([Hand(), Hand(value=841)], winner=0, target=100), "value_too_large"),
-        (lambda: check_typed_values([Hand(), Hand(value=1)], winner=0), "value_too_small"),
-        (lambda: check_typed_values([Hand(value=0), Hand()], winner=1), "value_too_small"),
+        (lambda: first_hand_error([Hand(), Hand(value=1)], winner=0), "value_too_small"),
+        (lambda: first_hand_error([Hand(value=0), Hand()], winner=1), "value_too_small"),
         (lambda: Hand(value="12"), "not_a_number"),
         (lambda: score_round([Hand(), Hand(value=1)], winner=2, target=100), "winner_out_of_range"),
         (
