@@ -1,10 +1,9 @@
 """`manage.py import_game FILE` (or `-` for standard input): a game from a rami-game/1 file."""
 
-import sys
-
 from django.core.management.base import BaseCommand, CommandError
 
 from scoring.exchange import ExchangeError, import_game, loads
+from scoring.management.files import read_document
 
 
 class Command(BaseCommand):
@@ -16,15 +15,7 @@ class Command(BaseCommand):
         parser.add_argument("file", help="a rami-game/1 JSON file, or - for standard input")
 
     def handle(self, *args, **options):
-        path = options["file"]
-        try:
-            if path == "-":
-                text = sys.stdin.buffer.read()
-            else:
-                with open(path, "rb") as file:
-                    text = file.read()
-        except OSError as error:
-            raise CommandError(f"cannot read {path}: {error.strerror}") from None
+        text = read_document(options["file"])
         try:
             game = import_game(loads(text))
         except ExchangeError as error:

@@ -1,11 +1,10 @@
 """`manage.py import_table FILE` (or `-` for standard input): a table and its games from a
 rami-table/1 file."""
 
-import sys
-
 from django.core.management.base import BaseCommand, CommandError
 
 from scoring.exchange import ExchangeError, loads
+from scoring.management.files import read_document
 from scoring.tables import import_table
 
 
@@ -19,15 +18,7 @@ class Command(BaseCommand):
         parser.add_argument("file", help="a rami-table/1 JSON file, or - for standard input")
 
     def handle(self, *args, **options):
-        path = options["file"]
-        try:
-            if path == "-":
-                text = sys.stdin.buffer.read()
-            else:
-                with open(path, "rb") as file:
-                    text = file.read()
-        except OSError as error:
-            raise CommandError(f"cannot read {path}: {error.strerror}") from None
+        text = read_document(options["file"])
         try:
             table = import_table(loads(text))
         except ExchangeError as error:
