@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import random
 import shutil
 import socket
 import subprocess
@@ -25,6 +24,10 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.long_games import long_game_document  # noqa: E402
+
 DOCS = ROOT / "docs"
 PYTHON = sys.executable
 
@@ -70,34 +73,6 @@ IN_PROGRESS = {
 }
 
 
-LONG_NAMES = [
-    "Anastázie Nováková-Procházková",
-    "Borislav Georgiev Todorov",
-    "Cyrillus Wennerström-Lindqvi",
-    "Dana Kusumawati Wijayakusuma",
-    "Emil Černý z Horních Počernic",
-    "Františka Svobodová Dvořák",
-]
-
-
-def long_game_document(rounds: int) -> dict:
-    """Six long names and `rounds` rounds of one to three low cards a loser, so that the game
-    runs long without anyone reaching the target."""
-    rng = random.Random(7)  # noqa: S311 (made-up hands, not a secret)
-    documents = []
-    for _ in range(rounds):
-        winner = rng.randrange(len(LONG_NAMES))
-        deck = [rank + suit for rank in "2345" for suit in "SHDC"] * 2
-        rng.shuffle(deck)
-        hands = {
-            name: {"cards": [deck.pop() for _ in range(rng.choice([1, 2, 3]))]}
-            for seat, name in enumerate(LONG_NAMES)
-            if seat != winner
-        }
-        documents.append({"winner": LONG_NAMES[winner], "hands": hands})
-    return {"format": "rami-game/1", "players": LONG_NAMES, "rounds": documents}
-
-
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -131,7 +106,8 @@ def main() -> None:
         manage(env, "migrate", "--no-input", "-v0")
         playing = manage(env, "import_game", "-", stdin=json.dumps(IN_PROGRESS))
         finished = manage(env, "import_game", str(ROOT / "tests" / "games" / "every_kind.json"))
-        long_game = manage(env, "import_game", "-", stdin=json.dumps(long_game_document(44)))
+        long_document = json.dumps(long_game_document(44, seed=7))
+        long_game = manage(env, "import_game", "-", stdin=long_document)
         server = subprocess.Popen(
             [PYTHON, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
             cwd=ROOT,

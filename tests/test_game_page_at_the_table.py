@@ -4,7 +4,6 @@ a never-opened hand's points explained, a round entered on two phones saved once
 update that sends only what changed."""
 
 import gzip
-import random
 import re
 
 import pytest
@@ -13,38 +12,18 @@ from scoring.exchange import import_game
 from scoring.models import Game, GameEvent
 from scoring.scoreboard import Scoreboard
 from tests.conftest import edit_post, round_post, without_bdi
+from tests.long_games import long_game_document
 
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HX-Request": "true"}
 KB = 1024
-LONG_NAMES = [
-    "Anastázie Nováková-Procházková",
-    "Borislav Georgiev Todorov",
-    "Cyrillus Wennerström-Lindqvi",
-    "Dana Kusumawati Wijayakusuma",
-    "Emil Černý z Horních Počernic",
-    "Františka Svobodová Dvořák",
-]
 
 
 def long_game(rounds: int, players: int = 6, seed: int = 1) -> Game:
-    """A game of six 30-character names with real-looking hands: two to five low cards with
-    their suits in every loser's hand, so that nobody reaches the target."""
-    rng = random.Random(seed)
-    names = LONG_NAMES[:players]
-    documents = []
-    for _ in range(rounds):
-        winner = rng.randrange(players)
-        deck = [rank + suit for rank in "2345" for suit in "SHDC"] * 2
-        rng.shuffle(deck)
-        hands = {
-            name: {"cards": [deck.pop() for _ in range(rng.choice([1, 1, 2, 2, 3]))]}
-            for seat, name in enumerate(names)
-            if seat != winner
-        }
-        documents.append({"winner": names[winner], "hands": hands})
-    return import_game({"format": "rami-game/1", "players": names, "rounds": documents})
+    """A game of up to six 30-character names with real-looking hands (tests/long_games.py)."""
+    document = long_game_document(rounds, players, seed, hand_sizes=(1, 1, 2, 2, 3))
+    return import_game(document)
 
 
 def round_numbers(html: str) -> list[int]:

@@ -3,7 +3,6 @@
 tall, the saved round in view with its Undo, errors in view, a round entered on two phones,
 live updates that bring only what changed, and no page wider than its screen in any language."""
 
-import random
 import re
 
 import pytest
@@ -14,35 +13,14 @@ from scoring.exchange import import_game
 from scoring.models import Game
 from tests.browser.conftest import PHONE
 from tests.browser.game_steps import choose_winner, hand, save, tap_cards, type_value
+from tests.long_games import LONG_NAMES, long_game_document
 
-LONG_NAMES = [
-    "Anastázie Nováková-Procházková",
-    "Borislav Georgiev Todorov",
-    "Cyrillus Wennerström-Lindqvi",
-    "Dana Kusumawati Wijayakusuma",
-    "Emil Černý z Horních Počernic",
-    "Františka Svobodová Dvořák",
-]
 LANGUAGES = ["en", "cs", "sv", "bg", "id"]
 
 
 def long_game(rounds: int, players: int, seed: int = 3) -> Game:
-    """Real-looking hands (one to three low cards with suits), so that nobody nears the
-    target however long the game."""
-    rng = random.Random(seed)
-    names = LONG_NAMES[:players]
-    documents = []
-    for _ in range(rounds):
-        winner = rng.randrange(players)
-        deck = [rank + suit for rank in "2345" for suit in "SHDC"] * 2
-        rng.shuffle(deck)
-        hands = {
-            name: {"cards": [deck.pop() for _ in range(rng.choice([1, 2, 3]))]}
-            for seat, name in enumerate(names)
-            if seat != winner
-        }
-        documents.append({"winner": names[winner], "hands": hands})
-    return import_game({"format": "rami-game/1", "players": names, "rounds": documents})
+    """A game of long names and real-looking hands (tests/long_games.py)."""
+    return import_game(long_game_document(rounds, players, seed))
 
 
 def box(page: Page, selector: str) -> dict:
