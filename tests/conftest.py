@@ -1,3 +1,4 @@
+import copy
 import http.client
 import json
 import re
@@ -7,8 +8,9 @@ from urllib.parse import urlencode
 
 import pytest
 
+from scoring import tables
 from scoring.exchange import import_game
-from scoring.models import Game
+from scoring.models import Game, Table
 
 GAMES = Path(__file__).parent / "games"
 
@@ -22,6 +24,33 @@ def every_kind_game(db) -> Game:
     """A finished 4-player game: a normal round, a hand rummy, a round that leads to a
     tie-break, and a blocked tie-break round that Ana wins."""
     return import_game(game_document("every_kind"))
+
+
+def thursday() -> dict:
+    """SPEC 2.5's worked example: three finished games of Ana, Boris, Cyril and Dana."""
+    return json.loads((GAMES / "thursday_cards.json").read_text())
+
+
+@pytest.fixture
+def thursday_table(db) -> Table:
+    return tables.import_table(thursday())
+
+
+def big_table(games: int) -> Table:
+    """A table of `games` games: the SPEC example's three again and again, every fifth game
+    with a guest in Boris's seat and every seventh left unfinished."""
+    document = thursday()
+    examples = document["games"]
+    document["games"] = []
+    for number in range(games):
+        game = copy.deepcopy(examples[number % 3])
+        game.pop("started")
+        if number % 5 == 0 and "Boris" in game["players"]:
+            game = json.loads(json.dumps(game).replace('"Boris"', '"Eva"'))
+        if number % 7 == 0:
+            game["rounds"] = game["rounds"][:-1]
+        document["games"].append(game)
+    return tables.import_table(document)
 
 
 @pytest.fixture

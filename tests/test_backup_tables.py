@@ -17,8 +17,8 @@ from scoring.exchange import ExchangeError, loads
 from scoring.management.commands import restore_games
 from scoring.models import Game, Member, Player, Table, new_token
 from scoring.rules import Hand, RoundEntry
+from tests.conftest import thursday
 from tests.test_backup import random_backup
-from tests.test_tables import thursday
 
 pytestmark = pytest.mark.django_db
 

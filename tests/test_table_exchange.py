@@ -14,15 +14,9 @@ from scoring import rules, tables
 from scoring.exchange import ExchangeError, export_game
 from scoring.models import Game, Member, Player, Table
 from scoring.rules import Hand, RoundEntry
-from tests.conftest import GAMES
-from tests.test_tables import thursday
+from tests.conftest import GAMES, thursday
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def thursday_table() -> Table:
-    return tables.import_table(thursday())
 
 
 def test_the_export_of_the_spec_example_states_its_standings(thursday_table):

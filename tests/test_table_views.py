@@ -2,7 +2,6 @@
 the watch-only link, new games from it, members added and renamed, keeping a finished game's
 group together, the export, and the queries of a big table's page."""
 
-import copy
 import json
 import re
 from html.parser import HTMLParser
@@ -14,20 +13,10 @@ from django.test.utils import CaptureQueriesContext
 from scoring import tables
 from scoring.forms import HouseRulesForm
 from scoring.models import Game, Member, Table
-from tests.conftest import GAMES, round_post, without_bdi
+from tests.conftest import big_table, round_post, thursday, without_bdi
 from tests.test_sharing import qr_codes
 
 pytestmark = pytest.mark.django_db
-
-
-def thursday() -> dict:
-    """SPEC 2.5's worked example: three finished games of Ana, Boris, Cyril and Dana."""
-    return json.loads((GAMES / "thursday_cards.json").read_text())
-
-
-@pytest.fixture
-def thursday_table() -> Table:
-    return tables.import_table(thursday())
 
 
 @pytest.fixture
@@ -522,23 +511,6 @@ def test_an_edit_link_is_kept_over_a_watch_only_link(client, thursday_table):
 
 
 # Views stay cheap
-
-
-def big_table(games: int) -> Table:
-    """A table of `games` games: the SPEC example's three again and again, a guest in every
-    fifth, every seventh left unfinished."""
-    document = thursday()
-    examples = document["games"]
-    document["games"] = []
-    for number in range(games):
-        game = copy.deepcopy(examples[number % 3])
-        game.pop("started")
-        if number % 5 == 0 and "Boris" in game["players"]:
-            game = json.loads(json.dumps(game).replace('"Boris"', '"Eva"'))
-        if number % 7 == 0:
-            game["rounds"] = game["rounds"][:-1]
-        document["games"].append(game)
-    return tables.import_table(document)
 
 
 def test_the_table_page_makes_the_same_queries_for_3_games_and_for_200(client):

@@ -1,9 +1,6 @@
 """Tables (SPEC 2.5): members, new games from a table, keeping a game, renaming a member, and
 the standings, head to head and results across the table's games."""
 
-import copy
-import json
-
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -13,19 +10,9 @@ from scoring.exchange import export_game, import_game
 from scoring.models import Game, GameEvent, Member, Player, Table
 from scoring.rules import Hand, RoundEntry, RulesError
 from scoring.tables import NewMember
-from tests.conftest import GAMES
+from tests.conftest import big_table, thursday
 
 pytestmark = pytest.mark.django_db
-
-
-def thursday() -> dict:
-    """SPEC 2.5's worked example: three finished games of Ana, Boris, Cyril and Dana."""
-    return json.loads((GAMES / "thursday_cards.json").read_text())
-
-
-@pytest.fixture
-def thursday_table() -> Table:
-    return tables.import_table(thursday())
 
 
 def by_name(table_standings) -> dict:
@@ -137,23 +124,6 @@ def test_results_list_the_games_in_the_order_they_began(thursday_table):
 
 
 # Fixed queries
-
-
-def big_table(games: int) -> Table:
-    """A table of `games` games: the SPEC example's three again and again, every fifth game
-    with a guest in Boris's seat and every seventh left unfinished."""
-    document = thursday()
-    examples = document["games"]
-    document["games"] = []
-    for number in range(games):
-        game = copy.deepcopy(examples[number % 3])
-        game.pop("started")
-        if number % 5 == 0 and "Boris" in game["players"]:
-            game = json.loads(json.dumps(game).replace('"Boris"', '"Eva"'))
-        if number % 7 == 0:
-            game["rounds"] = game["rounds"][:-1]
-        document["games"].append(game)
-    return tables.import_table(document)
 
 
 def queries_of(read, table: Table) -> int:
