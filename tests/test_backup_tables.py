@@ -18,15 +18,9 @@ from scoring.management.commands import restore_games
 from scoring.models import Game, Member, Player, Table, new_token
 from scoring.rules import Hand, RoundEntry
 from tests.conftest import thursday
-from tests.test_backup import random_backup
+from tests.test_backup import random_backup, run
 
 pytestmark = pytest.mark.django_db
-
-
-def run(command: str, *arguments) -> str:
-    out = StringIO()
-    call_command(command, *map(str, arguments), stdout=out, stderr=out)
-    return out.getvalue()
 
 
 @pytest.fixture
