@@ -76,6 +76,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Names the phone that makes a change to a game, so that its Undo is offered there only.
+    "scoring.phones.PhoneMiddleware",
 ]
 
 ROOT_URLCONF = "rami_site.urls"

@@ -67,6 +67,24 @@ MESSAGES = {
         "Round %(number)s was changed on another phone since you opened it. Nothing was "
         "changed here; it is shown below as it is now."
     ),
+    # Restoring from the history, and Undo (Game.restore_round, Game.undo).
+    "restore_as_extra": _(
+        "Round %(number)s's place has been filled since it was deleted: brought back now, it "
+        "becomes an extra round %(extra)s, after the others. Nothing was changed yet."
+    ),
+    "undo_not_yours": _(
+        "Only the phone that made this change can undo it. Nothing was changed; the history "
+        "shows every change."
+    ),
+    "undo_changed": _(
+        "Round %(number)s was changed on another phone after it was saved here, so Undo no "
+        "longer takes it back. Nothing was changed; its line shows it as it is now."
+    ),
+    "undo_done": _("This change has already been undone. Nothing more was changed."),
+    "undo_overtaken": _(
+        "Round %(number)s can no longer be undone here: round %(later)s was changed after it. "
+        "Nothing was changed; the history can still put things right."
+    ),
     "game_not_finished": _("Only a finished game has a rematch: play on until someone wins."),
     "value_too_small": _(
         "A hand value of %(value)s is less than the cheapest card (%(limit)s): a player who did "

@@ -59,6 +59,12 @@ class Change:
     before: RoundAsItWas | None
     after: RoundAsItWas | None
     rename: Rename | None = None
+    # A deleted round not back yet whose place has been filled since: the number it would
+    # become, one round more after the others (Game.restore_round asks to confirm it).
+    extra: int | None = None
+    # An edit whose round is still there: the revision it has now, for "go back to this
+    # version" (Game.go_back).
+    revision: int | None = None
 
     @property
     def restorable(self) -> bool:
@@ -106,6 +112,9 @@ def changes(game: Game) -> list[Change]:
     names = game.names
     target = game.target
     found = []
+    rounds = dict(game.rounds.values_list("pk", "revision"))
+    # Going back in time: whether a round has been added or brought back after each change.
+    filled = False
     for event in game.events.order_by("-created_at", "-pk"):
         if event.kind == GameEvent.Kind.RENAMED:
             found.append(
@@ -118,6 +127,9 @@ def changes(game: Game) -> list[Change]:
                 event=event,
                 before=round_as_it_was(event.before, names, event.number, target, game.rules),
                 after=round_as_it_was(event.after, names, event.number, target, game.rules),
+                extra=len(rounds) + 1 if filled else None,
+                revision=rounds.get(event.round_id) if event.kind in GameEvent.EDITS else None,
             )
         )
+        filled = filled or event.kind in (GameEvent.Kind.ADDED, GameEvent.Kind.RESTORED)
     return found

@@ -272,11 +272,14 @@ class Game(models.Model):
         key: str = "",
         past_the_end: bool = False,
         for_round: int | None = None,
+        phone: str = "",
     ) -> Round:
         """Add a round after the last one. A repeated `key` (the same form sent twice) returns
         the round it recorded the first time instead of recording it again. `for_round` is the
         number the form was filled in for: when another phone has saved that round first, the
         round is refused (code "round_taken") rather than silently added after it.
+
+        `phone`: the phone that made the change (phones.of), to whom its Undo belongs.
 
         A finished game takes no new round, except when a whole game is imported
         (`past_the_end`): its history may hold rounds played before an earlier round was
@@ -308,7 +311,13 @@ class Game(models.Model):
             game._check_room(number)
             round_ = Round(game=game, number=number)
             round_.store(entry, game, new=True)
-            game.log(GameEvent.Kind.ADDED, round_, after=entry.document(game.names), key=key)
+            game.log(
+                GameEvent.Kind.ADDED,
+                round_,
+                after=entry.document(game.names),
+                key=key,
+                phone=phone,
+            )
         return round_
 
     def _check_room(self, number: int) -> None:
@@ -332,53 +341,168 @@ class Game(models.Model):
             raise rules.RulesError("round_changed", number=seen.number)
         return round_
 
-    def edit_round(self, seen: Round, entry: RoundEntry) -> Round:
-        """Store `entry` in the round `seen` (as a phone saw it: see _round_as_seen)."""
+    def edit_round(
+        self,
+        seen: Round,
+        entry: RoundEntry,
+        phone: str = "",
+        kind: str = "edited",
+    ) -> Round:
+        """Store `entry` in the round `seen` (as a phone saw it: see _round_as_seen): the round
+        keeps its number and identity, its revision moves on. `kind`: EDITED from the round's
+        page, CORRECTED when a phone took back the round it had just saved to put it right."""
         with self._changing() as game:
             round_ = game._round_as_seen(seen)
-            names = game.names
-            before = round_.document(names)
-            round_.revision += 1
-            round_.store(entry, game)
-            game.log(GameEvent.Kind.EDITED, round_, before=before, after=entry.document(names))
+            game._store_again(round_, entry, kind, phone)
         return round_
 
-    def delete_round(self, seen: Round) -> GameEvent:
+    def _store_again(
+        self,
+        round_: Round,
+        entry: RoundEntry,
+        kind: str,
+        phone: str,
+        undoes: GameEvent | None = None,
+    ) -> GameEvent:
+        names = self.names
+        before = round_.document(names)
+        round_.revision += 1
+        round_.store(entry, self)
+        return self.log(
+            kind,
+            round_,
+            before=before,
+            after=entry.document(names),
+            phone=phone,
+            undoes=undoes,
+        )
+
+    def delete_round(self, seen: Round, phone: str = "") -> GameEvent:
         """Delete the round `seen` (as a phone saw it: see _round_as_seen), so that a second
-        tap finds it gone rather than deleting the next. The returned event can bring it back
-        (restore_round)."""
+        tap finds it gone rather than deleting the next. The phone that deleted it can undo
+        the deletion (undo); the history can bring it back (restore_round)."""
         with self._changing() as game:
-            round_ = game._round_as_seen(seen)
-            event = game.log(
-                GameEvent.Kind.DELETED,
-                None,
-                number=round_.number,
-                before=round_.document(game.names),
-            )
-            round_.delete()
-            game._shift_rounds(after=event.number, by=-1)
+            event = game._delete(game._round_as_seen(seen), phone)
         return event
 
-    def restore_round(self, deletion: GameEvent) -> Round:
-        """Bring back the round that `deletion` deleted, at the place it had (or last, if
-        fewer rounds remain); once only ("already_restored")."""
+    def _delete(self, round_: Round, phone: str, undoes: GameEvent | None = None) -> GameEvent:
+        event = self.log(
+            GameEvent.Kind.DELETED,
+            None,
+            number=round_.number,
+            before=round_.document(self.names),
+            phone=phone,
+            undoes=undoes,
+        )
+        round_.delete()
+        self._shift_rounds(after=event.number, by=-1)
+        return event
+
+    def restore_round(
+        self, deletion: GameEvent, phone: str = "", as_round: int | None = None
+    ) -> Round:
+        """Bring back the round that `deletion` deleted, from the history; once only
+        ("already_restored").
+
+        While no round has been added or brought back since the deletion, it goes back to
+        the place it had (or last, if fewer rounds remain). Once its place has been filled,
+        it would be one round more, played after the others: that is done only when the
+        phone says so with `as_round`, the number it becomes (the count of rounds plus one,
+        as the phone's confirmation showed it); otherwise "restore_as_extra" says that
+        number, and nothing changes. A finished game takes no extra round."""
         with self._changing() as game:
             # GameEvent.DoesNotExist for an event that never deleted a round of this game.
             event = game.events.get(pk=deletion.pk, kind=GameEvent.Kind.DELETED)
             if event.restored:
                 raise rules.RulesError("already_restored")
             rounds = game.rounds.count()
-            game._check_room(rounds + 1)
-            # The deleted round names the players as they were called then.
-            entry = RoundEntry.from_document(event.before, game.names_when(event))
-            number = min(event.number, rounds + 1)
-            game._shift_rounds(after=number - 1, by=1)
-            round_ = Round(game=game, number=number)
-            round_.store(entry, game, new=True)
-            event.restored = True
-            event.save(update_fields=["restored"])
-            game.log(GameEvent.Kind.RESTORED, round_, after=entry.document(game.names))
+            filled = game.events.filter(
+                pk__gt=event.pk, kind__in=[GameEvent.Kind.ADDED, GameEvent.Kind.RESTORED]
+            ).exists()
+            if filled:
+                if as_round != rounds + 1:
+                    raise rules.RulesError(
+                        "restore_as_extra", number=event.number, extra=rounds + 1
+                    )
+                if game.status == Status.FINISHED:
+                    raise rules.RulesError("game_finished")
+            round_ = game._restore(event, rounds if filled else None, phone)
         return round_
+
+    def _restore(
+        self, event: GameEvent, last: int | None, phone: str, undoes: GameEvent | None = None
+    ) -> Round:
+        """Put the round `event` deleted back: after the `last` round, or at its own place
+        (when `last` is None; last if fewer rounds remain)."""
+        rounds = self.rounds.count() if last is None else last
+        self._check_room(rounds + 1)
+        # The deleted round names the players as they were called then.
+        entry = RoundEntry.from_document(event.before, self.names_when(event))
+        number = rounds + 1 if last is not None else min(event.number, rounds + 1)
+        self._shift_rounds(after=number - 1, by=1)
+        round_ = Round(game=self, number=number)
+        round_.store(entry, self, new=True)
+        event.restored = True
+        event.save(update_fields=["restored"])
+        self.log(
+            GameEvent.Kind.RESTORED,
+            round_,
+            after=entry.document(self.names),
+            phone=phone,
+            undoes=undoes,
+        )
+        return round_
+
+    def go_back(self, change: GameEvent, seen_revision: int, phone: str = "") -> Round:
+        """Edit a round back to the version it had before `change` (an edit or a correction
+        of it, from the history): one more edit of that round, checked like any edit against
+        the revision the phone saw. "round_gone" once the round has been deleted."""
+        with self._changing() as game:
+            event = game.events.get(pk=change.pk, kind__in=GameEvent.EDITS)
+            round_ = game.rounds.filter(pk=event.round_id).first()
+            if round_ is None:
+                raise rules.RulesError("round_gone", number=event.number)
+            round_ = game._round_as_seen(
+                Round(pk=round_.pk, number=round_.number, revision=seen_revision)
+            )
+            entry = RoundEntry.from_document(event.before, game.names_when(event))
+            game._store_again(round_, entry, GameEvent.Kind.EDITED, phone)
+        return round_
+
+    def undo(self, change: GameEvent, phone: str) -> GameEvent:
+        """Undo `change`: one more change that does the opposite (a save's round deleted, a
+        deleted round back at its place, an edit's round as it was before), never a deletion
+        of history. Only the phone that made the change can (RulesError "undo_not_yours"),
+        once ("undo_done"), and only while no later change to the rounds depends on it
+        ("undo_overtaken", naming the round of the latest); a rename does not count. A
+        refused Undo changes nothing. The undo's own event is returned."""
+        with self._changing() as game:
+            event = game.events.get(pk=change.pk, kind__in=GameEvent.ROUND_CHANGES)
+            game.check_undo(event, phone)
+            if event.kind in (GameEvent.Kind.ADDED, GameEvent.Kind.RESTORED):
+                round_ = game.rounds.get(pk=event.round_id)
+                return game._delete(round_, phone, undoes=event)
+            if event.kind == GameEvent.Kind.DELETED:
+                game._restore(event, None, phone, undoes=event)
+                return game.events.get(undoes=event)
+            round_ = game.rounds.get(pk=event.round_id)
+            entry = RoundEntry.from_document(event.before, game.names_when(event))
+            return game._store_again(round_, entry, GameEvent.Kind.EDITED, phone, undoes=event)
+
+    def check_undo(self, event: GameEvent, phone: str) -> None:
+        """Whether `phone` may undo `event` now (see undo): a RulesError saying why not."""
+        if not phone or event.phone != phone:
+            raise rules.RulesError("undo_not_yours", number=event.number)
+        if GameEvent.objects.filter(undoes=event).exists():
+            raise rules.RulesError("undo_done", number=event.number)
+        later = (
+            self.events.filter(pk__gt=event.pk, kind__in=GameEvent.ROUND_CHANGES)
+            .order_by("-pk")
+            .values_list("number", flat=True)
+            .first()
+        )
+        if later is not None:
+            raise rules.RulesError("undo_overtaken", number=event.number, later=later)
 
     def _shift_rounds(self, after: int, by: int) -> None:
         """Move the numbers of the rounds after `after` by `by`, keeping them unique at every
@@ -391,7 +515,7 @@ class Game(models.Model):
         return bool(self.rename_players({seat: name}, None if seen is None else {seat: seen}))
 
     def rename_players(
-        self, names: Mapping[int, str], seen: Mapping[int, str] | None = None
+        self, names: Mapping[int, str], seen: Mapping[int, str] | None = None, phone: str = ""
     ) -> list[int]:
         """Give the players at these seats (`names`: seat -> name) new names, each rename kept
         in the history; the seats renamed. The names are checked as at the start
@@ -436,6 +560,7 @@ class Game(models.Model):
                     None,
                     before={"seat": seat, "name": now[seat]},
                     after={"seat": seat, "name": player.name},
+                    phone=phone,
                 )
             if renamed:
                 game.__dict__["seated_players"] = players
@@ -472,6 +597,34 @@ class Game(models.Model):
             updated_at=self.updated_at,
         )
         return standing
+
+
+@contextmanager
+def snapshot() -> Iterator[None]:
+    """Every read inside sees the database at one moment: a page or a live update drawn from
+    the game's version, its history, its totals and its rows, read one after the other,
+    never mixes two states (a round saved between two reads would be counted in one and
+    missing from the next). PostgreSQL: one REPEATABLE READ, READ ONLY transaction. SQLite
+    (in WAL mode): one deferred read transaction, which takes no lock that a save waits for
+    (Django's own would: the settings ask for IMMEDIATE). Inside a transaction already (a
+    change, or a test's), that one holds."""
+    if connection.in_atomic_block or connection.vendor not in ("postgresql", "sqlite"):
+        yield
+        return
+    if connection.vendor == "postgresql":
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            yield
+        return
+    connection.ensure_connection()
+    with connection.cursor() as cursor:
+        cursor.execute("BEGIN DEFERRED")
+    try:
+        yield
+    finally:
+        # Nothing was written: ending the read is all there is to do, whatever happened.
+        if connection.connection is not None and connection.connection.in_transaction:
+            connection.connection.rollback()
 
 
 def clock_version() -> int:
@@ -620,14 +773,22 @@ class Hand(models.Model):
 
 
 class GameEvent(models.Model):
-    """One change to a game, kept for its history; a deleted round can be restored from it."""
+    """One change to a game, kept for its history, made by one phone: a round added, edited,
+    corrected, deleted or restored, or a player renamed. An undo is one more such change
+    (`undoes`); a deleted round can be restored from it."""
 
     class Kind(models.TextChoices):
         ADDED = "added", _("Round added")
         EDITED = "edited", _("Round edited")
+        # An edit made by taking back a round just saved, to put it right.
+        CORRECTED = "corrected", _("Round corrected")
         DELETED = "deleted", _("Round deleted")
         RESTORED = "restored", _("Round restored")
         RENAMED = "renamed", _("Player renamed")
+
+    # The kinds that change a round in place, and every kind that changes the rounds.
+    EDITS = (Kind.EDITED, Kind.CORRECTED)
+    ROUND_CHANGES = (Kind.ADDED, Kind.EDITED, Kind.CORRECTED, Kind.DELETED, Kind.RESTORED)
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
     kind = models.CharField(max_length=10, choices=Kind.choices)
@@ -639,6 +800,13 @@ class GameEvent(models.Model):
     restored = models.BooleanField(default=False)
     # The idempotency key of the form that made the change ("" for none).
     key = models.CharField(max_length=64, blank=True)
+    # The phone that made the change (scoring.phones; "" for none, as for an import): its
+    # Undo is offered there only.
+    phone = models.CharField(max_length=64, blank=True)
+    # The change this one undid (Game.undo), once: an undo is one more change.
+    undoes = models.OneToOneField(
+        "self", on_delete=models.CASCADE, null=True, blank=True, related_name="undone_by"
+    )
     # The game's version after the change (None for changes made before it was kept): a poll
     # from the version of one change learns from the changes after it what it has to redraw.
     version = models.BigIntegerField(null=True)

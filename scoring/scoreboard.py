@@ -352,9 +352,71 @@ class Scoreboard:
             {row.number for row in self.rounds if row.tie_break},
         )
 
-    def last_deletion(self) -> GameEvent | None:
-        """The latest change, when it deleted a round that can still be brought back."""
-        event = self.game.events.first()
-        if event and event.kind == GameEvent.Kind.DELETED and not event.restored:
-            return event
-        return None
+    def deletion_shown(self, phone: str) -> Deletion | None:
+        """The latest change to the rounds, when it deleted one: every phone is told, and
+        the phone that deleted it (`phone`) is offered its Undo, which nothing can depend
+        on yet (a later change to the rounds would be the latest; a rename does not
+        count). One query."""
+        event = self.game.events.filter(kind__in=GameEvent.ROUND_CHANGES).first()
+        if event is None or event.kind != GameEvent.Kind.DELETED:
+            return None
+        return Deletion(event, mine=bool(phone) and event.phone == phone)
+
+    def differences(self, saved: RoundRow, entry: rules.RoundEntry) -> list[Difference]:
+        """The players whose part of `entry` (a round typed on a phone) differs from the
+        round `saved` on another phone first, each with the two versions."""
+        house = self.game.rules
+        points = entry.points(self.target, house)
+        lowest = set(entry.winners(house)) if entry.blocked else set()
+        found = []
+        for seat, cell in enumerate(saved.hands):
+            hand = entry.hands[seat]
+            mine = HandVersion(
+                points[seat],
+                hand.cards,
+                hand.value,
+                hand.opened,
+                seat == entry.winner,
+                seat in lowest,
+            )
+            theirs = HandVersion(
+                cell.points, cell.cards, cell.value, cell.opened, cell.went_out, cell.lowest
+            )
+            if mine != theirs:
+                found.append(Difference(cell.player, theirs, mine))
+        return found
+
+
+@dataclass(frozen=True)
+class Deletion:
+    """A deleted round as the banners tell of it; `mine`: deleted on this phone, which is
+    offered its Undo."""
+
+    event: GameEvent
+    mine: bool
+
+
+@dataclass(frozen=True)
+class HandVersion:
+    """One player's part of one version of a round, as a conflict shows it."""
+
+    points: int
+    cards: tuple[str, ...]
+    value: int | None
+    opened: bool
+    went_out: bool
+    lowest: bool
+
+
+@dataclass(frozen=True)
+class Difference:
+    """A player whose hand differs between the round saved first and the one typed here."""
+
+    player: Player
+    saved: HandVersion
+    mine: HandVersion
+
+    @property
+    def versions(self) -> tuple[HandVersion, HandVersion]:
+        """The saved one, then the one typed here: the columns of the conflict's table."""
+        return self.saved, self.mine

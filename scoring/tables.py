@@ -313,12 +313,14 @@ def rename_member(member: Member, name: str) -> None:
         Table.objects.filter(pk=member.table_id).update(updated_at=timezone.now())
 
 
-def rename_players(game: Game, names: Mapping[int, str], seen: Mapping[int, str] | None = None):
+def rename_players(
+    game: Game, names: Mapping[int, str], seen: Mapping[int, str] | None = None, phone: str = ""
+):
     """Rename players of a game from its players' page (Game.rename_players, which checks
     them); in a table's game a member's new name is the member's, in every game of the table
     (rename_member), so that a member keeps one name. All or nothing."""
     with transaction.atomic():
-        renamed = game.rename_players(names, seen=seen)
+        renamed = game.rename_players(names, seen=seen, phone=phone)
         if game.table_id is None:
             return
         members = game.players.filter(seat__in=renamed, member__isnull=False)

@@ -35,6 +35,7 @@ from . import (
     history,
     house_rules,
     limits,
+    phones,
     recent,
     rounds_csv,
     rules,
@@ -44,8 +45,7 @@ from . import (
 )
 from .errors import rules_error_message
 from .forms import PlayersForm, RoundForm, StartForm
-from .models import Game, GameEvent, Round, Status
-from .rules import RoundEntry
+from .models import Game, GameEvent, Round, Status, snapshot
 from .scoreboard import Scoreboard
 
 logger = logging.getLogger(__name__)
@@ -153,18 +153,18 @@ def _game_response(
     partial: str = "",
     editable: bool = True,
     board: Scoreboard | None = None,
-    undo: bool = True,
     **extra,
 ) -> TemplateResponse:
     """The game page (or one of its parts) for the edit link or, read-only, the view link.
-    `undo`: whether the last change may be a deletion to offer Undo for (not after a save)."""
+    Every phone is told when the latest change to the rounds deleted one; the phone that
+    deleted it is offered its Undo (Scoreboard.deletion_shown)."""
     board = board or Scoreboard.for_game(game)
     token = game.edit_token if editable else game.view_token
     context = {
         "game": game,
         "board": board,
         "editable": editable,
-        "undo": board.last_deletion() if editable and undo else None,
+        "deletion": board.deletion_shown(phones.of(request) if editable else ""),
         "page_url": reverse("game" if editable else "view", args=[token]),
         "poll_url": reverse("poll" if editable else "view_poll", args=[token]),
         "house_rules": house_rules.summary(game.rules),
@@ -180,10 +180,20 @@ def _game_response(
     return TemplateResponse(request, template, context)
 
 
+def _rendered(response: HttpResponse) -> HttpResponse:
+    """`response` drawn now (a TemplateResponse reads the rounds while it renders): inside a
+    snapshot, so that every read of the page sees one state of the game."""
+    if isinstance(response, TemplateResponse) and not response.is_rendered:
+        response.render()
+    return response
+
+
 def _game_page(request: HtmxHttpRequest, game: Game, editable: bool) -> TemplateResponse:
     """The game page as a GET gives it: with `?saved=<round id>` (where a save without
     JavaScript lands) the confirmation of that round, while it is the latest, and with
-    `?changed=<round id>` (where an edit lands) the line of the round as it is now; with
+    `?changed=<round id>` (where an edit lands) the line of the round as it is now, each
+    with its Undo on the phone that made the change; `?fix=<round id>&revision=<n>` (the
+    Undo of a save) puts that round back into the form, to be put right; with
     `?rounds=all` every round, and for htmx only the round table (the "Show all" link);
     for htmx, `?part=extras` is the chart and the statistics, drawn again after a live
     update that brought only the changed rows."""
@@ -192,17 +202,85 @@ def _game_page(request: HtmxHttpRequest, game: Game, editable: bool) -> Template
         return _game_response(request, game, partial="rounds_table", editable=editable, board=board)
     if request.htmx and request.GET.get("part") == "extras":
         return _game_response(request, game, partial="extras", editable=editable, board=board)
-    saved, how = None, "saved"
-    if editable and (pk := request.GET.get("saved", "")).isdigit() and board.rounds:
+    partial = "game_body" if request.htmx else ""
+    if not editable:
+        return _game_response(request, game, editable=False, board=board)
+    if (pk := request.GET.get("fix", "")).isdigit():
+        seen = Round(
+            pk=int(pk),
+            number=_number(request.GET.get("number")),
+            revision=_number(request.GET.get("revision")),
+        )
+        return _fixing(request, game, seen, partial)
+    if (pk := request.GET.get("saved", "")).isdigit() and board.rounds:
         latest = board.rounds[-1]
-        saved = latest if latest.round.pk == int(pk) else None
-    elif editable and (pk := request.GET.get("changed", "")).isdigit():
-        saved = next((row for row in board.rounds if row.round.pk == int(pk)), None)
-        how = "changed"
-    return _game_response(request, game, editable=editable, board=board, saved=saved, saved_how=how)
+        if latest.round.pk == int(pk):
+            return _saved(request, game, board, latest.round.pk, "saved", partial)
+    elif (pk := request.GET.get("changed", "")).isdigit():
+        return _saved(request, game, board, int(pk), "changed", partial)
+    return _game_response(request, game, board=board, partial=partial)
 
 
-ACTIONS = {"save", "preview", "delete", "restore", "rematch"}
+def _saved(
+    request: HtmxHttpRequest,
+    game: Game,
+    board: Scoreboard,
+    pk: int,
+    how: str,
+    partial: str = "",
+    **extra,
+) -> TemplateResponse:
+    """The page with the confirmation of what just happened to the round with id `pk`
+    (`how`: "saved", "elsewhere" when another phone saved it just as typed here, "changed",
+    "back" after an Undo), and the Undo of the latest change to it when this phone made it
+    and nothing depends on it since (Game.check_undo). The Undo of a save takes the round
+    back into the form (the `fix` link); that of an edit or a deletion is one more change."""
+    row = next((row for row in board.rounds if row.round.pk == pk), None)
+    undo = None
+    if row is not None and how != "elsewhere":
+        change = game.events.filter(round_id=pk).first()
+        if change is not None and _may_undo(game, change, phones.of(request)):
+            undo = change
+    return _game_response(
+        request, game, board=board, partial=partial, saved=row, saved_how=how, undo=undo, **extra
+    )
+
+
+def _may_undo(game: Game, change: GameEvent, phone: str) -> bool:
+    try:
+        game.check_undo(change, phone)
+    except rules.RulesError:
+        return False
+    return True
+
+
+def _fixing(
+    request: HtmxHttpRequest,
+    game: Game,
+    seen: Round,
+    partial: str,
+    form: RoundForm | None = None,
+    **extra,
+) -> TemplateResponse:
+    """The page with the round `seen` (its id and the revision the phone saw) back in the
+    round form, to be put right: saving it corrects that round (the `correct` action: an
+    edit, the round keeps its number), "Delete" takes it out, "Keep it" leaves it as saved.
+    Nothing changes until then. A round changed or deleted since is said so, with nothing
+    opened (the Undo of a save is no longer what it was)."""
+    round_ = game.rounds.prefetch_related("hands__player").filter(pk=seen.pk).first()
+    if round_ is None or (form is None and round_.revision != seen.revision):
+        code = "round_gone" if round_ is None else "undo_changed"
+        error = rules.RulesError(code, number=seen.number)
+        return _game_response(
+            request, game, partial=partial, refused=rules_error_message(error, game.names)
+        )
+    if form is None:
+        entry = round_.entry(len(game.seated_players))
+        form = _with_points(game, _round_form(game, initial=RoundForm.initial_for(round_, entry)))
+    return _game_response(request, game, form, partial=partial, fixing=round_, **extra)
+
+
+ACTIONS = {"save", "preview", "delete", "undo", "correct", "replace", "rematch"}
 
 
 @require_http_methods(["GET", "POST"])
@@ -210,21 +288,27 @@ def game_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The game: scoreboard, round entry, round table, sharing. Template: scoring/game.html.
 
     POST actions (the `action` field): `save` a new round, `preview` its points (the
-    #preview part), `delete` a round (its `round` id, `number` and `revision` as the phone
-    saw them), `restore` the last deleted one (its `event`), `rematch`.
+    #preview part), `correct` a round taken back into the form (its `round`, `for_round`
+    and `revision`), `replace` a round another phone saved first with the one typed here
+    (the same fields, from the conflict notice), `delete` a round (its `round` id, `number`
+    and `revision` as the phone saw them), `undo` a change this phone made (its `event`),
+    `rematch`. Every change is made by this phone (scoring.phones).
     htmx requests get the #game_body part back; others are redirected (303) after a change.
     A change that another phone's change has overtaken is refused with 409 and the reason.
     """
-    game = _game_or_404(edit_token=token)
     if request.method == "GET":
-        response = _game_page(request, game, editable=True)
+        with snapshot():
+            game = _game_or_404(edit_token=token)
+            response = _rendered(_game_page(request, game, editable=True))
         recent.remember(request, response, game, "g")
         return response
 
+    game = _game_or_404(edit_token=token)
     action = request.POST.get("action", "save")
     if action not in ACTIONS:
         return HttpResponseBadRequest("unknown action", content_type="text/plain")
     here = reverse("game", args=[game.edit_token])
+    phone = phones.of(request)
     if action == "preview":
         form = _round_form(game, request.POST, preview=True)
         form.show_points()
@@ -234,50 +318,74 @@ def game_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
         if refused is not None:
             return refused
         if request.htmx:
-            # The new standing, with the round just saved and its Undo (a deletion of it).
+            # The new standing, with the round just saved and its Undo.
             board = Scoreboard.for_game(game)
-            row = next(row for row in board.rounds if row.round.pk == saved.pk)
-            return _game_response(
-                request,
-                game,
-                partial="game_body",
-                board=board,
-                undo=False,
-                saved=row,
-                saved_how=how,
-            )
+            return _saved(request, game, board, saved.pk, how, partial="game_body")
         return redirect(request, f"{here}?saved={saved.pk}")
-    else:
-        try:
-            if action == "rematch":
-                return redirect(request, reverse("game", args=[game.rematch().edit_token]))
-            if action == "delete":
-                deletion = game.delete_round(_round_as_seen(request.POST))
-                if request.POST.get("refill"):
-                    # The Undo of a save: the round goes back into the form, to be put right.
-                    return _refilled(request, game, deletion)
-            else:
-                game.restore_round(GameEvent(pk=_number(request.POST.get("event"))))
-        except GameEvent.DoesNotExist:
-            raise Http404 from None
-        except rules.RulesError as error:
-            # Restored already (a second tap, or another phone): nothing more to do.
-            if error.code != "already_restored":
-                return _refused(request, game, error)
+    if action in ("correct", "replace"):
+        return _store_again(request, game, action)
+    try:
+        if action == "rematch":
+            return redirect(request, reverse("game", args=[game.rematch().edit_token]))
+        if action == "delete":
+            game.delete_round(_round_as_seen(request.POST), phone=phone)
+        else:
+            undone = game.undo(GameEvent(pk=_number(request.POST.get("event"))), phone)
+            if undone.round_id is not None:
+                # The round is back (as it was before an edit, or where it was deleted).
+                if request.htmx:
+                    board = Scoreboard.for_game(game)
+                    return _saved(request, game, board, undone.round_id, "back", "game_body")
+                return redirect(request, f"{here}?changed={undone.round_id}")
+    except GameEvent.DoesNotExist:
+        raise Http404 from None
+    except rules.RulesError as error:
+        return _refused(request, game, error)
     if request.htmx:
         return _game_response(request, game, partial="game_body")
     return redirect(request, here)
 
 
-def _refilled(request: HtmxHttpRequest, game: Game, deletion: GameEvent) -> HttpResponse:
-    """The game once a round just saved is taken back: the form holds that round as it was
-    typed (with the Undo of the deletion above it), for the htmx page and the plain one."""
-    board = Scoreboard.for_game(game)
-    entry = RoundEntry.from_document(deletion.before, game.names)
-    form = _round_form(game, initial=RoundForm.initial_showing(entry))
-    form.initial["for_round"] = board.next_round_number
+def _store_again(request: HtmxHttpRequest, game: Game, action: str) -> HttpResponse:
+    """The round form stored in a round already saved: `correct`, a round this phone took
+    back to put right (kept in the history as corrected), or `replace`, a round another
+    phone saved first, with the one typed here (an edit). Either is one change with its own
+    Undo. A form with an error comes back as typed; a round changed or deleted since is
+    refused (409) with the form kept, now showing that round's new revision, so that saving
+    again replaces it knowingly."""
     partial = "game_body" if request.htmx else ""
-    return _game_response(request, game, _with_points(game, form), partial=partial, board=board)
+    form = _round_form(game, request.POST)
+    # A round taken back names its number as the round form does (`for_round`).
+    number = request.POST.get("for_round" if action == "correct" else "number")
+    seen = _round_as_seen({**request.POST.dict(), "number": number})
+    if not form.is_valid():
+        form = _with_points(game, form)
+        if action == "correct":
+            return _fixing(request, game, seen, partial, form)
+        return _game_response(request, game, form, partial=partial)
+    kind = GameEvent.Kind.CORRECTED if action == "correct" else GameEvent.Kind.EDITED
+    try:
+        round_ = game.edit_round(seen, form.cleaned_data["entry"], phones.of(request), kind)
+    except rules.RulesError as error:
+        response = _refused(request, game, error)
+        now = game.rounds.filter(pk=seen.pk).first()
+        if now is not None and action == "correct":
+            data = request.POST.copy()
+            data["revision"], data["for_round"] = now.revision, now.number
+            response = _fixing(
+                request,
+                game,
+                now,
+                partial,
+                _with_points(game, _round_form(game, data)),
+                refused=rules_error_message(error, game.names),
+            )
+            response.status_code = 409
+        return response
+    if request.htmx:
+        board = Scoreboard.for_game(game)
+        return _saved(request, game, board, round_.pk, "changed", partial)
+    return redirect(request, f"{reverse('game', args=[game.edit_token])}?changed={round_.pk}")
 
 
 def _round_as_seen(data) -> Round:
@@ -309,8 +417,9 @@ def _save_round(
     When another phone saved the round this form was for, nothing is recorded. If that phone
     saved this very round (the same hands, as happens when two people at the table enter it),
     it counts as saved here too ("elsewhere"). Otherwise the form comes back with everything
-    typed, what the other phone saved, and the choice to save it as the next round (the form
-    now says that number) or to drop it.
+    typed, the two versions side by side for the players whose hands differ, and three
+    choices: keep the saved one, replace it with this one (the `replace` action), or save
+    this one as the next round (the form now says that number).
     """
     partial = "game_body" if request.htmx else ""
     form = _round_form(game, request.POST)
@@ -322,6 +431,7 @@ def _save_round(
             entry,
             key=form.cleaned_data.get("key") or "",
             for_round=form.cleaned_data.get("for_round"),
+            phone=phones.of(request),
         )
     except rules.RulesError as error:
         if error.code != "round_taken":
@@ -331,11 +441,21 @@ def _save_round(
         for round_ in same:
             if round_.entry(len(game.seated_players)).same_round(entry):
                 return round_, "elsewhere", None
+        board = Scoreboard.for_game(game)
+        saved = board.rounds[error.details["number"] - 1]
         data = request.POST.copy()
         data["for_round"] = str(error.details["next"])
+        # The replace button's round: the one saved first, as this answer shows it.
+        data["round"], data["revision"] = saved.round.pk, saved.round.revision
         form = _with_points(game, _round_form(game, data))
-        conflict = {"number": error.details["number"], "next": error.details["next"]}
-        response = _game_response(request, game, form, partial=partial, conflict=conflict)
+        conflict = {
+            "number": error.details["number"],
+            "next": error.details["next"],
+            "differences": board.differences(saved, entry),
+        }
+        response = _game_response(
+            request, game, form, partial=partial, board=board, conflict=conflict
+        )
         return None, "", response
     return round_, "saved", None
 
@@ -372,8 +492,9 @@ def _number(text: str | None) -> int:
 def view_page(request: HttpRequest, token: str) -> HttpResponse:
     """The same scoreboard, read-only and live, for the view link. Template:
     scoring/game.html (editable false: no form, and the edit token appears nowhere)."""
-    game = _game_or_404(view_token=token)
-    response = _game_page(request, game, editable=False)
+    with snapshot():
+        game = _game_or_404(view_token=token)
+        response = _rendered(_game_page(request, game, editable=False))
     recent.remember(request, response, game, "v")
     return response
 
@@ -394,84 +515,72 @@ def view_poll(request: HttpRequest, token: str) -> HttpResponse:
 
 def _poll(request: HttpRequest, token: str, editable: bool) -> HttpResponse:
     """Has the game changed since version `v`? Unchanged: 204 No Content, after one indexed
-    query and no rendering, and htmx swaps nothing. Changed since the version just before (a
-    round or two added or edited; `shown`, the status the page shows, not finished): only
-    what changed, the #changes part (_changes_since). Otherwise the #live part: the
-    scoreboard, the rounds and, on the edit page, a fresh round form. Either way only a notice
-    when someone is typing (`typing=1`): what they tapped is never swapped away under their
-    fingers."""
+    query and no rendering, and htmx swaps nothing. Changed: everything else is read in one
+    snapshot (models.snapshot), so that the version the answer gives the page and the rows
+    it sends are of the same moment. When only the rounds changed since (added, edited,
+    corrected, deleted or restored; `shown`, the status the page shows, not finished), the
+    #changes part: the totals, the banners and the rows the page shows, whole
+    (_changes_since). Otherwise the #live part: the scoreboard, the rounds and, on the edit
+    page, a fresh round form. Either way only a notice when someone is typing (`typing=1`):
+    what they tapped is never swapped away under their fingers."""
     field = "edit_token" if editable else "view_token"
     version = Game.current_version(field, token)
     if version is None:
         raise Http404
     if request.GET.get("v") == str(version):
         return HttpResponse(status=204)
-    game = Game.with_players(**{field: token})
-    typing = request.GET.get("typing") == "1"
-    if request.GET.get("shown") in (Status.PLAYING, Status.TIE_BREAK):
-        changes = _changes_since(game, request.GET.get("v", ""))
-        if changes is not None:
-            return changes.response(request, game, editable, typing)
-    return _game_response(request, game, partial="live", editable=editable, typing=typing)
-
-
-class _Changes:
-    """Rounds added or edited since the version a phone shows, all among the rows it shows:
-    what the #changes part sends it (views._changes_since)."""
-
-    def __init__(self, first: int, added: int) -> None:
-        self.first, self.added = first, added
-
-    def response(
-        self, request: HttpRequest, game: Game, editable: bool, typing: bool
-    ) -> HttpResponse:
-        """The #changes part: the totals, the banners and the rows from the first changed one
-        (the board read from there on, Scoreboard.from_round); the whole #live part when they
-        are more rows than the page shows."""
-        board = Scoreboard.from_round(game, self.first)
-        rows = board.rounds
-        shown_before = board.round_count - self.added
-        if not rows or len(rows) > Scoreboard.SHOWN_ROUNDS or shown_before < 1:
-            # More rows than the page shows, or no round table yet to add them to: all of it.
-            return _game_response(request, game, partial="live", editable=editable, typing=typing)
-        response = _game_response(
-            request,
-            game,
-            partial="changes",
-            editable=editable,
-            board=board,
-            undo=False,
-            typing=typing,
-            new_rows=[row for row in reversed(rows) if row.number > shown_before],
-            changed_rows=[row for row in rows if row.number <= shown_before],
+    with snapshot():
+        game = Game.with_players(**{field: token})
+        typing = request.GET.get("typing") == "1"
+        if request.GET.get("shown") in (Status.PLAYING, Status.TIE_BREAK) and _changes_since(
+            game, request.GET.get("v", ""), request.GET.get("rounds") == "all"
+        ):
+            return _rendered(_changes(request, game, editable, typing))
+        return _rendered(
+            _game_response(request, game, partial="live", editable=editable, typing=typing)
         )
-        # Everything in the answer goes to its place out of band; the scoreboard stays.
-        response["HX-Reswap"] = "none"
-        # The chart and the statistics are fetched again when they are in view (rami.js).
-        response["HX-Trigger"] = "rami:changed"
-        return response
 
 
-def _changes_since(game: Game, seen: str) -> _Changes | None:
-    """What changed since version `seen`, when it can be sent alone: rounds only added or
-    edited since (one indexed query of the history), the game not finished. None when the
-    phone needs the whole board: it shows no version of the history, a round was deleted or
-    restored, a player renamed, the game finished (the round entry becomes the rematch) or
-    rematched (the version moved without a change in the history)."""
-    if not seen.isdigit() or game.status == Status.FINISHED:
-        return None
+def _changes(request: HttpRequest, game: Game, editable: bool, typing: bool) -> HttpResponse:
+    """The #changes part: the totals, the banners, and the rows the page shows (the latest
+    Scoreboard.SHOWN_ROUNDS, with the "Show all N rounds" link), whole: what a fresh page
+    shows, whatever the page had before. The board is read from the first of those rows
+    (Scoreboard.from_round)."""
+    first = max(game.rounds.count() - Scoreboard.SHOWN_ROUNDS + 1, 1)
+    board = Scoreboard.from_round(game, first)
+    response = _game_response(
+        request, game, partial="changes", editable=editable, board=board, typing=typing
+    )
+    # Everything in the answer goes to its place out of band; the scoreboard stays.
+    response["HX-Reswap"] = "none"
+    # The chart and the statistics are fetched again when they are in view (rami.js).
+    response["HX-Trigger"] = "rami:changed"
+    return response
+
+
+def _changes_since(game: Game, seen: str, all_rounds: bool) -> bool:
+    """Whether the rounds alone changed since version `seen` (one indexed query of the
+    history), so that the #changes part can bring the page up to date. Not when the phone
+    needs the whole board: it shows no version of the history, or every round (`all_rounds`:
+    "Show all"), a player was renamed, the game finished (the round entry becomes the
+    rematch) or rematched (the version moved without a change in the history), or the page
+    had no round table or would have none now (a first round, or the last one deleted)."""
+    if not seen.isdigit() or all_rounds or game.status == Status.FINISHED:
+        return False
     events = list(
         GameEvent.objects.filter(game=game, version__gte=int(seen))
         .order_by("version")
-        .values_list("version", "kind", "number")
+        .values_list("version", "kind")
     )
     if len(events) < 2 or events[0][0] != int(seen) or events[-1][0] != game.version:
-        return None
-    later = events[1:]
-    if any(kind not in (GameEvent.Kind.ADDED, GameEvent.Kind.EDITED) for _, kind, _ in later):
-        return None
-    first = min(number for _, _, number in later)
-    return _Changes(first, sum(kind == GameEvent.Kind.ADDED for _, kind, _ in later))
+        return False
+    later = [kind for _, kind in events[1:]]
+    if any(kind not in GameEvent.ROUND_CHANGES for kind in later):
+        return False
+    rounds = game.rounds.count()
+    came = sum(kind in (GameEvent.Kind.ADDED, GameEvent.Kind.RESTORED) for kind in later)
+    went = later.count(GameEvent.Kind.DELETED)
+    return rounds > 0 and rounds - came + went > 0
 
 
 @require_http_methods(["GET", "POST"])
@@ -490,7 +599,7 @@ def round_page(request: HtmxHttpRequest, token: str, number: int) -> HttpRespons
         if form.is_valid():
             seen = _round_as_seen({**request.POST.dict(), "number": number})
             try:
-                game.edit_round(seen, form.cleaned_data["entry"])
+                game.edit_round(seen, form.cleaned_data["entry"], phones.of(request))
             except rules.RulesError as error:
                 if error.code == "round_gone":
                     return _refused(request, game, error)
@@ -687,14 +796,53 @@ def _game_rules(request: HttpRequest, game: Game, editable: bool) -> TemplateRes
     return TemplateResponse(request, "scoring/game_rules.html", context)
 
 
-@require_GET
-def history_page(request: HttpRequest, token: str) -> TemplateResponse:
-    """Every change to the game, newest first, with the round before and after it; a deleted
-    round can be restored from here (the game page's `restore` action). Template:
-    scoring/history.html; context: `game`, `names` and `changes` (scoring.history.Change)."""
+@require_http_methods(["GET", "POST"])
+def history_page(request: HttpRequest, token: str) -> HttpResponse:
+    """Every change to the game, newest first, with the round before and after it. Template:
+    scoring/history.html; context: `game`, `names`, `changes` (scoring.history.Change),
+    `confirm` (a restore waiting for its confirmation) and `refused`.
+
+    POST actions: `restore` a deleted round (its `event`): at its place while nothing has
+    filled it since; else only with `as_round`, the number the confirmation showed (an extra
+    round, after the others), the page first asking for it (409, nothing changed). `go_back`
+    to the version a round had before an edit (its `event`, and the round's `revision` as
+    the page showed it): one more edit. Done, both go to the game page."""
     game = _game_or_404(edit_token=token)
-    context = {"game": game, "names": game.names, "changes": history.changes(game)}
-    return TemplateResponse(request, "scoring/history.html", context)
+    status, confirm, refused = 200, None, None
+    if request.method == "POST":
+        action = request.POST.get("action")
+        event = GameEvent(pk=_number(request.POST.get("event")))
+        phone = phones.of(request)
+        here = reverse("game", args=[game.edit_token])
+        try:
+            if action == "restore":
+                as_round = request.POST.get("as_round")
+                round_ = game.restore_round(
+                    event, phone, as_round=_number(as_round) if as_round else None
+                )
+            elif action == "go_back":
+                round_ = game.go_back(event, _number(request.POST.get("revision")), phone)
+            else:
+                return HttpResponseBadRequest("unknown action", content_type="text/plain")
+        except GameEvent.DoesNotExist:
+            raise Http404 from None
+        except rules.RulesError as error:
+            if error.code == "already_restored":
+                return redirect(request, here)
+            status = 409
+            if error.code == "restore_as_extra":
+                confirm = {"event": event.pk, **error.details}
+            refused = rules_error_message(error, game.names)
+        else:
+            return redirect(request, f"{here}?changed={round_.pk}")
+    context = {
+        "game": game,
+        "names": game.names,
+        "changes": history.changes(game),
+        "confirm": confirm,
+        "refused": refused,
+    }
+    return TemplateResponse(request, "scoring/history.html", context, status=status)
 
 
 @require_http_methods(["GET", "POST"])
@@ -712,7 +860,12 @@ def players_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
     status = 200
     if request.method == "POST" and form.is_valid():
         try:
-            tables.rename_players(game, form.cleaned_data["names"], seen=form.cleaned_data["seen"])
+            tables.rename_players(
+                game,
+                form.cleaned_data["names"],
+                seen=form.cleaned_data["seen"],
+                phone=phones.of(request),
+            )
         except rules.RulesError as error:
             if error.code == "name_changed":
                 form, status = form.showing(game.names), 409

@@ -24,6 +24,8 @@ DETAILS = {
     "rule": "joker",
     "low": 0,
     "high": 100,
+    "extra": 6,
+    "later": 5,
 }
 NAMES = ["Ana", "Boris", "Cyril"]
 

@@ -11,7 +11,7 @@ import pytest
 from scoring.exchange import import_game
 from scoring.models import Game, GameEvent
 from scoring.scoreboard import Scoreboard
-from tests.conftest import edit_post, round_post, without_bdi
+from tests.conftest import delete_post, edit_post, round_post, without_bdi
 from tests.long_games import long_game_document
 
 pytestmark = pytest.mark.django_db
@@ -58,7 +58,7 @@ def test_the_watch_only_page_folds_the_same_way_and_links_to_itself(client):
     assert 'id="round-form"' not in html
 
 
-def test_a_save_with_htmx_shows_the_round_its_points_and_an_undo_that_deletes_it(
+def test_a_save_with_htmx_shows_the_round_its_points_and_an_undo_that_takes_it_back(
     client, four_players
 ):
     page = f"/g/{four_players.edit_token}/"
@@ -70,45 +70,46 @@ def test_a_save_with_htmx_shows_the_round_its_points_and_an_undo_that_deletes_it
     # The banner comes before the totals, so that both are in view after the save.
     assert html.index("banner saved") < html.index('id="totals"')
     round_ = four_players.rounds.get()
-    assert f'name="round" value="{round_.pk}"' in banner
-    assert 'value="delete"' in banner and ">Undo<" in banner
-
-    undo = dict(re.findall(r'name="(round|number|revision)" value="(\d+)"', banner))
-    answer = client.post(page, {"action": "delete", **undo}, headers=HTMX)
-    assert answer.status_code == 200
-    assert four_players.rounds.count() == 0
-    assert "Round 1 was deleted." in answer.content.decode()  # and it can be brought back
+    # The Undo of a save is a link that takes the round back into the form; a link, since it
+    # changes nothing by itself.
+    link = f'href="{page}?fix={round_.pk}&amp;number=1&amp;revision=1#round-entry"'
+    assert link in banner and ">Undo<" in banner
 
 
 def test_undo_after_a_save_puts_the_round_back_into_the_form_to_be_put_right(client, four_players):
     page = f"/g/{four_players.edit_token}/"
     client.post(page, round_post(0, {1: 12, 2: 10, 3: 4}))
-    saved = without_bdi(
-        client.post(
-            page, round_post(1, {0: "AH JK", 2: (20, "no"), 3: 4}), headers=HTMX
-        ).content.decode()
-    )
-    banner = re.search(r'<div class="banner saved".*?</div>', saved, re.S)[0]
-    undo = dict(re.findall(r'name="(round|number|revision|refill)" value="(\d+)"', banner))
-    assert undo["refill"] == "1"
-    html = client.post(page, {"action": "delete", **undo}, headers=HTMX).content.decode()
-    assert four_players.rounds.count() == 1
-    # The round as it was typed is in the form again, for round 2, its points shown ...
+    client.post(page, round_post(1, {0: "AH JK", 2: (20, "no"), 3: 4}), headers=HTMX)
+    round_ = four_players.rounds.get(number=2)
+    fix = f"{page}?fix={round_.pk}&number=2&revision=1"
+    html = without_bdi(client.get(fix, headers=HTMX).content.decode())
+    # Nothing has changed yet: the round still counts.
+    assert four_players.rounds.count() == 2
+    assert "Round 2, back in the form" in html
+    # The round as it was typed is in the form again, its points shown ...
     assert 'value="1" id="id_winner_1" required checked' in html
     assert 'value="AH JK"' in html and 'value="20"' in html
     assert re.search(r'id="id_not_opened_2" checked', html)
-    assert '<input type="hidden" name="for_round" value="2"' in html
+    assert f'<input type="hidden" name="round" value="{round_.pk}"' in html
     assert re.search(r'id="points-2"[^>]*>45<', html)
-    # ... and the deletion itself can still be undone.
-    assert "Round 2 was deleted." in without_bdi(html)
+    # ... a live update leaves it alone (the page says it is being typed) ...
+    assert '<input type="hidden" id="typing" name="typing" value="1">' in html
+    # ... and it is saved as a correction of round 2, or deleted, or kept.
+    assert 'value="correct"' in html and "Delete round 2" in html and "Keep it as saved" in html
 
-    # Without JavaScript too.
-    client.post(page, round_post(1, {0: 3, 2: 4, 3: 5}))
-    round_ = four_players.rounds.get(number=2)
-    data = {"action": "delete", "round": round_.pk, "number": 2, "revision": 1, "refill": "1"}
-    response = client.post(page, data)
+    data = round_post(1, {0: "AH JK", 2: 20, 3: 4}, action="correct")
+    data.update(round=str(round_.pk), revision="1", for_round="2")
+    answer = without_bdi(client.post(page, data, headers=HTMX).content.decode())
+    assert "Round 2 changed:" in answer
+    round_.refresh_from_db()
+    assert (round_.number, round_.revision) == (2, 2)
+    assert four_players.rounds.count() == 2
+    assert four_players.events.first().kind == GameEvent.Kind.CORRECTED
+
+    # Without JavaScript too: the same link, a full page.
+    response = client.get(f"{page}?fix={round_.pk}&number=2&revision=2")
     assert response.status_code == 200
-    assert 'value="3"' in response.content.decode()
+    assert "Round 2, back in the form" in without_bdi(response.content.decode())
 
 
 def test_the_second_phone_of_the_same_round_is_told_it_was_saved_there(client, four_players):
@@ -224,8 +225,10 @@ def test_a_poll_from_the_version_before_a_save_gets_only_what_changed_in_3_kb(cl
     assert response["HX-Reswap"] == "none"
     assert response["HX-Trigger"] == "rami:changed"
     assert len(gzip.compress(response.content)) <= 3 * KB
-    assert round_numbers(html) == [61]
-    assert '<tbody hx-swap-oob="afterbegin:#round-rows">' in html
+    # The rows a fresh page shows, whole: the latest, newest first.
+    assert round_numbers(html) == list(range(61, 61 - Scoreboard.SHOWN_ROUNDS, -1))
+    assert '<tbody id="round-rows" hx-swap-oob="true">' in html
+    assert "Show all 61 rounds" in html
     assert 'id="totals" class="totals-box" hx-swap-oob="true"' in html
     assert 'id="poller"' in html and f"v={Game.objects.get(pk=game.pk).version}" in html
     assert '<input type="hidden" name="for_round" value="62"' in html
@@ -236,16 +239,34 @@ def test_a_poll_from_the_version_before_a_save_gets_only_what_changed_in_3_kb(cl
     assert len(gzip.compress(whole.content)) > 3 * len(gzip.compress(response.content))
 
 
-def test_an_edited_round_sends_its_row_and_the_rows_after_it(client):
+def rows(html: str) -> list[str]:
+    """The round table's rows as a page shows them."""
+    return re.findall(r'<tr id="round-\d+".*?</tr>', html, re.S)
+
+
+@pytest.mark.parametrize("change", ["edit", "delete", "further behind", "undo"])
+def test_a_change_to_the_rounds_sends_the_rows_a_fresh_page_shows(client, change):
     game = long_game(20, players=4)
+    page = f"/g/{game.edit_token}/"
     before = game.version
-    client.post(
-        f"/g/{game.edit_token}/rounds/18/",
-        edit_post(game, 18, 0, {1: 2, 2: 3, 3: 4}),
-    )
-    html = poll(client, game, before).content.decode()
-    assert round_numbers(html) == [18, 19, 20]
-    assert html.count('hx-swap-oob="true">') >= 3
+    if change == "edit":
+        client.post(f"{page}rounds/3/", edit_post(game, 3, 0, {1: 2, 2: 3, 3: 4}))
+    elif change == "delete":
+        client.post(page, delete_post(game, 18))
+    elif change == "further behind":
+        before = game.events.order_by("version").values_list("version", flat=True)[0]
+        client.post(page, round_post(0, {1: 2, 2: 3, 3: 4}))
+    else:
+        client.post(page, delete_post(game, 20))
+        client.post(page, {"action": "undo", "event": str(game.events.first().pk)})
+    response = poll(client, game, before)
+    assert response["HX-Reswap"] == "none"
+    html = response.content.decode()
+    fresh = client.get(page).content.decode()
+    assert rows(html) == rows(fresh)
+    assert re.search(r"Show all \d+ rounds", html)[0] == re.search(r"Show all \d+ rounds", fresh)[0]
+    totals = re.search(r'<ol class="totals">.*?</ol>', fresh, re.S)[0]
+    assert totals in html
 
 
 def test_a_phone_typing_keeps_its_form_and_is_told(client):
@@ -259,19 +280,23 @@ def test_a_phone_typing_keeps_its_form_and_is_told(client):
 
 @pytest.mark.parametrize(
     "change",
-    ["delete", "further behind", "finished", "shown finished", "no status", "rename"],
+    ["finished", "shown finished", "no status", "rename", "last round deleted", "all rounds"],
 )
 def test_the_whole_board_when_more_than_rows_changed(client, change):
     game = long_game(10, players=4)
     page = f"/g/{game.edit_token}/"
     before = game.version
     shown = "playing"
-    if change == "delete":
-        round_ = game.rounds.get(number=10)
-        client.post(page, {"action": "delete", "round": round_.pk, "number": 10, "revision": 1})
-    elif change == "further behind":
-        before = game.events.order_by("version").values_list("version", flat=True)[0]
+    extra = {}
+    if change == "last round deleted":
+        game = Game.start(["Ana", "Boris"])
+        page = f"/g/{game.edit_token}/"
+        client.post(page, round_post(0, {1: 2}))
+        before = Game.objects.get(pk=game.pk).version
+        client.post(page, delete_post(game, 1))
+    elif change == "all rounds":
         client.post(page, round_post(0, {1: 2, 2: 3, 3: 4}))
+        extra = {"rounds": "all"}
     elif change == "finished":
         client.post(page, round_post(0, {1: 500, 2: 3, 3: 4}))
     elif change == "shown finished":
@@ -284,7 +309,7 @@ def test_the_whole_board_when_more_than_rows_changed(client, change):
         GameEvent.objects.create(game=game, kind=GameEvent.Kind.RENAMED, version=before + 1)
         game.version = before + 1
         game.save(update_fields=["version"])
-    response = poll(client, game, before, shown=shown)
+    response = poll(client, game, before, shown=shown, **extra)
     assert response.status_code == 200
     assert "HX-Reswap" not in response
     assert response.content.decode().lstrip().startswith('<section id="scoreboard"')

@@ -193,7 +193,10 @@ def test_undo_cannot_make_a_501st_round(client, five_rounds):
     client.post(url(five_rounds), delete_post(five_rounds, 1))
     assert client.post(url(five_rounds), round_post(0, {1: 7, 2: 7})).status_code == 303
     deletion = five_rounds.events.filter(kind="deleted").get()
-    response = client.post(url(five_rounds), {"action": "restore", "event": str(deletion.pk)})
+    # Its place is taken: only as an extra round, the 501st, which is refused.
+    history = f"/g/{five_rounds.edit_token}/history/"
+    data = {"action": "restore", "event": str(deletion.pk), "as_round": "501"}
+    response = client.post(history, data)
     assert response.status_code == 409
     assert "A game has at most 500 rounds" in unescape(response.content.decode())
     assert five_rounds.rounds.count() == 500

@@ -246,24 +246,24 @@ def test_the_history_shows_the_rename_and_every_old_round_as_it_was(client, game
     client.post(f"/g/{game.edit_token}/", round_post(2, {0: 5, 1: 6}))
     html = without_bdi(client.get(f"/g/{game.edit_token}/history/").content.decode())
     assert headings(html) == [
-        "Round added: round 3",
+        "Round 3 saved",
         "Cyril is now called Cyrille",
         "Ana is now called Anna",
-        "Round added: round 2",
-        "Round added: round 1",
+        "Round 2 saved",
+        "Round 1 saved",
     ]
     assert re.search(r"Cyril is now called Cyrille</h2>\s*<time class=\"meta local-time\"", html)
-    assert points_in(html, "Round added: round 1") == [
+    assert points_in(html, "Round 1 saved") == [
         ("Ana", "0"),
         ("Boris", "36"),
         ("Cyril", "12"),
     ]
-    assert points_in(html, "Round added: round 2") == [
+    assert points_in(html, "Round 2 saved") == [
         ("Ana", "9"),
         ("Boris", "0"),
         ("Cyril", "45"),
     ]
-    assert points_in(html, "Round added: round 3") == [
+    assert points_in(html, "Round 3 saved") == [
         ("Anna", "5"),
         ("Boris", "6"),
         ("Cyrille", "0"),
@@ -302,19 +302,19 @@ def test_a_round_deleted_before_a_rename_comes_back_to_the_same_player(client, g
     client.post(url(game), {**shown(game), "name_1": "Bob"})
     deletion = game.events.get(kind=GameEvent.Kind.DELETED)
     response = client.post(
-        f"/g/{game.edit_token}/", {"action": "restore", "event": str(deletion.pk)}
+        f"/g/{game.edit_token}/history/", {"action": "restore", "event": str(deletion.pk)}
     )
     assert response.status_code == 303
     assert game.totals() == [0 + 9, 36 + 0, 12 + 45]
     restored = game.events.get(kind=GameEvent.Kind.RESTORED)
     assert set(restored.after["hands"]) == {"Bob", "Cyril"}
     html = without_bdi(client.get(f"/g/{game.edit_token}/history/").content.decode())
-    assert points_in(html, "Round restored: round 1") == [
+    assert points_in(html, "Round 1 restored") == [
         ("Ana", "0"),
         ("Bob", "36"),
         ("Cyril", "12"),
     ]
-    assert points_in(html, "Round deleted: round 1") == [
+    assert points_in(html, "Round 1 deleted") == [
         ("Ana", "0"),
         ("Boris", "36"),
         ("Cyril", "12"),
@@ -325,7 +325,7 @@ def test_an_old_round_edited_after_a_rename_shows_both_sides(client, game):
     client.post(url(game), {**shown(game), "name_1": "Bob"})
     client.post(f"/g/{game.edit_token}/rounds/1/", edit_post(game, 1, 0, {1: 10, 2: 12}))
     html = without_bdi(client.get(f"/g/{game.edit_token}/history/").content.decode())
-    assert points_in(html, "Round edited: round 1") == [
+    assert points_in(html, "Round 1 edited") == [
         ("Ana", "0"),
         ("Bob", "36"),
         ("Cyril", "12"),

@@ -125,14 +125,14 @@ def test_delete_and_undo_bring_the_round_back_exactly(client, every_kind_game):
     assert "Round 2 was deleted." in html
     assert totals(html) == [0, 107, 66, 210]
     event = every_kind_game.events.first()
-    client.post(url(every_kind_game), {"action": "restore", "event": str(event.pk)}, headers=HTMX)
+    client.post(url(every_kind_game), {"action": "undo", "event": str(event.pk)}, headers=HTMX)
     assert export_game(every_kind_game) == before
 
 
 def test_delete_with_htmx_returns_the_game_body_with_undo(client, every_kind_game):
     response = client.post(url(every_kind_game), delete_post(every_kind_game, 4), headers=HTMX)
     html = response.content.decode()
-    assert "Round 4 was deleted." in html and 'value="restore"' in html
+    assert "Round 4 was deleted." in html and 'value="undo"' in html
     assert "Tie-break round" in html
 
 

@@ -44,7 +44,7 @@ def game(client) -> Game:
     client.post(page, round_post(2, {0: "KH", 1: "2C 3C"}))
     client.post(f"/g/{game.edit_token}/rounds/2/", edit_post(game, 2, 1, {0: 15, 2: 4}))
     client.post(page, delete_post(game, 1))
-    client.post(page, {"action": "restore", "event": str(game.events.first().pk)})
+    client.post(url(game), {"action": "restore", "event": str(game.events.first().pk)})
     client.post(page, delete_post(game, 3))
     return game
 
@@ -54,13 +54,13 @@ def test_the_history_lists_every_change_newest_first(client, game):
     assert response.status_code == 200
     html = unescape(response.content.decode())
     assert changes(html) == [
-        "Round deleted: round 3",
-        "Round restored: round 1",
-        "Round deleted: round 1",
-        "Round edited: round 2",
-        "Round added: round 3",
-        "Round added: round 2",
-        "Round added: round 1",
+        "Round 3 deleted",
+        "Round 1 restored",
+        "Round 1 deleted",
+        "Round 2 edited",
+        "Round 3 saved",
+        "Round 2 saved",
+        "Round 1 saved",
     ]
     assert "Ana, Boris, Cyril" in html
     assert f'href="/g/{game.edit_token}/"' in html
@@ -68,13 +68,13 @@ def test_the_history_lists_every_change_newest_first(client, game):
 
 def test_each_change_shows_the_round_with_cards_hands_and_points(client, game):
     html = unescape(client.get(url(game)).content.decode())
-    added = section(html, "Round added: round 1")
+    added = section(html, "Round 1 saved")
     assert 'aria-label="ace of hearts"' in added and 'aria-label="joker"' in added
     assert "hand 20" in added and "not opened" in added
     # Boris 36 points, Cyril 20 + 25 = 45.
     assert re.findall(r'<td class="points">(\d+)</td>', added) == ["0", "36", "45"]
 
-    edited = section(html, "Round edited: round 2")
+    edited = section(html, "Round 2 edited")
     assert "Before" in edited and "After" in edited
     before, after = edited.split("After", 1)
     assert re.findall(r'<td class="points">(\d+)</td>', before) == ["12", "0", "3"]
@@ -90,23 +90,22 @@ def test_each_change_says_when(client, game):
 def test_only_a_deleted_round_not_yet_back_can_be_restored(client, game):
     html = unescape(client.get(url(game)).content.decode())
     assert html.count('value="restore"') == 1
-    deleted = section(html, "Round deleted: round 3")
+    deleted = section(html, "Round 3 deleted")
     assert "Restore round 3" in deleted
-    assert "Restored since." in section(html, "Round deleted: round 1")
+    assert "Restored since." in section(html, "Round 1 deleted")
 
 
 def test_restoring_from_the_history_puts_the_round_back_at_its_place(client, game):
     html = client.get(url(game)).content.decode()
-    form = re.search(
-        r'<form method="post" action="([^"]+)" class="restore">(.*?)</form>', html, re.S
-    )
-    event = re.search(r'name="event" value="(\d+)"', form[2])[1]
-    response = client.post(form[1], {"action": "restore", "event": event})
+    form = re.search(r'<form method="post" class="restore">(.*?)</form>', html, re.S)
+    event = re.search(r'name="event" value="(\d+)"', form[1])[1]
+    # The form posts to the page itself.
+    response = client.post(url(game), {"action": "restore", "event": event})
     assert response.status_code == 303
     assert list(game.rounds.values_list("number", "winner_seat")) == [(1, 0), (2, 1), (3, 2)]
     assert game.totals() == [25, 41, 49]
     html = unescape(client.get(url(game)).content.decode())
-    assert changes(html)[0] == "Round restored: round 3"
+    assert changes(html)[0] == "Round 3 restored"
     assert 'value="restore"' not in html
 
 
@@ -122,8 +121,8 @@ def test_kinds_of_round_are_named(client, four_players):
         )
     )
     html = unescape(client.get(url(game)).content.decode())
-    assert "hand rummy" in section(html, "Round added: round 1")
-    blocked = section(html, "Round added: round 2")
+    assert "hand rummy" in section(html, "Round 1 saved")
+    blocked = section(html, "Round 2 saved")
     assert "blocked" in blocked
     # A tie for the lowest hand: both score 0.
     assert re.findall(r'<td class="points">(\d+)</td>', blocked) == ["0", "0", "9", "4"]
@@ -142,10 +141,10 @@ def test_a_blocked_round_shows_its_lowest_hands_and_nobody_out(client, four_play
         )
     )
     html = unescape(client.get(url(game)).content.decode())
-    normal = section(html, "Round added: round 1")
+    normal = section(html, "Round 1 saved")
     assert normal.count('class="winner"') == 1
     assert re.findall(r'<span class="note">(.*?)</span>', normal).count("out") == 1
-    blocked = section(html, "Round added: round 2")
+    blocked = section(html, "Round 2 saved")
     assert 'class="winner"' not in blocked
     assert blocked.count('<tr class="lowest">') == 2
     notes = re.findall(r'<span class="note">(.*?)</span>', blocked)
@@ -202,5 +201,7 @@ def test_the_view_token_does_not_open_the_history(client, game):
     assert game.edit_token not in response.content.decode()
 
 
-def test_the_history_only_answers_get(client, game):
-    assert client.post(url(game), {"action": "restore"}).status_code == 405
+def test_the_history_takes_only_its_own_actions(client, game):
+    assert client.put(url(game)).status_code == 405
+    assert client.post(url(game), {"action": "delete", "event": "1"}).status_code == 400
+    assert client.post(url(game), {"action": "restore"}).status_code == 400

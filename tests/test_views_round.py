@@ -4,6 +4,7 @@ import re
 from html import unescape
 
 import pytest
+from django.test import Client
 
 from tests.conftest import edit_post, without_bdi
 
@@ -30,11 +31,13 @@ def test_editing_a_round_recomputes_every_total_and_the_state(client, every_kind
     assert response.status_code == 303
     round_ = every_kind_game.rounds.get(number=3)
     assert response["Location"] == f"/g/{every_kind_game.edit_token}/?changed={round_.pk}"
-    # The page says what the round is now, above the new totals, with no Undo (the history
-    # keeps the round as it was).
+    # The page says what the round is now, above the new totals, with the Undo of the edit
+    # on this phone only.
     html = without_bdi(client.get(response["Location"]).content.decode())
     banner = re.search(r'<div class="banner saved".*?</div>', html, re.S)[0]
-    assert "Round 3 changed:" in banner and "Ana 0" in banner and "Undo" not in banner
+    assert "Round 3 changed:" in banner and "Ana 0" in banner and 'value="undo"' in banner
+    other = without_bdi(Client().get(response["Location"]).content.decode())
+    assert "Round 3 changed:" in other and 'value="undo"' not in other
     assert html.index("Round 3 changed:") < html.index('id="totals"')
     assert every_kind_game.totals() == [200, 253, 266, 51]
     every_kind_game.refresh_from_db()

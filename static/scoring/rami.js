@@ -13,7 +13,8 @@
  *   fetched again when they come into view.
  * - Sharing: copy a link, or hand it to the phone's share sheet where there is one.
  * - After a save (or an Undo), the answer is put in view: the new totals and the saved
- *   round's line, or the first error, or the notice that another phone was first.
+ *   round's line, or the first error, or the notice that another phone was first; after the
+ *   Undo of a save, the round back in the form.
  * - The language switcher submits itself when a language is picked.
  * - A save that fails (no answer, or an error such as a 503 while the database is away): htmx
  *   swaps nothing, so the form keeps what was typed, and its #round-notice says so in the
@@ -177,17 +178,6 @@
   });
   window.addEventListener("scroll", refreshExtras, { passive: true });
 
-  // A live update and a save can cross: a row the update adds may already be on the page (the
-  // save's answer brought it). Added twice it would show twice: the one on the page goes.
-  document.addEventListener("htmx:oobBeforeSwap", function (event) {
-    var detail = event.detail;
-    if (!detail || !detail.target || detail.target.id !== "round-rows" || !detail.fragment) return;
-    detail.fragment.querySelectorAll("tr[id]").forEach(function (row) {
-      var shown = document.getElementById(row.id);
-      if (shown) shown.remove();
-    });
-  });
-
   function markTyping(event) {
     var form = event.target.closest && event.target.closest("#round-entry #round-form");
     var flag = document.getElementById("typing");
@@ -335,7 +325,7 @@
   var changing = null; // the request of a change, while its answer is on its way
   document.addEventListener("htmx:beforeRequest", function (event) {
     var elt = event.detail && event.detail.elt;
-    if (elt && elt.matches && elt.matches("form")) changing = event.detail.xhr;
+    if (elt && elt.matches && elt.matches("form, a.fix-link")) changing = event.detail.xhr;
   });
   document.addEventListener("htmx:afterSettle", function (event) {
     // Only when the change's own answer is in (not a live update that came in meanwhile).
@@ -344,6 +334,7 @@
     var invalid = document.querySelector("#round-form [aria-invalid=true], #round-form .form-errors .field-error");
     var notice = document.querySelector("#round-form .banner.conflict, #game-body .banner.conflict");
     var saved = document.querySelector("#game-body .banner.saved");
+    var fixing = document.querySelector("#round-entry .fix-hint");
     if (notice) {
       notice.scrollIntoView({ block: "start" });
       notice.focus({ preventScroll: true });
@@ -355,6 +346,12 @@
       var field = invalid.matches("input") && invalid.offsetParent ? invalid : place;
       if (field === place) place.setAttribute("tabindex", "-1");
       field.focus({ preventScroll: true });
+    } else if (fixing) {
+      // A round taken back (the Undo of a save): its form, from its title, to be put right.
+      var title = document.getElementById("entry-title");
+      title.scrollIntoView({ block: "start" });
+      title.setAttribute("tabindex", "-1");
+      title.focus({ preventScroll: true });
     } else {
       var board = document.getElementById("scoreboard");
       if (board) board.scrollIntoView({ block: "start" });
