@@ -199,7 +199,9 @@ def _game_page(request: HtmxHttpRequest, game: Game, editable: bool) -> Template
     update that brought only the changed rows."""
     board = Scoreboard.for_game(game)
     if request.htmx and request.GET.get("rounds") == "all":
-        return _game_response(request, game, partial="rounds_table", editable=editable, board=board)
+        return _game_response(
+            request, game, partial="rounds_table", editable=editable, board=board, showing_all=True
+        )
     if request.htmx and request.GET.get("part") == "extras":
         return _game_response(request, game, partial="extras", editable=editable, board=board)
     partial = "game_body" if request.htmx else ""

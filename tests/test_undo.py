@@ -1,0 +1,232 @@
+"""Undo is the phone's own, taking back a save is a correction, the history restores nothing
+silently, and a conflict shows the difference (issue 20). Each phone is a test client of its
+own (its own cookies, so its own phone: scoring.phones)."""
+
+import re
+from html import unescape
+
+import pytest
+from django.test import Client
+
+from scoring.models import Game, GameEvent
+from tests.conftest import delete_post, round_post, without_bdi
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HX-Request": "true"}
+
+
+def text(html: str) -> str:
+    return " ".join(unescape(re.sub(r"<[^>]+>", " ", without_bdi(html))).split())
+
+
+def totals(html: str) -> list[int]:
+    return [int(total) for total in re.findall(r'<span class="sum">(\d+)</span>', html)]
+
+
+def headings(html: str) -> list[str]:
+    return [text(heading) for heading in re.findall(r"<h2>(.*?)</h2>", html, re.S)]
+
+
+@pytest.fixture
+def ana() -> Client:
+    return Client()
+
+
+@pytest.fixture
+def boris() -> Client:
+    return Client()
+
+
+@pytest.fixture
+def game(ana) -> Game:
+    """Four players, two rounds saved on Ana's phone."""
+    game = Game.start(["Ana", "Boris", "Cyril", "Dana"])
+    page = f"/g/{game.edit_token}/"
+    ana.post(page, round_post(0, {1: 10, 2: 20, 3: 30}))
+    ana.post(page, round_post(1, {0: 5, 2: 6, 3: 7}))
+    return game
+
+
+def page(game: Game) -> str:
+    return f"/g/{game.edit_token}/"
+
+
+def test_a_phone_gets_its_own_name_in_a_cookie_once(game):
+    ana = Client()
+    first = ana.get(page(game))
+    cookie = first.cookies["rami_phone"]
+    assert len(cookie.value) == 22 and cookie["httponly"] and cookie["samesite"] == "Lax"
+    assert "rami_phone" not in ana.get(page(game)).cookies
+    # Nothing else asks for it.
+    assert "rami_phone" not in Client().get("/healthz").cookies
+
+
+def test_a_deletion_offers_undo_on_its_own_phone_only(ana, boris, game):
+    ana.post(page(game), delete_post(game, 2))
+    mine = ana.get(page(game)).content.decode()
+    assert "Round 2 was deleted." in text(mine) and 'value="undo"' in mine
+    theirs = boris.get(page(game)).content.decode()
+    assert "Round 2 was deleted on another phone." in text(theirs)
+    assert 'value="undo"' not in theirs
+    # The watch-only page says it too, and offers nothing.
+    watching = Client().get(f"/v/{game.view_token}/").content.decode()
+    assert "Round 2 was deleted on another phone." in text(watching)
+
+    # Boris's phone cannot undo it, even by sending the form: it says why, changes nothing.
+    event = game.events.first()
+    refused = boris.post(page(game), {"action": "undo", "event": str(event.pk)}, headers=HTMX)
+    assert refused.status_code == 409
+    assert "Only the phone that made this change can undo it." in text(refused.content.decode())
+    assert game.rounds.count() == 1
+
+    answer = ana.post(page(game), {"action": "undo", "event": str(event.pk)}, headers=HTMX)
+    assert "Round 2 is back as it was:" in text(answer.content.decode())
+    assert game.totals() == [5, 10, 26, 37]
+    back = game.events.first()
+    assert back.kind == GameEvent.Kind.RESTORED and back.undoes_id == event.pk
+    # A second tap finds it done, and changes nothing.
+    again = ana.post(page(game), {"action": "undo", "event": str(event.pk)})
+    assert again.status_code == 409 and "already been undone" in text(again.content.decode())
+    assert game.rounds.count() == 2
+
+
+def test_an_undo_that_a_later_change_depends_on_says_why_and_changes_nothing(ana, boris, game):
+    ana.post(page(game), delete_post(game, 2))
+    deletion = game.events.first()
+    boris.post(page(game), round_post(2, {0: 2, 1: 3, 3: 4}))
+    html = ana.get(page(game)).content.decode()
+    assert "Round 2 was deleted" not in text(html)  # no longer the latest change
+    refused = ana.post(page(game), {"action": "undo", "event": str(deletion.pk)})
+    assert refused.status_code == 409
+    assert (
+        "Round 2 can no longer be undone here: round 2 was changed after it. Nothing was changed"
+        in text(refused.content.decode())
+    )
+    assert game.rounds.count() == 2
+
+
+def test_anas_undo_to_fix_while_boriss_phone_is_open(ana, boris):
+    """The evening of the issue: Ana takes back round 3 to tick "Not opened yet"; Boris's
+    phone never offers an Undo of it; the game ends on the corrected totals."""
+    game = Game.start(["Ana", "Boris"])
+    url = page(game)
+    ana.post(url, round_post(1, {0: 40}))
+    ana.post(url, round_post(0, {1: 30}))
+    saved = ana.post(url, round_post(1, {0: 20}), headers=HTMX).content.decode()
+    round_ = game.rounds.get(number=3)
+    fix = re.search(r'hx-get="([^"]+fix=[^"]+)"', saved)[1].replace("&amp;", "&")
+    # Boris's phone, open all along: the new round, and no Undo of Ana's.
+    board = boris.get(url).content.decode()
+    assert totals(board) == [60, 30] and ">Undo<" not in board
+
+    form = ana.get(fix, headers=HTMX).content.decode()
+    assert "Round 3, back in the form" in text(form)
+    data = round_post(1, {0: (20, "not opened")}, action="correct")
+    data.update(round=str(round_.pk), revision="1", for_round="3")
+    ana.post(url, data, headers=HTMX)
+    assert game.totals() == [40 + 45, 30]
+    round_.refresh_from_db()
+    assert (round_.number, round_.revision) == (3, 2)
+    board = boris.get(url).content.decode()
+    assert totals(board) == [85, 30] and ">Undo<" not in board
+
+    history = ana.get(f"{url}history/").content.decode()
+    assert headings(history)[:2] == ["Round 3 corrected", "Round 3 saved"]
+    # Nothing to restore: the round was never deleted; its earlier version is one edit away.
+    assert 'value="restore"' not in history and 'value="go_back"' in history
+
+
+def test_the_undo_of_a_save_is_no_longer_offered_once_another_phone_changed_the_round(
+    ana, boris, game
+):
+    round_ = game.rounds.get(number=2)
+    data = round_post(1, {0: 9, 2: 6, 3: 7}, round=str(round_.pk), revision="1")
+    boris.post(f"{page(game)}rounds/2/", data)
+    answer = ana.get(f"{page(game)}?fix={round_.pk}&number=2&revision=1", headers=HTMX)
+    html = text(answer.content.decode())
+    assert "Round 2 was changed on another phone after it was saved here" in html
+    assert "back in the form" not in html
+
+
+def test_the_fixing_form_can_delete_the_round_with_its_own_undo(ana, game):
+    round_ = game.rounds.get(number=2)
+    data = {"action": "delete", "round": round_.pk, "number": 2, "revision": 1}
+    html = ana.post(page(game), data, headers=HTMX).content.decode()
+    assert "Round 2 was deleted." in text(html) and 'value="undo"' in html
+
+
+def test_a_restore_whose_place_was_filled_asks_first_and_then_adds_an_extra_round(ana):
+    """The old Undo-to-fix (a deletion, then the round saved again) left "Restore round 1" in
+    the history; one tap made two rounds 1 and 2 with the old hands."""
+    game = Game.start(["Ana", "Boris", "Cyril"])
+    url = page(game)
+    ana.post(url, round_post(0, {1: 5, 2: 6}))
+    ana.post(url, delete_post(game, 1))
+    ana.post(url, round_post(0, {1: 14, 2: 40}))
+    history = f"{url}history/"
+    html = ana.get(history).content.decode()
+    assert "it would come back as an extra round 2" in text(html)
+    deletion = game.events.get(kind=GameEvent.Kind.DELETED)
+
+    asked = ana.post(history, {"action": "restore", "event": str(deletion.pk)})
+    assert asked.status_code == 409
+    html = text(asked.content.decode())
+    assert "becomes an extra round 2, after the others. Nothing was changed yet." in html
+    assert "Bring it back with the points above as an extra round 2" in html
+    assert game.rounds.count() == 1
+
+    # Confirmed for a number that is no longer right (another round came meanwhile): asked again.
+    ana.post(url, round_post(1, {0: 2, 2: 3}))
+    stale = ana.post(history, {"action": "restore", "event": str(deletion.pk), "as_round": "2"})
+    assert stale.status_code == 409 and game.rounds.count() == 2
+    done = ana.post(history, {"action": "restore", "event": str(deletion.pk), "as_round": "3"})
+    assert done.status_code == 303
+    assert list(game.rounds.values_list("number", flat=True)) == [1, 2, 3]
+    assert game.totals() == [2, 14 + 5, 40 + 3 + 6]
+
+
+def test_go_back_to_the_version_before_an_edit(ana, game):
+    round_ = game.rounds.get(number=1)
+    data = round_post(0, {1: 11, 2: 20, 3: 30}, round=str(round_.pk), revision="1")
+    ana.post(f"{page(game)}rounds/1/", data)
+    history = f"{page(game)}history/"
+    html = ana.get(history).content.decode()
+    event = re.search(
+        r'name="event" value="(\d+)">\s*<input type="hidden" name="revision" value="2">', html
+    )[1]
+    answer = ana.post(history, {"action": "go_back", "event": event, "revision": "2"})
+    assert answer.status_code == 303
+    assert game.totals() == [5, 10, 26, 37]
+    # From a page that showed an older revision: refused, said why.
+    stale = ana.post(history, {"action": "go_back", "event": event, "revision": "2"})
+    assert stale.status_code == 409 and "was changed on another phone" in text(
+        stale.content.decode()
+    )
+
+
+def test_a_conflict_shows_where_the_two_versions_differ_and_can_replace_the_saved_one(
+    ana, boris, game
+):
+    url = page(game)
+    ana.post(url, round_post(2, {0: 12, 1: 4, 3: 9}, for_round="3"))
+    answer = boris.post(url, round_post(2, {0: 12, 1: 4, 3: 13}, for_round="3"), headers=HTMX)
+    assert answer.status_code == 200
+    html = answer.content.decode()
+    table = re.search(r'<table class="versions">.*?</table>', html, re.S)[0]
+    # Only Dana differs: 9 saved, 13 typed here.
+    assert re.findall(r"<th scope=\"row\"><bdi>(\w+)</bdi>", table) == ["Dana"]
+    assert re.findall(r'<span class="points">(\d+)</span>', table) == ["9", "13"]
+    assert "Keep the saved one" in html and "Save mine as round 4" in html
+    assert "Replace round 3 with mine" in html
+
+    fields = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', html))
+    data = round_post(2, {0: 12, 1: 4, 3: 13}, action="replace")
+    data.update({name: fields[name] for name in ("round", "revision", "number")})
+    replaced = boris.post(url, data, headers=HTMX).content.decode()
+    assert "Round 3 changed:" in text(replaced) and 'value="undo"' in replaced
+    assert game.rounds.count() == 3 and game.totals()[3] == 30 + 7 + 13
+    # The replacement has its own Undo, on Boris's phone.
+    event = game.events.first()
+    boris.post(url, {"action": "undo", "event": str(event.pk)})
+    assert game.totals()[3] == 30 + 7 + 9
