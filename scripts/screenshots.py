@@ -1,6 +1,8 @@
 """Retake the screenshots in docs/: a game in progress on a phone (README.md), the round form
-with the live preview, the phone after the save, a 44-round game of six long names on a 320 px
-phone and on a laptop, and a finished game with its chart and statistics in light and dark.
+with the live preview, the phone after the save, the round taken back by Undo to be put right
+and the history after it, two phones' versions of one round, a 44-round game of six long names
+on a 320 px phone and on a laptop, and a finished game with its chart and statistics in light
+and dark.
 
     .venv/bin/python scripts/screenshots.py      (or: make screenshots)
 
@@ -106,6 +108,8 @@ def main() -> None:
         manage(env, "migrate", "--no-input", "-v0")
         playing = manage(env, "import_game", "-", stdin=json.dumps(IN_PROGRESS))
         finished = manage(env, "import_game", str(ROOT / "tests" / "games" / "every_kind.json"))
+        two_phones = {**IN_PROGRESS, "rounds": IN_PROGRESS["rounds"][:1]}
+        two_phones = manage(env, "import_game", "-", stdin=json.dumps(two_phones))
         long_document = json.dumps(long_game_document(44, seed=7))
         long_game = manage(env, "import_game", "-", stdin=long_document)
         server = subprocess.Popen(
@@ -154,6 +158,30 @@ def main() -> None:
             page.get_by_role("button", name="Save round").click()
             page.wait_for_timeout(1200)
             page.screenshot(path=DOCS / "after-save.png")
+
+            # Undo takes round 5 back into the form; Dana had not opened; the history after.
+            page.locator(".banner.saved").get_by_role("link", name="Undo").click()
+            page.wait_for_timeout(800)
+            page.locator("#round-form .seat-3 .not-opened input").check()
+            page.wait_for_timeout(800)
+            page.screenshot(path=DOCS / "fix-round.png")
+            page.get_by_role("button", name="Save the corrected round").click()
+            page.wait_for_timeout(800)
+            page.goto(page.url.split("?")[0] + "history/")
+            page.screenshot(path=DOCS / "history-after-fix.png")
+
+            # Two phones, two versions of round 2: the second is shown where they differ.
+            other = browser.new_context(**phone).new_page()
+            for phone_page, dana in ((page, 12), (other, 13)):
+                phone_page.goto(base + two_phones)
+                phone_page.locator('label[for="id_winner_1"]').click()
+                for seat, value in ((0, 5), (2, 7), (3, dana)):
+                    phone_page.locator(f"#round-form .seat-{seat} .value-input").fill(str(value))
+            page.get_by_role("button", name="Save round").click()
+            page.wait_for_timeout(800)
+            other.get_by_role("button", name="Save round").click()
+            page.wait_for_timeout(1200)
+            other.screenshot(path=DOCS / "conflict.png")
 
             # A long game: six 30-character names, 44 rounds, on the smallest phone and a laptop.
             page = browser.new_context(

@@ -256,7 +256,8 @@ def test_delete_deletes_only_the_round_it_names_as_it_is(client, game, data, rig
 )
 def test_restore_with_a_bad_event_is_refused_and_changes_nothing(client, game, data):
     before = Counts()
-    status = answered(client.post(url(game), data))
+    # The history page restores a deleted round.
+    status = answered(client.post(url(game, "history/"), data))
     if status == 303:
         # A deleted round's event: its round is back (once), or was back already.
         back = Round.objects.count() - before.rounds
@@ -508,7 +509,7 @@ def test_an_imported_hand_of_more_than_108_cards_is_refused(db):
 @given(
     steps=st.lists(
         st.tuples(
-            st.sampled_from(["open", "delete", "edit", "restore", "save"]),
+            st.sampled_from(["open", "delete", "edit", "restore", "undo", "save"]),
             st.integers(min_value=0, max_value=2),  # which phone
             st.integers(min_value=1, max_value=4),  # which round, on that phone's page
         ),
@@ -546,7 +547,13 @@ def test_stale_pages_acting_in_any_order_never_fail_or_touch_another_round(clien
         elif action == "restore":
             deletion = game.events.filter(kind="deleted").first()
             event = {"event": str(deletion.pk)} if deletion else {"event": "0"}
-            status = answered(client.post(url(game), {"action": "restore", **event}))
+            data = {"action": "restore", **event}
+            status = answered(client.post(url(game, "history/"), data))
+        elif action == "undo":
+            # The Undo of the latest change, from this phone: refused unless it made it.
+            latest = game.events.first()
+            event = {"event": str(latest.pk)} if latest else {"event": "0"}
+            status = answered(client.post(url(game), {"action": "undo", **event}))
         elif shown is None:
             continue
         else:

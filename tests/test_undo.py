@@ -219,6 +219,8 @@ def test_a_conflict_shows_where_the_two_versions_differ_and_can_replace_the_save
     assert re.findall(r'<span class="points">(\d+)</span>', table) == ["9", "13"]
     assert "Keep the saved one" in html and "Save mine as round 4" in html
     assert "Replace round 3 with mine" in html
+    # The form holds Boris's round: a live update leaves it alone.
+    assert '<input type="hidden" id="typing" name="typing" value="1">' in html
 
     fields = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', html))
     data = round_post(2, {0: 12, 1: 4, 3: 13}, action="replace")
