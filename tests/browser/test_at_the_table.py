@@ -84,10 +84,11 @@ def test_a_typical_round_on_a_44_round_game_is_17_taps_in_one_screen(page: Page,
     expect(page.locator(".banner.saved")).to_be_focused()
     no_axe_violations(page)
 
-    # Undo takes the round back out, and says it can be brought back again.
-    page.locator(".banner.saved").get_by_role("button", name="Undo").click()
-    expect(page.locator(".banner.undo")).to_contain_text("Round 45 was deleted.")
-    assert game.rounds.count() == 44
+    # Undo takes the round back into the form, to be put right: nothing changes until then.
+    page.locator(".banner.saved").get_by_role("link", name="Undo").click()
+    expect(page.locator("#entry-title")).to_contain_text("Round 45, back in the form")
+    assert in_view(page, "#entry-title")
+    assert game.rounds.count() == 45
 
 
 def test_six_players_fit_in_1_3_screens_and_the_tie_break_is_in_view_after_the_save(
@@ -151,7 +152,7 @@ def test_the_same_round_on_two_phones_is_saved_once_and_another_is_explained_in_
     save(page)
     save(other, "Save round")
     notice = other.locator("#round-form .banner.conflict")
-    expect(notice).to_contain_text("Save it as round 23")
+    expect(notice).to_contain_text("save yours as round 23")
     expect(notice).to_be_focused()
     assert in_view(other, "#round-form .banner.conflict"), (
         box(other, "#round-form .banner.conflict"),
