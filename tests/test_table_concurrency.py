@@ -77,7 +77,7 @@ def table() -> Table:
 
 def test_six_phones_adding_the_same_member_at_once_add_one(table):
     for name in ("Eva", "Filip", "Greta", "Hana", "Ivan"):
-        added = at_once([lambda: tables.add_member(fresh(table), name)] * 6)
+        added = at_once([lambda name=name: tables.add_member(fresh(table), name)] * 6)
         assert refusals(added) == Counter()
         assert len({member.pk for member in added}) == 1
     assert [member.name for member in table.members.all()] == [
@@ -97,7 +97,7 @@ def test_members_renamed_to_one_name_at_once_are_told_it_is_taken(table):
     members = list(table.members.all())
     for name in ("Eva", "Filip", "Greta", "Hana", "Ivan"):
         renamed = at_once(
-            [lambda member=member: tables.rename_member(member, name) for member in members]
+            [lambda m=member, n=name: tables.rename_member(m, n) for member in members]
         )
         # One takes it; each other is refused: the name is taken when its turn comes.
         assert refusals(renamed) == Counter({"name_taken": 3})
@@ -220,8 +220,8 @@ def test_two_phones_keeping_a_game_and_its_rematch_at_once_make_one_table():
         before = Table.objects.count()
         kept = at_once(
             [
-                lambda: tables.keep_game(None, Game.with_players(pk=game.pk)),
-                lambda: tables.keep_game(None, Game.with_players(pk=rematch.pk)),
+                lambda pk=game.pk: tables.keep_game(None, Game.with_players(pk=pk)),
+                lambda pk=rematch.pk: tables.keep_game(None, Game.with_players(pk=pk)),
             ]
         )
         assert refusals(kept) == Counter()
