@@ -125,6 +125,20 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Memory caches of each worker process: "default" for the page fragments (templates/scoring/
+# game.html), "limits" for the per-client counts of scoring/limits.py. Apart, so that a page
+# view never evicts a count: LocMemCache culls its oldest entries past MAX_ENTRIES (300 by
+# default, about 1,200 page views of fragments). A count is one entry per client, action and
+# minute. A shared cache (Redis) in place of "limits" would count across servers and workers.
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "limits": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "rami-limits",
+        "OPTIONS": {"MAX_ENTRIES": 100_000},
+    },
+}
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -208,9 +222,10 @@ if HTTPS:
 # The admin (/admin/) only when DJANGO_ADMIN=true: otherwise its URLs do not exist (404).
 ADMIN_ENABLED = env_flag("DJANGO_ADMIN", False)
 
-# New games one client may start per minute (scoring/limits.py); 0 means no limit. Counted in
-# Django's default cache, a LocMemCache of each worker process: the limit holds per process, so
-# a server with N workers lets a client start up to N times as many.
+# New games one client may start per minute (scoring/limits.py): on the start page, from a
+# table, by a rematch; 0 means no limit. Counted in the "limits" cache, a LocMemCache of each
+# worker process: the limit holds per process, so a server with N workers lets a client start
+# up to N times as many.
 _new_games = (os.environ.get("RAMI_NEW_GAMES_PER_MINUTE") or "30").strip()
 if not _new_games.isascii() or not _new_games.isdigit():
     raise ImproperlyConfigured(

@@ -1,9 +1,11 @@
 """How often one client may do something: a fixed one-minute window counted in Django's cache.
 
-The default cache (no CACHES setting) is a LocMemCache, one per worker process: a count holds
-per process, so a server with N workers lets a client do up to N times as much. That is enough
-to stop one client from flooding the database (thousands of new games in seconds), and needs
-no shared store.
+The counts have a cache of their own, the "limits" alias of settings.CACHES, so that the page
+fragments in the default cache never evict them. It is a LocMemCache, one per worker process:
+a count holds per process, so a server with N workers lets a client do up to N times as much.
+That is enough to stop one client from flooding the database (thousands of new games in
+seconds), and needs no shared store; a shared cache (Redis) configured as "limits" would count
+across workers and servers alike, with nothing here changed.
 
 A client is its address, REMOTE_ADDR. Behind a proxy that appends the client's address to
 X-Forwarded-For, RAMI_TRUST_X_FORWARDED_FOR=true takes the last address of that header instead
@@ -16,7 +18,7 @@ import hashlib
 import time
 
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import caches
 from django.http import HttpRequest
 
 WINDOW_SECONDS = 60
@@ -43,10 +45,11 @@ def allow(request: HttpRequest, action: str, per_minute: int) -> bool:
     key = f"rami-limit:{action}:{client}:{window}"
     # add() creates the counter only if it is missing; incr() is atomic in LocMemCache (a
     # lock), Redis and Memcached. The counter outlives its minute; the next minute has its own.
-    cache.add(key, 0, WINDOW_SECONDS + 5)
+    counts = caches["limits"]
+    counts.add(key, 0, WINDOW_SECONDS + 5)
     try:
-        count = cache.incr(key)
+        count = counts.incr(key)
     except ValueError:  # expired between add() and incr()
-        cache.add(key, 1, WINDOW_SECONDS + 5)
+        counts.add(key, 1, WINDOW_SECONDS + 5)
         count = 1
     return count <= per_minute

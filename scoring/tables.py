@@ -14,6 +14,11 @@ Reading a table's numbers takes a fixed number of queries whatever the number of
 `standings` three, `head_to_head` two, `results` two. They work on flat rows aggregated by the
 database: one row per player of a game (their final total), and one per member for their rounds.
 
+Every change to a table is made under the table's lock (`_changing`), as a game's is under the
+game's: its checks (unique names, at most MAX_MEMBERS members) see what the other phones did,
+and a clash is a RulesError, never the database's unique constraint. Locks are taken in one
+order: the table, then its games in the order of their ids, then their players and members.
+
 Errors a person can see are `rules.RulesError`s whose messages are in scoring/errors.py.
 
 The exchange format rami-table/1 (SPEC 2.5) is at the end: `export_table`, `parse_table` and
@@ -25,7 +30,8 @@ from __future__ import annotations
 import json
 import unicodedata
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from decimal import ROUND_HALF_UP, Decimal
@@ -97,6 +103,25 @@ def table_rules(table: Table) -> rules.Rules:
 # Changing a table
 
 
+@contextmanager
+def _changing(table: Table) -> Iterator[Table]:
+    """The one shape of every change to a table, as Game._changing is a game's: in a
+    transaction, the table locked and read again, so that what a change checks (a name that
+    is free, the number of members) holds until it is made. Inside, the games it changes are
+    locked in the order of their ids (_lock_games), and their players and members after them:
+    two changes that need the same rows then wait in turn instead of each holding what the
+    other waits for (PostgreSQL answers that with "deadlock detected")."""
+    with transaction.atomic():
+        yield Table.objects.select_for_update().get(pk=table.pk)
+
+
+def _lock_games(games: Iterable[int]) -> None:
+    """Lock these games (ids, or a query of them) in the order of their ids, before any of
+    them changes: each game's own change (Game._changing) then finds its lock held already."""
+    locked = Game.objects.select_for_update().filter(pk__in=games).order_by("pk")
+    list(locked.values_list("pk", flat=True))
+
+
 def start_table(name: str, members: Sequence[str], house_rules: rules.Rules | None = None) -> Table:
     """A new table named `name` with these members (in this order), whose new games play by
     `house_rules` (the seeds' when None). RulesError when a name is wrong: a member's error
@@ -116,12 +141,15 @@ def add_member(table: Table, name: str) -> Member:
     """A new member of the table, listed last; the same member when the name is already one
     (by name key). A guest of the table's games with this name becomes the member in those
     games. RulesError for a wrong name or a table that has MAX_MEMBERS already."""
-    return _members_for(table, [check_name(name)])[0]
+    name = check_name(name)
+    with _changing(table):
+        return _members_for(table, [name])[0]
 
 
 def _members_for(table: Table, names: Sequence[str]) -> list[Member]:
     """The member of each (checked) name: an existing one by name key, or a new one made in
-    order, each taking over the guest players of its name in the table's games."""
+    order, each taking over the guest players of its name in the table's games. Called under
+    the table's lock (_changing): the members read here are all there are."""
     with transaction.atomic():
         existing = {member.name_key: member for member in table.members.all()}
         new = []
@@ -176,7 +204,7 @@ def new_game(
     names = rules.check_names(
         [player.name if isinstance(player, Member | NewMember) else player for player in players]
     )
-    with transaction.atomic():
+    with _changing(table):
         joining = [
             name
             for name, player in zip(names, players, strict=True)
@@ -235,39 +263,58 @@ def keep_game(table: Table | None, game: Game, name: str | None = None) -> Table
 
     The games of its rematch chain (the games it was a rematch of, and its rematches, the
     same players) that are at no table are kept there too: the evening's games stay together
-    whichever of them the group keeps.
+    whichever of them the group keeps. So when one of them is kept already (another phone
+    kept it, maybe at this very moment), `table` None means that table: two phones keeping a
+    game and its rematch at once make one table, the second joining the first's.
     """
     if game.table_id is not None:
         if table is None or table.pk == game.table_id:
             return game.table
         raise rules.RulesError("game_at_another_table")
-    with game._changing() as locked:
-        if locked.table_id is not None:
-            # Kept by another tap while this one waited for the lock.
-            if table is not None and locked.table_id != table.pk:
-                raise rules.RulesError("game_at_another_table")
-            table = locked.table
-        else:
-            if table is None:
-                table = start_table(
-                    _name_from(locked.names) if name is None else name,
-                    locked.names,
-                    house_rules=locked.rules,
-                )
-            _seat_at(table, locked, _members_for(table, locked.names))
-            locked.changed = True
-    game.table = table
-    for other in _rematch_chain(game):
-        with other._changing() as locked:
-            if locked.table_id is None:
-                _seat_at(table, locked, _members_for(table, locked.names))
-                locked.changed = True
-    return table
+    chain = _rematch_chain(game)
+    games = Game.objects.filter(pk__in=[other.pk for other in chain])
+    kept_at = table.pk if table is not None else _kept_at(game, games.values_list("pk", "table_id"))
+    while True:
+        with transaction.atomic():
+            # The table first, then the chain's games: the order of every table's change.
+            at = Table.objects.select_for_update().get(pk=kept_at) if kept_at else None
+            table_of = dict(games.select_for_update().order_by("pk").values_list("pk", "table_id"))
+            if table is not None:
+                if table_of[game.pk] not in (None, table.pk):
+                    raise rules.RulesError("game_at_another_table")
+            elif _kept_at(game, table_of.items()) != kept_at:
+                # Kept by another phone since we looked: its table is locked first, then the
+                # games again. A game is kept once, so this happens once or twice at most.
+                kept_at = _kept_at(game, table_of.items())
+                continue
+            for other in chain:
+                if table_of[other.pk] is not None:
+                    continue
+                with other._changing() as changing:
+                    if at is None:
+                        at = start_table(
+                            _name_from(changing.names) if name is None else name,
+                            changing.names,
+                            house_rules=changing.rules,
+                        )
+                    _seat_at(at, changing, _members_for(at, changing.names))
+                    changing.changed = True
+        game.table = at
+        return at
+
+
+def _kept_at(game: Game, table_of: Iterable[tuple[int, int | None]]) -> int | None:
+    """The table (its id) a game of `game`'s chain is kept at, given each game's (id, table
+    id): `game`'s own, else the first found; None when none is kept."""
+    table_of = dict(table_of)
+    if table_of.get(game.pk) is not None:
+        return table_of[game.pk]
+    return next((kept for kept in table_of.values() if kept is not None), None)
 
 
 def _rematch_chain(game: Game) -> list[Game]:
-    """The other games of `game`'s rematch chain that are at no table, oldest first: those it
-    was a rematch of, then its rematches."""
+    """`game` first, then the other games of its rematch chain, oldest first: those it was a
+    rematch of, then its rematches."""
     before, after = [], []
     earlier = Game.objects.filter(next_game=game).first()
     while earlier is not None:
@@ -277,7 +324,7 @@ def _rematch_chain(game: Game) -> list[Game]:
     while later is not None:
         after.append(later)
         later = later.next_game
-    return [other for other in before + after if other.table_id is None]
+    return [game, *before, *after]
 
 
 def _name_from(names: Sequence[str]) -> str:
@@ -293,11 +340,11 @@ def rename_member(member: Member, name: str) -> None:
     own rename (Game.rename_player, under the game's lock): its version moves on and its
     history says who was renamed. Refused (RulesError "name_taken") when another member, or a
     guest in one of the table's games, has the name (by name key); the name itself is checked
-    as a player's is. All or nothing: one transaction."""
+    as a player's is. All or nothing: one transaction, under the table's lock."""
     name = check_name(name)
     key = rules.name_key(name)
-    with transaction.atomic():
-        member = Member.objects.select_for_update().get(pk=member.pk)
+    with _changing(Table(pk=member.table_id)):
+        member = Member.objects.get(pk=member.pk)
         if key != member.name_key and (
             Member.objects.filter(table=member.table_id, name_key=key).exists()
             or Player.objects.filter(
@@ -305,9 +352,9 @@ def rename_member(member: Member, name: str) -> None:
             ).exists()
         ):
             raise rules.RulesError("name_taken")
+        _lock_games(member.players.values("game_id"))
         member.name = name
         member.save()
-        # Game by game in the order of their ids, as every change locks them.
         for player in member.players.select_related("game").order_by("game_id"):
             player.game.rename_player(player.seat, name)
         Table.objects.filter(pk=member.table_id).update(updated_at=timezone.now())
@@ -318,11 +365,16 @@ def rename_players(
 ):
     """Rename players of a game from its players' page (Game.rename_players, which checks
     them); in a table's game a member's new name is the member's, in every game of the table
-    (rename_member), so that a member keeps one name. All or nothing."""
-    with transaction.atomic():
+    (rename_member), so that a member keeps one name. All or nothing, and in a table's game
+    under the table's lock, every game of this game's members locked before this one changes
+    (the order of _changing), so that two phones renaming on two games never deadlock."""
+    if game.table_id is None:
+        game.rename_players(names, seen=seen, phone=phone)
+        return
+    with _changing(Table(pk=game.table_id)):
+        members = game.players.filter(member__isnull=False).values("member_id")
+        _lock_games(Player.objects.filter(member__in=members).values("game_id"))
         renamed = game.rename_players(names, seen=seen, phone=phone)
-        if game.table_id is None:
-            return
         members = game.players.filter(seat__in=renamed, member__isnull=False)
         for player in members.select_related("member").order_by("seat"):
             rename_member(player.member, player.name)

@@ -328,6 +328,12 @@ def game_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
         return _store_again(request, game, action)
     try:
         if action == "rematch":
+            # A rematch is a new game: counted with the start page's and a table's (a tap on
+            # one made already only goes there).
+            if game.next_game_id is None and not limits.allow(
+                request, "new-game", settings.RAMI_NEW_GAMES_PER_MINUTE
+            ):
+                return _too_many_games(request, game)
             return redirect(request, reverse("game", args=[game.rematch().edit_token]))
         if action == "delete":
             game.delete_round(_round_as_seen(request.POST), phone=phone)
@@ -398,6 +404,16 @@ def _round_as_seen(data) -> Round:
         number=_number(data.get("number")),
         revision=_number(data.get("revision")),
     )
+
+
+def _too_many_games(request: HtmxHttpRequest, game: Game) -> HttpResponse:
+    """The game page saying that this client started too many games this minute: 429."""
+    partial = "game_body" if request.htmx else ""
+    refused = gettext("Too many new games from this device: wait a minute, then try again.")
+    response = _game_response(request, game, partial=partial, refused=refused)
+    response.status_code = 429
+    response["Retry-After"] = str(limits.WINDOW_SECONDS)
+    return response
 
 
 def _refused(request: HtmxHttpRequest, game: Game, error: rules.RulesError) -> HttpResponse:

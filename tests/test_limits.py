@@ -6,11 +6,12 @@ from html import unescape
 from types import SimpleNamespace
 
 import pytest
-from django.core.cache import cache
+from django.core.cache import cache, caches
 from django.test import RequestFactory
 
-from scoring import limits
+from scoring import limits, tables
 from scoring.models import Game
+from scoring.rules import Hand, RoundEntry
 
 pytestmark = pytest.mark.django_db
 
@@ -20,13 +21,15 @@ NAMES = {"player_0": "Ana", "player_1": "Boris", "player_2": "Cyril"}
 
 @pytest.fixture(autouse=True)
 def clock(monkeypatch):
-    """An empty cache (no count left by another test) and a clock that moves only when told,
+    """Empty caches (no count left by another test) and a clock that moves only when told,
     so that no test straddles the turn of a minute."""
     cache.clear()
+    caches["limits"].clear()
     now = SimpleNamespace(value=600_020.0)  # 20 s into a minute
     monkeypatch.setattr(limits, "time", SimpleNamespace(time=lambda: now.value))
     yield now
     cache.clear()
+    caches["limits"].clear()
 
 
 def start(client, **extra):
@@ -107,3 +110,60 @@ def test_allow_counts_each_action_and_client_apart():
     assert limits.allow(request, "b", 2)
     other = RequestFactory().post("/", REMOTE_ADDR="203.0.113.6")
     assert limits.allow(other, "a", 2)
+
+
+# Every way to make a game is counted, and the counts live apart from the page fragments.
+
+
+def finished_game() -> Game:
+    game = Game.start(["Ana", "Boris"])
+    game.record_round(
+        RoundEntry(hands=(Hand(opened=True), Hand(opened=False)), winner=0, hand_rummy=True)
+    )
+    assert game.status == "finished"
+    return game
+
+
+def rematch(client, game: Game, **extra):
+    return client.post(f"/g/{game.edit_token}/", {"action": "rematch"}, **extra)
+
+
+def test_a_rematch_is_a_new_game_and_is_counted(client, settings):
+    settings.RAMI_NEW_GAMES_PER_MINUTE = 2
+    first, second, third = finished_game(), finished_game(), finished_game()
+    assert start(client).status_code == 303
+    assert rematch(client, first).status_code == 303
+    response = rematch(client, second)
+    assert response.status_code == 429
+    assert response["Retry-After"] == "60"
+    assert MESSAGE in unescape(response.content.decode())
+    second.refresh_from_db()
+    assert second.next_game is None
+    # A second tap on a rematch made already goes to it: no new game, nothing counted.
+    response = rematch(client, first)
+    first.refresh_from_db()
+    assert response.status_code == 303
+    assert response["Location"] == f"/g/{first.next_game.edit_token}/"
+    assert rematch(client, third, headers={"HX-Request": "true"}).status_code == 429
+    assert Game.objects.count() == 3 + 1 + 1
+
+
+def test_a_new_game_from_a_table_counts_with_the_others(client, settings):
+    settings.RAMI_NEW_GAMES_PER_MINUTE = 1
+    table = tables.start_table("Friday", ["Ana", "Boris"])
+    assert start(client).status_code == 303
+    play = {"action": "play", "play-members": [str(m.pk) for m in table.members.all()]}
+    response = client.post(f"/t/{table.edit_token}/", play)
+    assert response.status_code == 429
+    assert MESSAGE in unescape(response.content.decode())
+    assert table.games.count() == 0
+
+
+def test_page_fragments_filling_the_default_cache_do_not_reset_the_count(client, settings):
+    settings.RAMI_NEW_GAMES_PER_MINUTE = 2
+    for _ in range(2):
+        assert start(client).status_code == 303
+    # What about 1,200 page views leave in the default cache: its fragments.
+    for number in range(1200):
+        cache.set(f"template.cache.game_rounds.{number}", "<tr>…</tr>")
+    assert start(client).status_code == 429
