@@ -647,12 +647,16 @@ def check_name(name: str, limit: int = MAX_NAME_LENGTH) -> str:
     return cleaned
 
 
-def same_name(name: str, other: str, index: int | None = None, who: str = "name") -> RulesError:
+def same_name(name: str, other: str, index: int | None = None, members: bool = False) -> RulesError:
     """The error for two names with one key: "name_duplicate" when they are the same name
-    ignoring case, "name_lookalike" when only the eye takes them for one ("member_duplicate"
-    and "member_lookalike" with who="member")."""
+    ignoring case, "name_lookalike" when only the eye takes them for one; "member_duplicate"
+    and "member_lookalike" for a table's members."""
     same = clean_name(name).casefold() == clean_name(other).casefold()
-    return RulesError(f"{who}_duplicate" if same else f"{who}_lookalike", index)
+    if members:
+        return (
+            RulesError("member_duplicate", index) if same else RulesError("member_lookalike", index)
+        )
+    return RulesError("name_duplicate", index) if same else RulesError("name_lookalike", index)
 
 
 def check_names(names: Sequence[str]) -> list[str]:

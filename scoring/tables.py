@@ -64,7 +64,7 @@ def check_member_names(names: Sequence[str]) -> list[str]:
             raise error.for_player(index) from None
         key = rules.name_key(name)
         if key in seen:
-            raise rules.same_name(name, seen[key], index, who="member")
+            raise rules.same_name(name, seen[key], index, members=True)
         seen[key] = name
         cleaned.append(name)
     return cleaned
