@@ -96,6 +96,11 @@ MESSAGES = {
     "name_invisible": _("A name needs at least one letter, digit or sign."),
     "name_too_long": _("A name has at most %(limit)s characters."),
     "name_duplicate": _("Two players have this name: make them different."),
+    "name_lookalike": _(
+        "Two players have names that look the same (a letter of another alphabet, or a "
+        "look-alike sign): make them different."
+    ),
+    "name_marks": _("A letter of a name carries at most %(limit)s accents or marks."),
     "name_changed": _(
         "This player was renamed on another phone meanwhile, so nothing was changed. Save "
         "again to use the name typed here."
@@ -107,6 +112,10 @@ MESSAGES = {
     # Tables (scoring/tables.py).
     "member_count": _("A table has 1 to %(limit)s members, not %(count)s."),
     "member_duplicate": _("Two members have this name: make them different."),
+    "member_lookalike": _(
+        "Two members have names that look the same (a letter of another alphabet, or a "
+        "look-alike sign): make them different."
+    ),
     "name_taken": _(
         "Another member of this table, or a guest in one of its games, already has this name."
     ),

@@ -67,7 +67,7 @@ class Member(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="members")
     name = models.CharField(max_length=rules.MAX_NAME_LENGTH)
     # rules.name_key(name): what two members of one table must not share.
-    name_key = models.CharField(max_length=4 * rules.MAX_NAME_LENGTH)
+    name_key = models.CharField(max_length=rules.MAX_NAME_KEY_LENGTH)
     # The order in which the table lists its members.
     position = models.PositiveSmallIntegerField(default=0)
 
@@ -518,12 +518,12 @@ class Game(models.Model):
         self, names: Mapping[int, str], seen: Mapping[int, str] | None = None, phone: str = ""
     ) -> list[int]:
         """Give the players at these seats (`names`: seat -> name) new names, each rename kept
-        in the history; the seats renamed. The names are checked as at the start
-        (rules.check_names on the whole new list: a RulesError names the seat), so that two
-        players may also swap names. `seen` (seat -> name) is what the phone's form showed:
-        a player renamed on another phone since is refused ("name_changed"), not renamed
-        back. A name the player already has changes nothing, not even the version, so a form
-        sent twice is harmless.
+        in the history; the seats renamed. Each new name is checked as at the start
+        (rules.check_name, and its name key against every other player's, new or old: a
+        RulesError names the seat), so that two players may also swap names. `seen`
+        (seat -> name) is what the phone's form showed: a player renamed on another phone since
+        is refused ("name_changed"), not renamed back. A name the player already has changes
+        nothing, not even the version, so a form sent twice is harmless.
 
         The round documents kept in the history name the players as they were called at the
         time: names_when reads them back."""
@@ -536,16 +536,22 @@ class Game(models.Model):
             for seat in renamed:
                 if seen is not None and seen.get(seat, now[seat]) != now[seat]:
                     raise rules.RulesError("name_changed", seat)
-            wanted = [names[seat] if seat in renamed else name for seat, name in enumerate(now)]
-            try:
-                checked = rules.check_names(wanted)
-            except rules.RulesError as error:
-                if error.code != "name_duplicate" or error.player in renamed:
-                    raise
-                # Said of the name typed, not of the player who has had it all along.
-                key = rules.name_key(wanted[error.player])
-                seat = next(seat for seat in renamed if rules.name_key(wanted[seat]) == key)
-                raise rules.RulesError("name_duplicate", seat) from None
+            checked = list(now)
+            for seat in renamed:
+                try:
+                    checked[seat] = rules.check_name(names[seat])
+                except rules.RulesError as error:
+                    raise error.for_player(seat) from None
+            # Each new name against every other, old or new; said of the name typed, not of
+            # the player who has had it all along. Two old names alike are left alone: games
+            # from before look-alikes counted as one name may hold such a pair.
+            keys = [rules.name_key(name) for name in checked]
+            for seat in renamed:
+                other = next(
+                    (o for o, key in enumerate(keys) if key == keys[seat] and o != seat), None
+                )
+                if other is not None:
+                    raise rules.same_name(checked[seat], checked[other], seat)
             if len(renamed) > 1:
                 # Out of each other's way first, for the unique name key (no real key holds a
                 # control character: rules.clean_name takes them out).
@@ -638,7 +644,7 @@ class Player(models.Model):
     seat = models.PositiveSmallIntegerField()
     name = models.CharField(max_length=rules.MAX_NAME_LENGTH)
     # rules.name_key(name): what two players of one game must not share.
-    name_key = models.CharField(max_length=4 * rules.MAX_NAME_LENGTH)
+    name_key = models.CharField(max_length=rules.MAX_NAME_KEY_LENGTH)
     # In a table's game, the member this player is (None for a guest, and outside tables).
     member = models.ForeignKey(
         Member, on_delete=models.SET_NULL, null=True, blank=True, related_name="players"

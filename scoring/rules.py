@@ -17,6 +17,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import ClassVar
 
+import icu
+
 JOKER = "JK"
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("S", "H", "D", "C")
@@ -581,38 +583,98 @@ class RoundEntry:
 INVISIBLE_CATEGORIES = {"Cc", "Cf", "Cs"}
 # A name must keep at least one character of these: a letter, a digit, punctuation or a symbol.
 VISIBLE_CATEGORIES = ("L", "N", "P", "S")
+# A symbol that draws nothing, a space to the eye: the blank braille pattern.
+LOOKS_BLANK = {"\u2800"}
+# Accents and other marks on one letter: Vietnamese puts two on a vowel, Hebrew points and
+# Tibetan stacks a few more; beyond this they only pile up over the next lines of the page.
+MAX_MARKS = 4
+# The name key expands each character at most 18 times (U+FDFA, one Arabic sign for a phrase).
+MAX_NAME_KEY_LENGTH = 18 * MAX_NAME_LENGTH
+
+# ICU's spoof checker: the skeleton of Unicode's confusables (TR39), kept up to date with
+# ICU itself. Its skeletons are safe to compute from several threads at once.
+_SPOOF_CHECKER = icu.SpoofChecker()
+
+
+def _ignorable(c: str) -> bool:
+    # Unicode's Default_Ignorable_Code_Point: besides the format characters, the Hangul
+    # fillers (U+115F, U+1160, U+3164, U+FFA0), the combining grapheme joiner (U+034F) and the
+    # variation selectors, all drawn as nothing or as a blank.
+    return unicodedata.category(c) in INVISIBLE_CATEGORIES or icu.Char.hasBinaryProperty(
+        c, icu.UProperty.DEFAULT_IGNORABLE_CODE_POINT
+    )
 
 
 def clean_name(name: str) -> str:
     """A name as the game keeps it: in Unicode's composed form (NFC, so that an "é" typed two
-    ways is one letter), without invisible characters, trimmed, inner runs of spaces made one."""
+    ways is one letter), without invisible characters, trimmed, inner runs of blanks made one
+    space."""
     name = unicodedata.normalize("NFC", name)
-    name = "".join(c for c in name if unicodedata.category(c) not in INVISIBLE_CATEGORIES)
-    return " ".join(name.split())
+    name = "".join(" " if c in LOOKS_BLANK else c for c in name if not _ignorable(c))
+    # Again: a mark that an invisible character held apart may now compose.
+    return unicodedata.normalize("NFC", " ".join(name.split()))
 
 
 def name_key(name: str) -> str:
-    """What two names must not share in one game: the cleaned name, case folded. Stored with
-    each player under a unique constraint, so that Python and every database compare names the
-    same way (PostgreSQL's lower() and Python's casefold() disagree on "İ" and "i")."""
-    return unicodedata.normalize("NFC", clean_name(name).casefold())
+    """What two names must not share in one game: the same key for names that differ in case
+    only, or in the width of their letters (full-width "Ana"), or that look alike: Unicode's
+    confusable skeleton (TR39) of the folded name, so that "Ana" with a Cyrillic "A" or "Ano"
+    with a Greek omicron is the Latin name, while "Zoë" stays apart from "Zoe". Stored with
+    each player under a unique constraint, so that Python and every database compare names
+    the same way (PostgreSQL's lower() and Python's casefold() disagree on "İ" and "i")."""
+    # Case first, so that names equal ignoring case stay equal; the skeleton maps "0" to "O",
+    # hence case once more.
+    folded = unicodedata.normalize("NFKC", clean_name(name).casefold())
+    return unicodedata.normalize("NFC", _SPOOF_CHECKER.getSkeleton(0, folded).casefold())
+
+
+def check_name(name: str, limit: int = MAX_NAME_LENGTH) -> str:
+    """One name cleaned (clean_name) and checked: something visible, at most `limit`
+    characters, at most MAX_MARKS marks on a letter; else RulesError ("name_empty",
+    "name_invisible", "name_too_long", "name_marks")."""
+    cleaned = clean_name(name)
+    if not cleaned and not name.strip():
+        raise RulesError("name_empty")
+    if not any(unicodedata.category(c).startswith(VISIBLE_CATEGORIES) for c in cleaned):
+        raise RulesError("name_invisible")
+    if len(cleaned) > limit:
+        raise RulesError("name_too_long", limit=limit)
+    marks = 0
+    for c in unicodedata.normalize("NFD", cleaned):
+        marks = marks + 1 if unicodedata.category(c) in {"Mn", "Me"} else 0
+        if marks > MAX_MARKS:
+            raise RulesError("name_marks", limit=MAX_MARKS)
+    return cleaned
+
+
+def same_name(name: str, other: str, index: int | None = None, members: bool = False) -> RulesError:
+    """The error for two names with one key: "name_duplicate" when they are the same name
+    ignoring case, "name_lookalike" when only the eye takes them for one; "member_duplicate"
+    and "member_lookalike" for a table's members."""
+    same = clean_name(name).casefold() == clean_name(other).casefold()
+    if members:
+        return (
+            RulesError("member_duplicate", index) if same else RulesError("member_lookalike", index)
+        )
+    return RulesError("name_duplicate", index) if same else RulesError("name_lookalike", index)
 
 
 def check_names(names: Sequence[str]) -> list[str]:
-    """The names cleaned (clean_name): 2 to 6 of them, each of 1 to 30 characters with one
-    visible, unique ignoring case (name_key); else RulesError naming the player (its index)."""
-    cleaned = [clean_name(name) for name in names]
-    if not MIN_PLAYERS <= len(cleaned) <= MAX_PLAYERS:
-        raise RulesError("player_count", count=len(cleaned))
-    seen: set[str] = set()
-    for index, (name, given) in enumerate(zip(cleaned, names, strict=True)):
-        if not name and not given.strip():
-            raise RulesError("name_empty", index)
-        if not any(unicodedata.category(c).startswith(VISIBLE_CATEGORIES) for c in name):
-            raise RulesError("name_invisible", index)
-        if len(name) > MAX_NAME_LENGTH:
-            raise RulesError("name_too_long", index, limit=MAX_NAME_LENGTH)
-        if name_key(name) in seen:
-            raise RulesError("name_duplicate", index)
-        seen.add(name_key(name))
+    """The names cleaned (clean_name): 2 to 6 of them, each checked (check_name) and unique by
+    name key, so neither the same ignoring case nor look-alikes; else RulesError naming the
+    player (its index)."""
+    if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+        raise RulesError("player_count", count=len(names))
+    cleaned = []
+    seen: dict[str, str] = {}
+    for index, name in enumerate(names):
+        try:
+            name = check_name(name)
+        except RulesError as error:
+            raise error.for_player(index) from None
+        key = name_key(name)
+        if key in seen:
+            raise same_name(name, seen[key], index)
+        seen[key] = name
+        cleaned.append(name)
     return cleaned

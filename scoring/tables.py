@@ -28,7 +28,6 @@ The exchange format rami-table/1 (SPEC 2.5) is at the end: `export_table`, `pars
 from __future__ import annotations
 
 import json
-import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -56,43 +55,30 @@ SMALL_SAMPLE = 5
 # Names
 
 
-def check_name(name: str, limit: int = rules.MAX_NAME_LENGTH) -> str:
-    """One name cleaned (rules.clean_name) and checked as rules.check_names checks each player's
-    name: something visible, at most `limit` characters; else RulesError ("name_empty",
-    "name_invisible", "name_too_long")."""
-    cleaned = rules.clean_name(name)
-    if not cleaned and not name.strip():
-        raise rules.RulesError("name_empty")
-    if not any(unicodedata.category(c).startswith(rules.VISIBLE_CATEGORIES) for c in cleaned):
-        raise rules.RulesError("name_invisible")
-    if len(cleaned) > limit:
-        raise rules.RulesError("name_too_long", limit=limit)
-    return cleaned
-
-
 def check_member_names(names: Sequence[str]) -> list[str]:
-    """The members of a new table, cleaned: 1 to MAX_MEMBERS names, each checked (check_name)
+    """The members of a new table, cleaned: 1 to MAX_MEMBERS names, each checked (rules.check_name)
     and unique by name key; else RulesError naming the member (its index): "member_count",
-    "member_duplicate" or a name's error."""
+    "member_duplicate", "member_lookalike" or a name's error."""
     if not 1 <= len(names) <= MAX_MEMBERS:
         raise rules.RulesError("member_count", count=len(names), limit=MAX_MEMBERS)
     cleaned = []
-    seen: set[str] = set()
+    seen: dict[str, str] = {}
     for index, name in enumerate(names):
         try:
-            name = check_name(name)
+            name = rules.check_name(name)
         except rules.RulesError as error:
             raise error.for_player(index) from None
-        if rules.name_key(name) in seen:
-            raise rules.RulesError("member_duplicate", index)
-        seen.add(rules.name_key(name))
+        key = rules.name_key(name)
+        if key in seen:
+            raise rules.same_name(name, seen[key], index, members=True)
+        seen[key] = name
         cleaned.append(name)
     return cleaned
 
 
 def check_table_name(name: str) -> str:
     """A table's name, cleaned and checked as a player's is, up to MAX_TABLE_NAME_LENGTH."""
-    return check_name(name, MAX_TABLE_NAME_LENGTH)
+    return rules.check_name(name, MAX_TABLE_NAME_LENGTH)
 
 
 def table_rules(table: Table) -> rules.Rules:
@@ -141,7 +127,7 @@ def add_member(table: Table, name: str) -> Member:
     """A new member of the table, listed last; the same member when the name is already one
     (by name key). A guest of the table's games with this name becomes the member in those
     games. RulesError for a wrong name or a table that has MAX_MEMBERS already."""
-    name = check_name(name)
+    name = rules.check_name(name)
     with _changing(table):
         return _members_for(table, [name])[0]
 
@@ -341,7 +327,7 @@ def rename_member(member: Member, name: str) -> None:
     history says who was renamed. Refused (RulesError "name_taken") when another member, or a
     guest in one of the table's games, has the name (by name key); the name itself is checked
     as a player's is. All or nothing: one transaction, under the table's lock."""
-    name = check_name(name)
+    name = rules.check_name(name)
     key = rules.name_key(name)
     with _changing(Table(pk=member.table_id)):
         member = Member.objects.get(pk=member.pk)

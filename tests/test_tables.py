@@ -166,7 +166,8 @@ def test_start_table_checks_the_names_as_a_game_does():
     assert [(m.name, m.name_key, m.position) for m in table.members.all()] == [
         ("Ana", "ana", 0),
         ("Boris Novák", "boris novák", 1),
-        ("Čeněk", "čeněk", 2),
+        # The key is the name's confusable skeleton, where a caron is drawn as a breve.
+        ("Čeněk", "c\u0306en\u0115k", 2),
     ]
     assert tables.start_table("Solo", ["Ana"]).members.count() == 1
 
