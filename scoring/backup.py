@@ -146,10 +146,9 @@ def _links_and_time(document: object, plain: str) -> tuple[str, str, datetime]:
     for name, token in (("edit_token", edit_token), ("view_token", view_token)):
         if not isinstance(token, str) or not TOKEN.fullmatch(token):
             raise ExchangeError(f'"{FIELD}": "{name}" is not a token')
-    try:
-        created_at = datetime.fromisoformat(fields.get("created_at"))
-    except (TypeError, ValueError):
-        raise ExchangeError(f'"{FIELD}": "created_at" is not a date and time') from None
+    created_at = exchange.read_moment(fields.get("created_at"))
+    if created_at is None:
+        raise ExchangeError(f'"{FIELD}": "created_at" is not a date and time {exchange.YEARS}')
     return edit_token, view_token, created_at
 
 

@@ -756,15 +756,13 @@ def _parse_game(document: object, number: int) -> datetime | None:
     started = document.get("started")
     if started is None:
         return None
-    try:
-        moment = datetime.fromisoformat(started)
-    except (TypeError, ValueError):
+    moment = exchange.read_moment(started)
+    if moment is None:
         raise ExchangeError(
-            f'game {number}: "started" must be a date and time (ISO 8601), '
+            f'game {number}: "started" must be a date and time (ISO 8601) {exchange.YEARS}, '
             f"not {json.dumps(started)}"
-        ) from None
-    # A time without its zone is taken as UTC.
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+        )
+    return moment
 
 
 def _located(error: ExchangeError) -> bool:

@@ -177,7 +177,8 @@ BAD_FILES = [
     ),
     (
         thursday_with(set_in(["games", 2, "started"], "last Thursday")),
-        'game 3: "started" must be a date and time (ISO 8601), not "last Thursday"',
+        'game 3: "started" must be a date and time (ISO 8601) from the year 1900 to 2999, '
+        'not "last Thursday"',
     ),
     (
         thursday_with(set_in(["games"], [thursday()["games"][0]] * (tables.MAX_GAMES + 1))),
