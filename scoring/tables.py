@@ -25,14 +25,14 @@ from __future__ import annotations
 import json
 import unicodedata
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from decimal import ROUND_HALF_UP, Decimal
 from itertools import combinations
 
 from django.db import transaction
-from django.db.models import Count, F, Max, Q, Sum
+from django.db.models import Count, F, Max, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -653,19 +653,56 @@ def export_table(table: Table) -> dict:
     """The table as rami-table/1: its name, members, house rules and every game (its export,
     exchange.export_game, with the computed fields, and when it began as "started"), oldest
     first; then the computed "standings" of each member, which import ignores."""
-    games = table.games.order_by("created_at", "pk")
+    return {
+        **_table_fields(table),
+        "games": [_exported_game(game) for game in _games_in_order(table)],
+        "standings": _exported_standings(table),
+    }
+
+
+def export_table_text(table: Table) -> Iterator[str]:
+    """export_table's document as the text exchange.dumps writes of it, character for
+    character, made and handed on one game at a time: a table of 2,000 games is some 10 MB,
+    which a download then never holds whole (table_views, export_table)."""
+    head = exchange.dumps({**_table_fields(table), "games": []})
+    # The games go where json would have put them: "games" is the last key of the head.
+    yield head.removesuffix("[]\n}") + "["
+    separator = "\n"
+    for game in _games_in_order(table).iterator(chunk_size=100):
+        yield separator + _indented(exchange.dumps(_exported_game(game)), "    ")
+        separator = ",\n"
+    closing = "\n  ]" if separator != "\n" else "]"
+    standings = exchange.dumps({"standings": _exported_standings(table)})
+    # The standings as the last key of the document: their text without its own braces.
+    yield closing + ",\n" + standings.removeprefix("{\n").removesuffix("}")
+    yield "}"
+
+
+def _indented(text: str, indent: str) -> str:
+    return "\n".join(indent + line for line in text.split("\n"))
+
+
+def _table_fields(table: Table) -> dict:
     return {
         "format": FORMAT,
         "name": table.name,
         "members": [member.name for member in table.members.all()],
         "rules": table_rules(table).document(),
-        "games": [
-            {**exchange.export_game(game), "started": _started(game.created_at)} for game in games
-        ],
-        "standings": {
-            standing.name: {field: _exported(getattr(standing, field)) for field in STANDING_FIELDS}
-            for standing in _in_table_order(standings(table))
-        },
+    }
+
+
+def _games_in_order(table: Table) -> QuerySet[Game]:
+    return table.games.order_by("created_at", "pk")
+
+
+def _exported_game(game: Game) -> dict:
+    return {**exchange.export_game(game), "started": _started(game.created_at)}
+
+
+def _exported_standings(table: Table) -> dict:
+    return {
+        standing.name: {field: _exported(getattr(standing, field)) for field in STANDING_FIELDS}
+        for standing in _in_table_order(standings(table))
     }
 
 
