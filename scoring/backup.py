@@ -67,6 +67,10 @@ TABLES = "tables"
 # Games per transaction in restore_games: big enough that the bulk inserts pay off, small
 # enough that a batch that must be done again one game at a time (a token clash) stays short.
 BATCH_SIZE = 250
+# And at most about this many rounds per transaction (some 2,500 rounds a second are stored in
+# bulk on SQLite, bench/RESTORE.md), so that a batch of long games holds the write lock no
+# longer than one of short ones: a live server's saves wait at most that long.
+ROUNDS_PER_BATCH = 2500
 # Rows per INSERT statement.
 ROWS_PER_INSERT = 2000
 

@@ -11,12 +11,13 @@ from __future__ import annotations
 import json
 import math
 import re
+import time
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from django.db import transaction
+from django.db import connection, transaction
 
 from . import rules
 from .models import Game
@@ -199,6 +200,20 @@ def import_game(document: object) -> Game:
         for entry in parsed.rounds:
             game.record_round(entry, past_the_end=True)
     return game
+
+
+# A long import or restore works in short transactions: SQLite has one writer at a time, and a
+# live server's round saves wait for the lock (20 s, then 503). Between two transactions the
+# importer waits this long, so that a writer asleep in SQLite's busy handler (which tries again
+# at most every 100 ms) gets its turn before the next transaction takes the lock again.
+PAUSE_BETWEEN_TRANSACTIONS = 0.1
+
+
+def let_others_write() -> None:
+    """A pause between two transactions of a long import (on SQLite only: PostgreSQL locks
+    rows, and an import's rows are new ones), none inside an outer transaction."""
+    if connection.vendor == "sqlite" and not connection.in_atomic_block:
+        time.sleep(PAUSE_BETWEEN_TRANSACTIONS)
 
 
 def export_game(game: Game) -> dict:

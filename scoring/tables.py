@@ -22,16 +22,17 @@ The exchange format rami-table/1 (SPEC 2.5) is at the end: `export_table`, `pars
 
 from __future__ import annotations
 
+import contextlib
 import json
 import unicodedata
 from collections import defaultdict
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from decimal import ROUND_HALF_UP, Decimal
 from itertools import combinations
 
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.db.models import Count, F, Max, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
 from django.utils import timezone
@@ -807,23 +808,78 @@ def _located(error: ExchangeError) -> bool:
     return str(error).startswith(("round ", "player "))
 
 
-def import_table(document: object) -> Table:
+# Rounds recorded per transaction by import_table: each round recorded as the web form records
+# it (exchange.import_game) takes some 5 ms on SQLite, so a transaction holds the write lock for
+# under a second. A batch holds at least one game, whatever its rounds (at most MAX_ROUNDS).
+ROUNDS_PER_TRANSACTION = 150
+
+
+def import_table(document: object, progress: Callable[[int, int], None] | None = None) -> Table:
     """A table from a rami-table/1 document: its members, then each game made by
     exchange.import_game (the web's path, every round recorded by Game.record_round), dated by
-    its "started", its players linked to the members of their names. One transaction: raises
-    ExchangeError (parse_table's) and creates nothing when the document is not right."""
+    its "started", its players linked to the members of their names. Raises ExchangeError
+    (parse_table's) and creates nothing when the document is not right.
+
+    A big file (2,000 games of 20 rounds take minutes) is made in short transactions, so that
+    a live server keeps saving rounds meanwhile: the games first, ROUNDS_PER_TRANSACTION
+    rounds at a time, outside any table, where nothing shows them (their tokens are new and
+    given to nobody yet); then the table, its members and the links to its games in one short
+    transaction at the end. A failure part-way (a database error, Ctrl-C) removes the games
+    made so far, so that nothing of the file is left. `progress(games made, games)` is called
+    after each transaction."""
     parsed = parse_table(document)
-    with transaction.atomic():
-        table = start_table(parsed.name, parsed.members, house_rules=parsed.rules)
-        games = []
-        for started, game_document in parsed.games:
-            game = exchange.import_game(game_document)
-            # update(): created_at is auto_now_add, which save() would not let us set. A game
-            # without "started" began when it was imported.
-            if started is not None:
-                Game.objects.filter(pk=game.pk).update(created_at=started)
-            games.append(game.pk)
-        Game.objects.filter(pk__in=games).update(table=table)
-        for member in table.members.all():
-            Player.objects.filter(game__table=table, name_key=member.name_key).update(member=member)
+    made: list[int] = []
+    try:
+        for batch in _batches(parsed.games):
+            with transaction.atomic():
+                for started, game_document in batch:
+                    game = exchange.import_game(game_document)
+                    # update(): created_at is auto_now_add, which save() would not let us set.
+                    # A game without "started" began when it was imported.
+                    if started is not None:
+                        Game.objects.filter(pk=game.pk).update(created_at=started)
+                    made.append(game.pk)
+            if progress is not None:
+                progress(len(made), len(parsed.games))
+            exchange.let_others_write()
+        with transaction.atomic():
+            table = start_table(parsed.name, parsed.members, house_rules=parsed.rules)
+            Game.objects.filter(pk__in=made).update(table=table)
+            for member in table.members.all():
+                Player.objects.filter(game__table=table, name_key=member.name_key).update(
+                    member=member
+                )
+    except BaseException:
+        # A database that has gone away cannot take them back either: the error that stopped
+        # the import is the one to tell.
+        with contextlib.suppress(DatabaseError):
+            _remove_games(made)
+        raise
     return table
+
+
+def _batches(
+    games: list[tuple[datetime | None, dict]],
+) -> Iterator[list[tuple[datetime | None, dict]]]:
+    """The games in runs of about ROUNDS_PER_TRANSACTION rounds, in order."""
+    batch: list[tuple[datetime | None, dict]] = []
+    rounds = 0
+    for started, document in games:
+        batch.append((started, document))
+        rounds += len(document.get("rounds", []))
+        if rounds >= ROUNDS_PER_TRANSACTION:
+            yield batch
+            batch, rounds = [], 0
+    if batch:
+        yield batch
+
+
+# Games removed per transaction after a failed import.
+GAMES_PER_REMOVAL = 50
+
+
+def _remove_games(pks: list[int]) -> None:
+    """Remove the games an import made before it failed, a few at a time (each delete its own
+    transaction, as short as the import's)."""
+    for start in range(0, len(pks), GAMES_PER_REMOVAL):
+        Game.objects.filter(pk__in=pks[start : start + GAMES_PER_REMOVAL]).delete()

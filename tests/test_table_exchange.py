@@ -214,8 +214,8 @@ def test_a_missing_file_is_named():
 
 
 def test_a_game_that_fails_late_leaves_nothing_behind(monkeypatch):
-    """A failure while the games are made (here the third) takes back the table and the
-    games made before it: one transaction."""
+    """A failure while the games are made (here the third) leaves no table and removes the
+    games made before it (tests/test_import_batches.py: in their own transactions too)."""
     made = []
     real = tables.exchange.import_game
 
