@@ -13,7 +13,7 @@ import math
 import re
 import time
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -196,9 +196,18 @@ def import_game(document: object) -> Game:
     raises ExchangeError (nothing created) when the document is not right."""
     parsed = parse_game(document)
     with transaction.atomic():
-        game = Game.start(parsed.names, house_rules=parsed.rules)
-        for entry in parsed.rounds:
-            game.record_round(entry, past_the_end=True)
+        return make_game(parsed)
+
+
+def make_game(parsed: GameDocument, after_each_round: Callable[[Game], None] | None = None) -> Game:
+    """The game of a checked document, each round recorded as the web form records it, in the
+    caller's transaction: `after_each_round(game)` may end it and begin another (a long
+    import, tables.import_table)."""
+    game = Game.start(parsed.names, house_rules=parsed.rules)
+    for entry in parsed.rounds:
+        game.record_round(entry, past_the_end=True)
+        if after_each_round is not None:
+            after_each_round(game)
     return game
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import time
 import unicodedata
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -808,40 +809,55 @@ def _located(error: ExchangeError) -> bool:
     return str(error).startswith(("round ", "player "))
 
 
-# Rounds recorded per transaction by import_table: each round recorded as the web form records
-# it (exchange.import_game) takes some 5 ms on SQLite, so a transaction holds the write lock for
-# under a second. A batch holds at least one game, whatever its rounds (at most MAX_ROUNDS).
+# A transaction of import_table ends after this many rounds or this long, whichever comes
+# first (each round is recorded as the web form records it, some 5 ms on SQLite, 20 ms on a
+# busy machine), so that the write lock is never held for much more than a second.
 ROUNDS_PER_TRANSACTION = 150
+TRANSACTION_SECONDS = 0.5
 
 
 def import_table(document: object, progress: Callable[[int, int], None] | None = None) -> Table:
-    """A table from a rami-table/1 document: its members, then each game made by
-    exchange.import_game (the web's path, every round recorded by Game.record_round), dated by
-    its "started", its players linked to the members of their names. Raises ExchangeError
-    (parse_table's) and creates nothing when the document is not right.
+    """A table from a rami-table/1 document: its members, then each game made as
+    exchange.import_game makes it (the web's path, every round recorded by Game.record_round),
+    dated by its "started", its players linked to the members of their names. Raises
+    ExchangeError (parse_table's) and creates nothing when the document is not right.
 
     A big file (2,000 games of 20 rounds take minutes) is made in short transactions, so that
-    a live server keeps saving rounds meanwhile: the games first, ROUNDS_PER_TRANSACTION
-    rounds at a time, outside any table, where nothing shows them (their tokens are new and
-    given to nobody yet); then the table, its members and the links to its games in one short
-    transaction at the end. A failure part-way (a database error, Ctrl-C) removes the games
-    made so far, so that nothing of the file is left. `progress(games made, games)` is called
-    after each transaction."""
+    a live server keeps saving rounds meanwhile: the games first, outside any table, where
+    nothing shows them (their tokens are new and given to nobody yet), a transaction ending
+    after ROUNDS_PER_TRANSACTION rounds or TRANSACTION_SECONDS, even inside a game; then the
+    table, its members and the links to its games in one short transaction at the end. A
+    failure part-way (a database error, Ctrl-C) removes the games made so far, so that
+    nothing of the file is left. `progress(games made, games)` is called after each
+    transaction."""
     parsed = parse_table(document)
+    # Every game begun, in order, before a transaction that holds it can commit.
     made: list[int] = []
+
+    def begun(game: Game) -> None:
+        if not made or made[-1] != game.pk:
+            made.append(game.pk)
+
+    def committed() -> None:
+        if progress is not None:
+            progress(len(made), len(parsed.games))
+
     try:
-        for batch in _batches(parsed.games):
-            with transaction.atomic():
-                for started, game_document in batch:
-                    game = exchange.import_game(game_document)
-                    # update(): created_at is auto_now_add, which save() would not let us set.
-                    # A game without "started" began when it was imported.
-                    if started is not None:
-                        Game.objects.filter(pk=game.pk).update(created_at=started)
-                    made.append(game.pk)
-            if progress is not None:
-                progress(len(made), len(parsed.games))
-            exchange.let_others_write()
+        with _ShortTransactions(committed) as short:
+
+            def recorded(game: Game) -> None:
+                begun(game)
+                short.round_recorded()
+
+            for started, game_document in parsed.games:
+                game = exchange.make_game(
+                    exchange.parse_game(game_document), after_each_round=recorded
+                )
+                begun(game)
+                # update(): created_at is auto_now_add, which save() would not let us set.
+                # A game without "started" began when it was imported.
+                if started is not None:
+                    Game.objects.filter(pk=game.pk).update(created_at=started)
         with transaction.atomic():
             table = start_table(parsed.name, parsed.members, house_rules=parsed.rules)
             Game.objects.filter(pk__in=made).update(table=table)
@@ -858,20 +874,39 @@ def import_table(document: object, progress: Callable[[int, int], None] | None =
     return table
 
 
-def _batches(
-    games: list[tuple[datetime | None, dict]],
-) -> Iterator[list[tuple[datetime | None, dict]]]:
-    """The games in runs of about ROUNDS_PER_TRANSACTION rounds, in order."""
-    batch: list[tuple[datetime | None, dict]] = []
-    rounds = 0
-    for started, document in games:
-        batch.append((started, document))
-        rounds += len(document.get("rounds", []))
-        if rounds >= ROUNDS_PER_TRANSACTION:
-            yield batch
-            batch, rounds = [], 0
-    if batch:
-        yield batch
+class _ShortTransactions:
+    """One transaction after another: `round_recorded` ends the current one, once it has
+    recorded ROUNDS_PER_TRANSACTION rounds or lasted TRANSACTION_SECONDS, and begins the
+    next (exchange.let_others_write between the two); `committed` is called after each."""
+
+    def __init__(self, committed: Callable[[], object]) -> None:
+        self.committed = committed
+
+    def __enter__(self) -> _ShortTransactions:
+        self._begin()
+        return self
+
+    def __exit__(self, kind, error, traceback) -> None:
+        self.atomic.__exit__(kind, error, traceback)
+        if kind is None:
+            self.committed()
+
+    def _begin(self) -> None:
+        self.atomic = transaction.atomic()
+        self.atomic.__enter__()
+        self.began = time.monotonic()
+        self.rounds = 0
+
+    def round_recorded(self) -> None:
+        self.rounds += 1
+        if (
+            self.rounds >= ROUNDS_PER_TRANSACTION
+            or time.monotonic() - self.began >= TRANSACTION_SECONDS
+        ):
+            self.atomic.__exit__(None, None, None)
+            self.committed()
+            exchange.let_others_write()
+            self._begin()
 
 
 # Games removed per transaction after a failed import.

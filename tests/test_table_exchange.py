@@ -217,15 +217,15 @@ def test_a_game_that_fails_late_leaves_nothing_behind(monkeypatch):
     """A failure while the games are made (here the third) leaves no table and removes the
     games made before it (tests/test_import_batches.py: in their own transactions too)."""
     made = []
-    real = tables.exchange.import_game
+    real = tables.exchange.make_game
 
-    def failing(document):
+    def failing(parsed, **options):
         if len(made) == 2:
             raise ExchangeError("the disk is full")
-        made.append(document)
-        return real(document)
+        made.append(parsed)
+        return real(parsed, **options)
 
-    monkeypatch.setattr(tables.exchange, "import_game", failing)
+    monkeypatch.setattr(tables.exchange, "make_game", failing)
     with pytest.raises(ExchangeError):
         tables.import_table(thursday())
     assert not Table.objects.exists()
