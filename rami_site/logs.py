@@ -2,8 +2,12 @@
 
 Settings use `JsonLinesFormatter` for every record that reaches the console. A record from
 `django.request` (an unhandled error, a 404) also carries the request's method, path and the
-response status. Game tokens in paths are replaced by `<token>`: a game's link is its key, and
-logs travel further than the database.
+response status. Tokens in paths (a game's /g/ and /v/, a table's /t/ and /w/) are replaced by
+`<token>`: a link is its key, and logs travel further than the database.
+
+The production server's access log (granian's `granian.access` logger) goes through the same
+formatter: scripts/serve hands granian `rami_site/granian_logging.json`, so its lines are JSON
+lines too, their paths masked the same way.
 """
 
 import json
@@ -11,12 +15,13 @@ import logging
 import re
 from datetime import UTC, datetime
 
-# /g/<edit-token>/... and /v/<view-token>/... (SPEC 2.3), alone or inside a message.
-TOKEN_IN_PATH = re.compile(r"/([gv])/[A-Za-z0-9_-]+")
+# /g/<edit-token>/... and /v/<view-token>/... (SPEC 2.3), /t/<edit-token>/... and
+# /w/<view-token>/... (a table's, SPEC 2.5), alone or inside a message; /t/new/ is no token.
+TOKEN_IN_PATH = re.compile(r"/([gvtw])/(?!new(?![A-Za-z0-9_-]))[A-Za-z0-9_-]+")
 
 
 def path_without_token(text: str) -> str:
-    """The text with any game's token replaced, so that a log line grants nothing."""
+    """The text with any game's or table's token replaced, so that a log line grants nothing."""
     return TOKEN_IN_PATH.sub(r"/\1/<token>", text)
 
 

@@ -67,6 +67,10 @@ TABLES = "tables"
 # Games per transaction in restore_games: big enough that the bulk inserts pay off, small
 # enough that a batch that must be done again one game at a time (a token clash) stays short.
 BATCH_SIZE = 250
+# And at most about this many rounds per transaction (some 2,500 rounds a second are stored in
+# bulk on SQLite, bench/RESTORE.md), so that a batch of long games holds the write lock no
+# longer than one of short ones: a live server's saves wait at most that long.
+ROUNDS_PER_BATCH = 2500
 # Rows per INSERT statement.
 ROWS_PER_INSERT = 2000
 
@@ -146,10 +150,9 @@ def _links_and_time(document: object, plain: str) -> tuple[str, str, datetime]:
     for name, token in (("edit_token", edit_token), ("view_token", view_token)):
         if not isinstance(token, str) or not TOKEN.fullmatch(token):
             raise ExchangeError(f'"{FIELD}": "{name}" is not a token')
-    try:
-        created_at = datetime.fromisoformat(fields.get("created_at"))
-    except (TypeError, ValueError):
-        raise ExchangeError(f'"{FIELD}": "created_at" is not a date and time') from None
+    created_at = exchange.read_moment(fields.get("created_at"))
+    if created_at is None:
+        raise ExchangeError(f'"{FIELD}": "created_at" is not a date and time {exchange.YEARS}')
     return edit_token, view_token, created_at
 
 

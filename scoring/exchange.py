@@ -9,11 +9,15 @@ computed fields. A round is written by `RoundEntry.document`, the shape the hist
 from __future__ import annotations
 
 import json
+import math
+import re
+import time
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
-from django.db import transaction
+from django.db import connection, transaction
 
 from . import rules
 from .models import Game
@@ -192,10 +196,33 @@ def import_game(document: object) -> Game:
     raises ExchangeError (nothing created) when the document is not right."""
     parsed = parse_game(document)
     with transaction.atomic():
-        game = Game.start(parsed.names, house_rules=parsed.rules)
-        for entry in parsed.rounds:
-            game.record_round(entry, past_the_end=True)
+        return make_game(parsed)
+
+
+def make_game(parsed: GameDocument, after_each_round: Callable[[Game], None] | None = None) -> Game:
+    """The game of a checked document, each round recorded as the web form records it, in the
+    caller's transaction: `after_each_round(game)` may end it and begin another (a long
+    import, tables.import_table)."""
+    game = Game.start(parsed.names, house_rules=parsed.rules)
+    for entry in parsed.rounds:
+        game.record_round(entry, past_the_end=True)
+        if after_each_round is not None:
+            after_each_round(game)
     return game
+
+
+# A long import or restore works in short transactions: SQLite has one writer at a time, and a
+# live server's round saves wait for the lock (20 s, then 503). Between two transactions the
+# importer waits this long, so that a writer asleep in SQLite's busy handler (which tries again
+# at most every 100 ms) gets its turn before the next transaction takes the lock again.
+PAUSE_BETWEEN_TRANSACTIONS = 0.1
+
+
+def let_others_write() -> None:
+    """A pause between two transactions of a long import (on SQLite only: PostgreSQL locks
+    rows, and an import's rows are new ones), none inside an outer transaction."""
+    if connection.vendor == "sqlite" and not connection.in_atomic_block:
+        time.sleep(PAUSE_BETWEEN_TRANSACTIONS)
 
 
 def export_game(game: Game) -> dict:
@@ -228,16 +255,96 @@ def export_game(game: Game) -> dict:
     }
 
 
+# The numbers a file holds are small (a hand's value, a house rule, a seat): longer ones are
+# refused before int() or float() meets them. int() refuses more than 4,300 digits with a
+# ValueError of its own, and takes quadratic time below that.
+MAX_DIGITS = 20
+# A float's text (only the computed statistics of an export have any), exponent included.
+MAX_FLOAT_LENGTH = 40
+
+
+class _NumberRefused(Exception):
+    def __init__(self, text: str, why: str) -> None:
+        super().__init__(why)
+        self.text = text
+        self.why = why
+
+
+def _parse_int(text: str) -> int:
+    digits = len(text.lstrip("-"))
+    if digits > MAX_DIGITS:
+        raise _NumberRefused(text, f"a number of {digits} digits")
+    return int(text)
+
+
+def _parse_float(text: str) -> float:
+    if len(text) > MAX_FLOAT_LENGTH:
+        raise _NumberRefused(text, f"a number of {len(text)} characters")
+    value = float(text)
+    if not math.isfinite(value):
+        raise _NumberRefused(text, f"a number too large ({text})")
+    return value
+
+
+def _parse_constant(name: str) -> float:
+    # Python's json reads NaN and Infinity, which JSON itself does not have.
+    raise _NumberRefused(name, f"{name} is not a number")
+
+
 def loads(text: str | bytes) -> object:
-    """JSON text to a document, or ExchangeError saying where the JSON is broken."""
+    """JSON text to a document, or ExchangeError saying where the JSON is broken or holds a
+    number longer than any the formats have."""
     try:
-        return json.loads(text)
+        return json.loads(
+            text,
+            parse_int=_parse_int,
+            parse_float=_parse_float,
+            parse_constant=_parse_constant,
+        )
     except json.JSONDecodeError as error:
         raise ExchangeError(
             f"not a JSON file: {error.msg} at line {error.lineno}, column {error.colno}"
         ) from None
+    except _NumberRefused as refused:
+        raise ExchangeError(f"not a JSON file: {refused.why}{_place(text, refused.text)}") from None
     except (UnicodeDecodeError, RecursionError):
         raise ExchangeError("not a JSON file: the text cannot be read") from None
+
+
+def _place(text: str | bytes, number: str) -> str:
+    """Where `number` first stands alone in the text, as " at line L, column C" (the decoder
+    does not say where a number it hands over was), or nothing."""
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", errors="replace")
+    found = re.search(rf"(?<![\w.+-]){re.escape(number)}(?![\w.])", text)
+    if found is None:
+        return ""
+    start = found.start()
+    line = text.count("\n", 0, start) + 1
+    column = start - text.rfind("\n", 0, start)
+    return f" at line {line}, column {column}"
+
+
+# The times a file may give (a table's game's "started", a backup's "created_at"): any that a
+# game may really have begun at, and far enough from the calendar's ends (years 1 and 9999) that
+# taking them to UTC or to a visitor's time zone cannot overflow.
+EARLIEST_YEAR = 1900
+LATEST_YEAR = 2999
+YEARS = f"from the year {EARLIEST_YEAR} to {LATEST_YEAR}"
+
+
+def read_moment(text: object) -> datetime | None:
+    """An ISO 8601 time of a file as an aware datetime (without a zone: UTC), or None when it is
+    not one, or not within YEARS. The year is checked before the time is converted."""
+    if not isinstance(text, str):
+        return None
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    if not EARLIEST_YEAR <= moment.year <= LATEST_YEAR:
+        return None
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def dumps(document: dict) -> str:

@@ -16,14 +16,14 @@ from __future__ import annotations
 from itertools import accumulate
 
 from django.conf import settings
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods
 
-from . import chart, exchange, house_rules, limits, recent, rules, sharing, tables
+from . import chart, house_rules, limits, recent, rules, sharing, tables
 from .models import Game, Member, Table
 from .table_forms import KeepTogetherForm, MemberNameForm, NewGameForm, TableStartForm
 from .views import HtmxHttpRequest, redirect
@@ -254,20 +254,22 @@ def wins_chart(members: list[Member], games: list[tables.GameResult]) -> chart.C
 
 
 @require_GET
-def table_export_json(request: HttpRequest, token: str) -> HttpResponse:
+def table_export_json(request: HttpRequest, token: str) -> StreamingHttpResponse:
     """The table as a rami-table/1 document (scoring.tables.export_table), offered as a file."""
     return _table_download(_table_or_404(edit_token=token))
 
 
 @require_GET
-def table_view_export_json(request: HttpRequest, token: str) -> HttpResponse:
+def table_view_export_json(request: HttpRequest, token: str) -> StreamingHttpResponse:
     """The same document from the watch-only link: it holds no token of any kind."""
     return _table_download(_table_or_404(view_token=token))
 
 
-def _table_download(table: Table) -> HttpResponse:
-    response = HttpResponse(
-        exchange.dumps(tables.export_table(table)), content_type="application/json"
+def _table_download(table: Table) -> StreamingHttpResponse:
+    # Streamed game by game: a table of 2,000 games is some 10 MB of JSON, which neither the
+    # worker nor the phone then waits for whole before the first byte.
+    response = StreamingHttpResponse(
+        tables.export_table_text(table), content_type="application/json"
     )
     filename = f"rami-table-{timezone.localdate():%Y-%m-%d}.json"
     response["Content-Disposition"] = f'attachment; filename="{filename}"'

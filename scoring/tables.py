@@ -27,17 +27,19 @@ The exchange format rami-table/1 (SPEC 2.5) is at the end: `export_table`, `pars
 
 from __future__ import annotations
 
+import contextlib
 import json
+import time
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from decimal import ROUND_HALF_UP, Decimal
 from itertools import combinations
 
-from django.db import transaction
-from django.db.models import Count, F, Max, Q, Sum
+from django.db import DatabaseError, transaction
+from django.db.models import Count, F, Max, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -691,19 +693,56 @@ def export_table(table: Table) -> dict:
     """The table as rami-table/1: its name, members, house rules and every game (its export,
     exchange.export_game, with the computed fields, and when it began as "started"), oldest
     first; then the computed "standings" of each member, which import ignores."""
-    games = table.games.order_by("created_at", "pk")
+    return {
+        **_table_fields(table),
+        "games": [_exported_game(game) for game in _games_in_order(table)],
+        "standings": _exported_standings(table),
+    }
+
+
+def export_table_text(table: Table) -> Iterator[str]:
+    """export_table's document as the text exchange.dumps writes of it, character for
+    character, made and handed on one game at a time: a table of 2,000 games is some 10 MB,
+    which a download then never holds whole (table_views, export_table)."""
+    head = exchange.dumps({**_table_fields(table), "games": []})
+    # The games go where json would have put them: "games" is the last key of the head.
+    yield head.removesuffix("[]\n}") + "["
+    separator = "\n"
+    for game in _games_in_order(table).iterator(chunk_size=100):
+        yield separator + _indented(exchange.dumps(_exported_game(game)), "    ")
+        separator = ",\n"
+    closing = "\n  ]" if separator != "\n" else "]"
+    standings = exchange.dumps({"standings": _exported_standings(table)})
+    # The standings as the last key of the document: their text without its own braces.
+    yield closing + ",\n" + standings.removeprefix("{\n").removesuffix("}")
+    yield "}"
+
+
+def _indented(text: str, indent: str) -> str:
+    return "\n".join(indent + line for line in text.split("\n"))
+
+
+def _table_fields(table: Table) -> dict:
     return {
         "format": FORMAT,
         "name": table.name,
         "members": [member.name for member in table.members.all()],
         "rules": table_rules(table).document(),
-        "games": [
-            {**exchange.export_game(game), "started": _started(game.created_at)} for game in games
-        ],
-        "standings": {
-            standing.name: {field: _exported(getattr(standing, field)) for field in STANDING_FIELDS}
-            for standing in _in_table_order(standings(table))
-        },
+    }
+
+
+def _games_in_order(table: Table) -> QuerySet[Game]:
+    return table.games.order_by("created_at", "pk")
+
+
+def _exported_game(game: Game) -> dict:
+    return {**exchange.export_game(game), "started": _started(game.created_at)}
+
+
+def _exported_standings(table: Table) -> dict:
+    return {
+        standing.name: {field: _exported(getattr(standing, field)) for field in STANDING_FIELDS}
+        for standing in _in_table_order(standings(table))
     }
 
 
@@ -794,15 +833,13 @@ def _parse_game(document: object, number: int) -> datetime | None:
     started = document.get("started")
     if started is None:
         return None
-    try:
-        moment = datetime.fromisoformat(started)
-    except (TypeError, ValueError):
+    moment = exchange.read_moment(started)
+    if moment is None:
         raise ExchangeError(
-            f'game {number}: "started" must be a date and time (ISO 8601), '
+            f'game {number}: "started" must be a date and time (ISO 8601) {exchange.YEARS}, '
             f"not {json.dumps(started)}"
-        ) from None
-    # A time without its zone is taken as UTC.
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+        )
+    return moment
 
 
 def _located(error: ExchangeError) -> bool:
@@ -810,23 +847,112 @@ def _located(error: ExchangeError) -> bool:
     return str(error).startswith(("round ", "player "))
 
 
-def import_table(document: object) -> Table:
-    """A table from a rami-table/1 document: its members, then each game made by
-    exchange.import_game (the web's path, every round recorded by Game.record_round), dated by
-    its "started", its players linked to the members of their names. One transaction: raises
-    ExchangeError (parse_table's) and creates nothing when the document is not right."""
+# A transaction of import_table ends after this many rounds or this long, whichever comes
+# first (each round is recorded as the web form records it, some 5 ms on SQLite, 20 ms on a
+# busy machine), so that the write lock is never held for much more than a second.
+ROUNDS_PER_TRANSACTION = 150
+TRANSACTION_SECONDS = 0.5
+
+
+def import_table(document: object, progress: Callable[[int, int], None] | None = None) -> Table:
+    """A table from a rami-table/1 document: its members, then each game made as
+    exchange.import_game makes it (the web's path, every round recorded by Game.record_round),
+    dated by its "started", its players linked to the members of their names. Raises
+    ExchangeError (parse_table's) and creates nothing when the document is not right.
+
+    A big file (2,000 games of 20 rounds take minutes) is made in short transactions, so that
+    a live server keeps saving rounds meanwhile: the games first, outside any table, where
+    nothing shows them (their tokens are new and given to nobody yet), a transaction ending
+    after ROUNDS_PER_TRANSACTION rounds or TRANSACTION_SECONDS, even inside a game; then the
+    table, its members and the links to its games in one short transaction at the end. A
+    failure part-way (a database error, Ctrl-C) removes the games made so far, so that
+    nothing of the file is left. `progress(games made, games)` is called after each
+    transaction."""
     parsed = parse_table(document)
-    with transaction.atomic():
-        table = start_table(parsed.name, parsed.members, house_rules=parsed.rules)
-        games = []
-        for started, game_document in parsed.games:
-            game = exchange.import_game(game_document)
-            # update(): created_at is auto_now_add, which save() would not let us set. A game
-            # without "started" began when it was imported.
-            if started is not None:
-                Game.objects.filter(pk=game.pk).update(created_at=started)
-            games.append(game.pk)
-        Game.objects.filter(pk__in=games).update(table=table)
-        for member in table.members.all():
-            Player.objects.filter(game__table=table, name_key=member.name_key).update(member=member)
+    # Every game begun, in order, before a transaction that holds it can commit.
+    made: list[int] = []
+
+    def begun(game: Game) -> None:
+        if not made or made[-1] != game.pk:
+            made.append(game.pk)
+
+    def committed() -> None:
+        if progress is not None:
+            progress(len(made), len(parsed.games))
+
+    try:
+        with _ShortTransactions(committed) as short:
+
+            def recorded(game: Game) -> None:
+                begun(game)
+                short.round_recorded()
+
+            for started, game_document in parsed.games:
+                game = exchange.make_game(
+                    exchange.parse_game(game_document), after_each_round=recorded
+                )
+                begun(game)
+                # update(): created_at is auto_now_add, which save() would not let us set.
+                # A game without "started" began when it was imported.
+                if started is not None:
+                    Game.objects.filter(pk=game.pk).update(created_at=started)
+        with transaction.atomic():
+            table = start_table(parsed.name, parsed.members, house_rules=parsed.rules)
+            Game.objects.filter(pk__in=made).update(table=table)
+            for member in table.members.all():
+                Player.objects.filter(game__table=table, name_key=member.name_key).update(
+                    member=member
+                )
+    except BaseException:
+        # A database that has gone away cannot take them back either: the error that stopped
+        # the import is the one to tell.
+        with contextlib.suppress(DatabaseError):
+            _remove_games(made)
+        raise
     return table
+
+
+class _ShortTransactions:
+    """One transaction after another: `round_recorded` ends the current one, once it has
+    recorded ROUNDS_PER_TRANSACTION rounds or lasted TRANSACTION_SECONDS, and begins the
+    next (exchange.let_others_write between the two); `committed` is called after each."""
+
+    def __init__(self, committed: Callable[[], object]) -> None:
+        self.committed = committed
+
+    def __enter__(self) -> _ShortTransactions:
+        self._begin()
+        return self
+
+    def __exit__(self, kind, error, traceback) -> None:
+        self.atomic.__exit__(kind, error, traceback)
+        if kind is None:
+            self.committed()
+
+    def _begin(self) -> None:
+        self.atomic = transaction.atomic()
+        self.atomic.__enter__()
+        self.began = time.monotonic()
+        self.rounds = 0
+
+    def round_recorded(self) -> None:
+        self.rounds += 1
+        if (
+            self.rounds >= ROUNDS_PER_TRANSACTION
+            or time.monotonic() - self.began >= TRANSACTION_SECONDS
+        ):
+            self.atomic.__exit__(None, None, None)
+            self.committed()
+            exchange.let_others_write()
+            self._begin()
+
+
+# Games removed per transaction after a failed import.
+GAMES_PER_REMOVAL = 50
+
+
+def _remove_games(pks: list[int]) -> None:
+    """Remove the games an import made before it failed, a few at a time (each delete its own
+    transaction, as short as the import's)."""
+    for start in range(0, len(pks), GAMES_PER_REMOVAL):
+        Game.objects.filter(pk__in=pks[start : start + GAMES_PER_REMOVAL]).delete()

@@ -63,6 +63,9 @@ def redirect(request: HtmxHttpRequest, url: str) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
+# The page lists this browser's recent games and tables by their edit links: no cache may keep
+# it, as none may keep a page reached by a token (rami_site.middleware).
+@cache_control(private=True, no_store=True)
 def start(request: HtmxHttpRequest) -> HttpResponse:
     """Start a game with 2 to 6 players; this browser's recent games. Template:
     scoring/start.html. POST `action=forget` takes a game off the recent list (the game stays).

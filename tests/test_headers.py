@@ -2,6 +2,7 @@
 token is the key to the game, and no shared or browser cache may keep what it opens."""
 
 import pytest
+from django.test import Client
 from django.urls import get_resolver
 
 pytestmark = pytest.mark.django_db
@@ -87,8 +88,45 @@ def test_a_saved_round_and_an_unknown_token_are_not_stored_either(client, four_p
 HANDS = {"value_1": "3", "value_2": "4", "value_3": "5"}
 
 
-@pytest.mark.parametrize("path", ["/", "/rules/"])
-def test_pages_without_a_token_are_left_alone(client, path):
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/t/{edit}/",
+        "/w/{view}/",
+        "/t/{edit}/export.json",
+        "/w/{view}/export.json",
+        "/t/{edit}/?games=all",
+    ],
+)
+def test_a_tables_pages_and_exports_are_not_stored(client, thursday_table, path):
+    url = path.format(edit=thursday_table.edit_token, view=thursday_table.view_token)
+    response = client.get(url)
+    assert response.status_code == 200
+    assert response["Cache-Control"] == NO_STORE
+
+
+def test_the_start_page_lists_this_browsers_edit_links_and_is_not_stored(
+    client, four_players, thursday_table
+):
+    client.get(f"/g/{four_players.edit_token}/")
+    client.get(f"/t/{thursday_table.edit_token}/")
+    response = client.get("/")
+    page = response.content.decode()
+    assert f"/g/{four_players.edit_token}/" in page
+    assert f"/t/{thursday_table.edit_token}/" in page
+    assert response["Cache-Control"] == NO_STORE
+    # Before any game too: the same address, whatever it lists.
+    assert Client().get("/")["Cache-Control"] == NO_STORE
+
+
+def test_the_start_page_sent_back_with_a_mistake_is_not_stored_either(client):
+    response = client.post("/", {"name_1": "Ana"})
+    assert response.status_code == 200
+    assert response["Cache-Control"] == NO_STORE
+
+
+@pytest.mark.parametrize("path", ["/rules/", "/t/new/"])
+def test_pages_that_show_no_token_are_left_alone(client, path):
     assert "no-store" not in client.get(path).get("Cache-Control", "")
 
 

@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 from django.urls import path
 
-from rami_site.logs import JsonLinesFormatter
+from rami_site.logs import JsonLinesFormatter, path_without_token
 
 TOKEN = "Zm9yIHRlc3RzIG9ubHksIG5vdCBhIHJlYWwgdG9rZW4"
 
@@ -62,3 +62,42 @@ def test_a_plain_record_has_time_level_logger_and_message():
     assert set(line) == {"time", "level", "logger", "message"}
     assert (line["level"], line["logger"], line["message"]) == ("WARNING", "scoring", "3 games")
     assert line["time"].endswith("+00:00")
+
+
+@pytest.mark.parametrize("prefix", ["g", "v", "t", "w"])
+@pytest.mark.django_db
+def test_no_token_of_a_game_or_a_table_is_logged(client, console, prefix):
+    client.get(f"/{prefix}/{TOKEN}/export.json")
+    line = json.loads(console.getvalue())
+    assert line["path"] == f"/{prefix}/<token>/export.json"
+    assert line["message"] == f"Not Found: /{prefix}/<token>/export.json"
+    assert TOKEN not in console.getvalue()
+
+
+def test_the_start_of_a_table_is_no_token():
+    assert path_without_token("POST /t/new/ 302") == "POST /t/new/ 302"
+    assert path_without_token("GET /t/newcomer-token-0123456789/") == "GET /t/<token>/"
+
+
+def test_an_access_log_record_of_granian_is_a_json_line_without_the_token():
+    """What granian's access logger hands the formatter (rami_site/granian_logging.json)."""
+    record = logging.LogRecord(
+        "granian.access",
+        logging.INFO,
+        __file__,
+        1,
+        '[%(time)s] %(addr)s - "%(method)s %(path)s %(protocol)s" %(status)d',
+        None,
+        None,
+    )
+    record.args = {
+        "time": "2026-01-31 20:15:00 +0000",
+        "addr": "127.0.0.1",
+        "method": "POST",
+        "path": f"/t/{TOKEN}/",
+        "protocol": "HTTP/1.1",
+        "status": 303,
+    }
+    line = json.loads(JsonLinesFormatter().format(record))
+    assert line["logger"] == "granian.access"
+    assert line["message"].endswith('"POST /t/<token>/ HTTP/1.1" 303')

@@ -177,7 +177,8 @@ BAD_FILES = [
     ),
     (
         thursday_with(set_in(["games", 2, "started"], "last Thursday")),
-        'game 3: "started" must be a date and time (ISO 8601), not "last Thursday"',
+        'game 3: "started" must be a date and time (ISO 8601) from the year 1900 to 2999, '
+        'not "last Thursday"',
     ),
     (
         thursday_with(set_in(["games"], [thursday()["games"][0]] * (tables.MAX_GAMES + 1))),
@@ -213,18 +214,18 @@ def test_a_missing_file_is_named():
 
 
 def test_a_game_that_fails_late_leaves_nothing_behind(monkeypatch):
-    """A failure while the games are made (here the third) takes back the table and the
-    games made before it: one transaction."""
+    """A failure while the games are made (here the third) leaves no table and removes the
+    games made before it (tests/test_import_batches.py: in their own transactions too)."""
     made = []
-    real = tables.exchange.import_game
+    real = tables.exchange.make_game
 
-    def failing(document):
+    def failing(parsed, **options):
         if len(made) == 2:
             raise ExchangeError("the disk is full")
-        made.append(document)
-        return real(document)
+        made.append(parsed)
+        return real(parsed, **options)
 
-    monkeypatch.setattr(tables.exchange, "import_game", failing)
+    monkeypatch.setattr(tables.exchange, "make_game", failing)
     with pytest.raises(ExchangeError):
         tables.import_table(thursday())
     assert not Table.objects.exists()

@@ -10,7 +10,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from scoring import tables
+from scoring import exchange, tables
 from scoring.forms import HouseRulesForm
 from scoring.models import Game, Member, Table
 from tests.conftest import big_table, round_post, thursday, without_bdi
@@ -390,19 +390,42 @@ def test_each_link_has_its_qr_code(client, thursday_table):
 # The export
 
 
+def streamed(response) -> str:
+    assert response.streaming
+    return b"".join(response.streaming_content).decode()
+
+
 def test_the_table_file_is_offered_as_rami_table_1(client, thursday_table):
     response = client.get(f"/t/{thursday_table.edit_token}/export.json")
     assert response["Content-Type"] == "application/json"
     assert re.match(
         r'attachment; filename="rami-table-\d{4}-\d\d-\d\d\.json"', response["Content-Disposition"]
     )
-    document = json.loads(response.content)
+    text = streamed(response)
+    document = json.loads(text)
     assert document["format"] == "rami-table/1" and document["name"] == "Thursday cards"
     assert document["standings"]["Boris"]["average_total"] == 166.7
-    assert json.loads(client.get(f"/w/{thursday_table.view_token}/export.json").content) == document
-    text = response.content.decode()
+    watched = client.get(f"/w/{thursday_table.view_token}/export.json")
+    assert json.loads(streamed(watched)) == document
     for token in every_edit_token(thursday_table):
         assert token not in text
+
+
+@pytest.mark.parametrize("games", [0, 1, 3, 40])
+def test_the_streamed_file_is_the_export_as_dumps_writes_it_to_the_character(client, games):
+    """Streamed game by game, the file still reads as one JSON document, export_table's."""
+    table = big_table(games) if games != 3 else tables.import_table(thursday())
+    text = streamed(client.get(f"/t/{table.edit_token}/export.json"))
+    assert text == exchange.dumps(tables.export_table(table))
+    assert json.loads(text) == tables.export_table(table)
+
+
+def test_the_file_is_streamed_one_game_at_a_time(client):
+    table = big_table(12)
+    chunks = list(client.get(f"/w/{table.view_token}/export.json").streaming_content)
+    # The head, each game, the standings and the closing brace.
+    assert len(chunks) == 1 + 12 + 2
+    assert all(len(chunk) < 8000 for chunk in chunks)
 
 
 # Keeping a finished game's group together

@@ -2,9 +2,8 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring.exchange import dumps
 from scoring.models import Table
-from scoring.tables import export_table
+from scoring.tables import export_table_text
 
 
 class Command(BaseCommand):
@@ -19,4 +18,7 @@ class Command(BaseCommand):
         ).first()
         if table is None:
             raise CommandError("no table has this edit token")
-        self.stdout.write(dumps(export_table(table)))
+        # Game by game, as the web page streams it: a big table's document is never held whole.
+        for text in export_table_text(table):
+            self.stdout.write(text, ending="")
+        self.stdout.write("")

@@ -1,11 +1,13 @@
 """`manage.py restore_games FOLDER`: re-create the tables and games of a backup_games folder."""
 
-from itertools import batched
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring.backup import BATCH_SIZE, TABLES, restore_batch, restore_table
+from scoring import exchange
+from scoring.backup import BATCH_SIZE, ROUNDS_PER_BATCH, TABLES, restore_batch, restore_table
 from scoring.exchange import ExchangeError, loads
 from scoring.models import Game
 
@@ -26,18 +28,22 @@ class Command(BaseCommand):
         if not folder.is_dir():
             raise CommandError(f"{folder} is not a folder")
         failed = self.restore_tables(folder)
-        restored = present = 0
-        # A few hundred files at a time, each batch in one transaction (scoring.backup).
-        for paths in batched(sorted(folder.glob("*.json")), BATCH_SIZE):
-            outcomes: dict[Path, Game | ExchangeError | OSError | None] = {}
-            documents = {}
-            for path in paths:
-                try:
-                    documents[path] = loads(path.read_bytes())
-                except (ExchangeError, OSError) as error:
-                    outcomes[path] = error
+        restored = present = read = 0
+        paths = sorted(folder.glob("*.json"))
+        said = time.monotonic()
+        # Batches of a few hundred games, each in one short transaction (scoring.backup), a
+        # pause between two so that a live server's saves get the lock (exchange.let_others_write).
+        for batch in read_in_batches(paths):
+            outcomes: dict[Path, Game | ExchangeError | OSError | None] = {
+                path: error for path, error in batch.items() if isinstance(error, Exception)
+            }
+            documents = {
+                path: document
+                for path, document in batch.items()
+                if not isinstance(document, Exception)
+            }
             outcomes.update(zip(documents, restore_batch(list(documents.values())), strict=True))
-            for path in paths:
+            for path in batch:
                 outcome = outcomes[path]
                 if isinstance(outcome, Exception):
                     failed.append(path.name)
@@ -46,6 +52,11 @@ class Command(BaseCommand):
                     present += 1
                 else:
                     restored += 1
+            read += len(batch)
+            exchange.let_others_write()
+            if time.monotonic() - said >= PROGRESS_SECONDS:
+                said = time.monotonic()
+                self.stderr.write(f"{read} of {len(paths)} games read")
         self.stdout.write(f"{restored} games restored, {present} already there")
         if failed:
             raise CommandError(f"not restored: {', '.join(failed)}")
@@ -72,3 +83,28 @@ class Command(BaseCommand):
                 restored += 1
         self.stdout.write(f"{restored} {plural_tables(restored)} restored, {present} already there")
         return failed
+
+
+# A restore of 10,000 games takes some 40 s: say how far it got this often.
+PROGRESS_SECONDS = 5
+
+
+def read_in_batches(paths: list[Path]) -> Iterator[dict[Path, object]]:
+    """The files' documents (or the error reading one), in batches of at most BATCH_SIZE
+    games and about ROUNDS_PER_BATCH rounds: a batch's transaction holds the write lock for
+    about a second, however long the games."""
+    batch: dict[Path, object] = {}
+    rounds = 0
+    for path in paths:
+        try:
+            document = loads(path.read_bytes())
+        except (ExchangeError, OSError) as error:
+            document = error
+        batch[path] = document
+        if isinstance(document, dict) and isinstance(document.get("rounds"), list):
+            rounds += len(document["rounds"])
+        if len(batch) >= BATCH_SIZE or rounds >= ROUNDS_PER_BATCH:
+            yield batch
+            batch, rounds = {}, 0
+    if batch:
+        yield batch

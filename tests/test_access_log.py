@@ -1,0 +1,99 @@
+"""The production server's output holds no token: scripts/serve (granian, its access log on,
+DEBUG off) runs on a free port of 127.0.0.1 against the test database, as
+tests/test_worker_kill.py starts it; a game's and a table's pages are opened by both their
+links, then everything the server wrote is read. Bounded in time; the server's process group
+is always stopped."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import signal
+import subprocess
+import time
+
+import pytest
+from django.conf import settings
+
+from scoring.models import Game
+from scoring.tables import start_table
+from tests.test_two_servers import free_port, production_environment
+from tests.test_worker_kill import HOST, SERVE, STARTUP, alive_in_group, healthy
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
+
+
+def get(port: int, path: str) -> int:
+    connection = http.client.HTTPConnection(HOST, port, timeout=10)
+    try:
+        connection.request("GET", path)
+        response = connection.getresponse()
+        response.read()
+        return response.status
+    finally:
+        connection.close()
+
+
+def test_the_access_log_and_the_app_log_hold_no_token(tmp_path):
+    if not (settings.STATIC_ROOT / "staticfiles.json").exists():
+        pytest.fail("The server runs with DEBUG off and needs the static files: run `make static`.")
+    environment = production_environment()
+    game = Game.start(["Ana", "Boris"])
+    table = start_table("Thursday cards", ["Ana", "Boris"])
+    unknown = "Zm9yIHRlc3RzIG9ubHksIG5vdCBhIHJlYWwgdG9rZW4"
+    paths = {
+        f"/g/{game.edit_token}/": 200,
+        f"/v/{game.view_token}/": 200,
+        f"/g/{game.edit_token}/export.json": 200,
+        f"/t/{table.edit_token}/": 200,
+        f"/w/{table.view_token}/": 200,
+        f"/t/{table.edit_token}/export.json": 200,
+        # Django logs a 404 too (django.request), with the path.
+        f"/t/{unknown}/": 404,
+    }
+    tokens = [game.edit_token, game.view_token, table.edit_token, table.view_token, unknown]
+    port = free_port(set())
+    log = tmp_path / "serve.log"
+    with log.open("wb") as output:
+        serve = subprocess.Popen(  # noqa: S603 (our own script, on 127.0.0.1)
+            [str(SERVE), HOST, str(port)],
+            cwd=settings.BASE_DIR,
+            env=environment,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    try:
+        deadline = time.monotonic() + STARTUP
+        while not healthy(port):
+            assert serve.poll() is None, f"scripts/serve ended:\n{log.read_text()[-3000:]}"
+            assert time.monotonic() < deadline, f"no answer in {STARTUP} s:\n{log.read_text()}"
+            time.sleep(0.1)
+        answers = {path: get(port, path) for path in paths}
+        assert answers == paths
+        serve.send_signal(signal.SIGTERM)
+        assert serve.wait(timeout=15) == 0, log.read_text()[-3000:]
+    finally:
+        if serve.poll() is None or alive_in_group(serve.pid):
+            os.killpg(serve.pid, signal.SIGKILL)
+            serve.wait(timeout=10)
+
+    written = log.read_text()
+    for token in tokens:
+        assert token not in written
+    access = [
+        json.loads(line)
+        for line in written.splitlines()
+        if line.startswith("{") and '"granian.access"' in line
+    ]
+    logged = {line["message"].split('"')[1] for line in access}
+    assert {
+        "GET /g/<token>/ HTTP/1.1",
+        "GET /v/<token>/ HTTP/1.1",
+        "GET /g/<token>/export.json HTTP/1.1",
+        "GET /t/<token>/ HTTP/1.1",
+        "GET /w/<token>/ HTTP/1.1",
+        "GET /t/<token>/export.json HTTP/1.1",
+    } <= logged
+    assert '"path": "/t/<token>/"' in written  # Django's record of the 404
