@@ -20,7 +20,7 @@ from collections import Counter
 
 import pytest
 
-from scoring import rules, tables
+from scoring import exchange, rules, tables
 from scoring.models import Game, Member, Player, Table
 from scoring.rules import Hand, RoundEntry
 from tests.conftest import round_post
@@ -94,8 +94,8 @@ def test_six_play_forms_with_a_new_member_at_29_members_make_30(live_server):
     # Its own export reads back (as a second table): a table of more than 30 would not.
     try:
         again = tables.import_table(tables.export_table(table))
-    except rules.RulesError as error:
-        imported = f"refused ({error.code})"
+    except exchange.ExchangeError as error:
+        imported = f"refused ({error})"
     else:
         imported = f"{again.members.count()} members"
     report("play with a new member x6 at 29", answers, members=members, export_imports=imported)
