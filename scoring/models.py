@@ -309,16 +309,8 @@ class Game(models.Model):
             if for_round is not None and for_round != number:
                 raise rules.RulesError("round_taken", number=for_round, next=number)
             game._check_room(number)
-            round_ = Round(game=game, number=number)
-            round_.store(entry, game, new=True)
-            game.log(
-                GameEvent.Kind.ADDED,
-                round_,
-                after=entry.document(game.names),
-                key=key,
-                phone=phone,
-            )
-        return round_
+            added = game._new_round(number, entry, GameEvent.Kind.ADDED, phone, key=key)
+        return added.round
 
     def _check_room(self, number: int) -> None:
         """The same limit as a game file's (rules.MAX_ROUNDS) on every way a round comes
@@ -426,32 +418,32 @@ class Game(models.Model):
                     )
                 if game.status == Status.FINISHED:
                     raise rules.RulesError("game_finished")
-            round_ = game._restore(event, rounds if filled else None, phone)
-        return round_
+            restored = game._restore(event, rounds if filled else None, phone)
+        return restored.round
+
+    def _new_round(
+        self, number: int, entry: RoundEntry, kind: str, phone: str, **fields
+    ) -> GameEvent:
+        """Store `entry` as a new round at `number` (its place free) and log it as `kind`
+        (added, or restored): the change's event, whose `round` is the new round."""
+        round_ = Round(game=self, number=number)
+        round_.store(entry, self, new=True)
+        return self.log(kind, round_, after=entry.document(self.names), phone=phone, **fields)
 
     def _restore(
         self, event: GameEvent, last: int | None, phone: str, undoes: GameEvent | None = None
-    ) -> Round:
+    ) -> GameEvent:
         """Put the round `event` deleted back: after the `last` round, or at its own place
-        (when `last` is None; last if fewer rounds remain)."""
+        (when `last` is None; last if fewer rounds remain). The restore's event."""
         rounds = self.rounds.count() if last is None else last
         self._check_room(rounds + 1)
         # The deleted round names the players as they were called then.
         entry = RoundEntry.from_document(event.before, self.names_when(event))
         number = rounds + 1 if last is not None else min(event.number, rounds + 1)
         self._shift_rounds(after=number - 1, by=1)
-        round_ = Round(game=self, number=number)
-        round_.store(entry, self, new=True)
         event.restored = True
         event.save(update_fields=["restored"])
-        self.log(
-            GameEvent.Kind.RESTORED,
-            round_,
-            after=entry.document(self.names),
-            phone=phone,
-            undoes=undoes,
-        )
-        return round_
+        return self._new_round(number, entry, GameEvent.Kind.RESTORED, phone, undoes=undoes)
 
     def go_back(self, change: GameEvent, seen_revision: int, phone: str = "") -> Round:
         """Edit a round back to the version it had before `change` (an edit or a correction
@@ -483,8 +475,7 @@ class Game(models.Model):
                 round_ = game.rounds.get(pk=event.round_id)
                 return game._delete(round_, phone, undoes=event)
             if event.kind == GameEvent.Kind.DELETED:
-                game._restore(event, None, phone, undoes=event)
-                return game.events.get(undoes=event)
+                return game._restore(event, None, phone, undoes=event)
             round_ = game.rounds.get(pk=event.round_id)
             entry = RoundEntry.from_document(event.before, game.names_when(event))
             return game._store_again(round_, entry, GameEvent.Kind.EDITED, phone, undoes=event)

@@ -553,21 +553,26 @@ def _poll(request: HttpRequest, token: str, editable: bool) -> HttpResponse:
     with snapshot():
         game = Game.with_players(**{field: token})
         typing = request.GET.get("typing") == "1"
-        if request.GET.get("shown") in (Status.PLAYING, Status.TIE_BREAK) and _changes_since(
-            game, request.GET.get("v", ""), request.GET.get("rounds") == "all"
-        ):
-            return _rendered(_changes(request, game, editable, typing))
+        rounds = None
+        if request.GET.get("shown") in (Status.PLAYING, Status.TIE_BREAK):
+            rounds = _changes_since(
+                game, request.GET.get("v", ""), request.GET.get("rounds") == "all"
+            )
+        if rounds is not None:
+            return _rendered(_changes(request, game, rounds, editable, typing))
         return _rendered(
             _game_response(request, game, partial="live", editable=editable, typing=typing)
         )
 
 
-def _changes(request: HttpRequest, game: Game, editable: bool, typing: bool) -> HttpResponse:
+def _changes(
+    request: HttpRequest, game: Game, rounds: int, editable: bool, typing: bool
+) -> HttpResponse:
     """The #changes part: the totals, the banners, and the rows the page shows (the latest
-    Scoreboard.SHOWN_ROUNDS, with the "Show all N rounds" link), whole: what a fresh page
-    shows, whatever the page had before. The board is read from the first of those rows
-    (Scoreboard.from_round)."""
-    first = max(game.rounds.count() - Scoreboard.SHOWN_ROUNDS + 1, 1)
+    Scoreboard.SHOWN_ROUNDS of the game's `rounds`, with the "Show all N rounds" link),
+    whole: what a fresh page shows, whatever the page had before. The board is read from
+    the first of those rows (Scoreboard.from_round)."""
+    first = max(rounds - Scoreboard.SHOWN_ROUNDS + 1, 1)
     board = Scoreboard.from_round(game, first)
     response = _game_response(
         request, game, partial="changes", editable=editable, board=board, typing=typing
@@ -579,29 +584,30 @@ def _changes(request: HttpRequest, game: Game, editable: bool, typing: bool) -> 
     return response
 
 
-def _changes_since(game: Game, seen: str, all_rounds: bool) -> bool:
-    """Whether the rounds alone changed since version `seen` (one indexed query of the
-    history), so that the #changes part can bring the page up to date. Not when the phone
+def _changes_since(game: Game, seen: str, all_rounds: bool) -> int | None:
+    """The number of rounds now, when the rounds alone changed since version `seen` (one
+    indexed query of the history, and the count), so that the #changes part can bring the
+    page up to date; else None. Not when the phone
     needs the whole board: it shows no version of the history, or every round (`all_rounds`:
     "Show all"), a player was renamed, the game finished (the round entry becomes the
     rematch) or rematched (the version moved without a change in the history), or the page
     had no round table or would have none now (a first round, or the last one deleted)."""
     if not seen.isdigit() or all_rounds or game.status == Status.FINISHED:
-        return False
+        return None
     events = list(
         GameEvent.objects.filter(game=game, version__gte=int(seen))
         .order_by("version")
         .values_list("version", "kind")
     )
     if len(events) < 2 or events[0][0] != int(seen) or events[-1][0] != game.version:
-        return False
+        return None
     later = [kind for _, kind in events[1:]]
     if any(kind not in GameEvent.ROUND_CHANGES for kind in later):
-        return False
+        return None
     rounds = game.rounds.count()
     came = sum(kind in (GameEvent.Kind.ADDED, GameEvent.Kind.RESTORED) for kind in later)
     went = later.count(GameEvent.Kind.DELETED)
-    return rounds > 0 and rounds - came + went > 0
+    return rounds if rounds > 0 and rounds - came + went > 0 else None
 
 
 @require_http_methods(["GET", "POST"])
