@@ -10,8 +10,6 @@ import http.client
 import json
 import os
 import signal
-import subprocess
-import time
 
 import pytest
 from django.conf import settings
@@ -19,7 +17,7 @@ from django.conf import settings
 from scoring.models import Game
 from scoring.tables import start_table
 from tests.test_two_servers import free_port, production_environment
-from tests.test_worker_kill import HOST, SERVE, STARTUP, alive_in_group, healthy
+from tests.test_worker_kill import HOST, alive_in_group, start_serve, wait_until_healthy
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
@@ -55,21 +53,9 @@ def test_the_access_log_and_the_app_log_hold_no_token(tmp_path):
     tokens = [game.edit_token, game.view_token, table.edit_token, table.view_token, unknown]
     port = free_port(set())
     log = tmp_path / "serve.log"
-    with log.open("wb") as output:
-        serve = subprocess.Popen(  # noqa: S603 (our own script, on 127.0.0.1)
-            [str(SERVE), HOST, str(port)],
-            cwd=settings.BASE_DIR,
-            env=environment,
-            stdout=output,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+    serve = start_serve(port, environment, log)
     try:
-        deadline = time.monotonic() + STARTUP
-        while not healthy(port):
-            assert serve.poll() is None, f"scripts/serve ended:\n{log.read_text()[-3000:]}"
-            assert time.monotonic() < deadline, f"no answer in {STARTUP} s:\n{log.read_text()}"
-            time.sleep(0.1)
+        wait_until_healthy(serve, port, log)
         answers = {path: get(port, path) for path in paths}
         assert answers == paths
         serve.send_signal(signal.SIGTERM)

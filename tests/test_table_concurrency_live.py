@@ -20,11 +20,11 @@ from collections import Counter
 
 import pytest
 
-from scoring import exchange, rules, tables
+from scoring import exchange, tables
 from scoring.models import Game, Member, Player, Table
-from scoring.rules import Hand, RoundEntry
 from tests.conftest import round_post
 from tests.test_concurrency_live import all_at_once, phones
+from tests.test_table_concurrency import finished_game
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
@@ -103,15 +103,6 @@ def test_six_play_forms_with_a_new_member_at_29_members_make_30(live_server):
     assert all(status < 500 for status in answers)
     assert members == tables.MAX_MEMBERS
     assert imported == f"{tables.MAX_MEMBERS} members"
-
-
-def finished_game() -> Game:
-    game = Game.start(["Ana", "Boris"], house_rules=rules.Rules(ace=1))
-    game.record_round(
-        RoundEntry(hands=(Hand(opened=True), Hand(opened=False)), winner=0, hand_rummy=True)
-    )
-    assert game.status == "finished"
-    return game
 
 
 def test_keep_together_tapped_on_a_game_and_its_rematch_at_once_makes_one_table(live_server):

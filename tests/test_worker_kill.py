@@ -39,6 +39,29 @@ BACK = 8  # seconds for the server to answer again with all its workers after a 
 BUDGET = 35  # seconds for the whole test, start to stop
 
 
+def start_serve(port: int, environment: dict, log: Path) -> subprocess.Popen:
+    """scripts/serve on HOST:port, as `make run` starts it, in a process group of its own (to
+    be stopped whole), its output in `log`."""
+    with log.open("wb") as output:
+        return subprocess.Popen(  # noqa: S603 (our own script, on 127.0.0.1)
+            [str(SERVE), HOST, str(port)],
+            cwd=settings.BASE_DIR,
+            env=environment,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+
+
+def wait_until_healthy(serve: subprocess.Popen, port: int, log: Path) -> None:
+    """Wait until the server answers /healthz: at most STARTUP seconds, while it runs."""
+    deadline = time.monotonic() + STARTUP
+    while not healthy(port):
+        assert serve.poll() is None, f"scripts/serve ended:\n{log.read_text()[-3000:]}"
+        assert time.monotonic() < deadline, f"no answer in {STARTUP} s:\n{log.read_text()}"
+        time.sleep(0.1)
+
+
 def children(pid: int) -> list[int]:
     """The processes `pid` started, as the kernel lists them ([] once it has ended)."""
     found = []
@@ -152,23 +175,11 @@ def test_killed_workers_are_replaced_and_every_acknowledged_round_is_kept_once(t
     path = f"/g/{game.edit_token}/"
     port = free_port(set())
     log = tmp_path / "serve.log"
-    with log.open("wb") as output:
-        serve = subprocess.Popen(  # noqa: S603 (our own script, on 127.0.0.1)
-            [str(SERVE), HOST, str(port)],
-            cwd=settings.BASE_DIR,
-            env=environment,
-            stdout=output,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+    serve = start_serve(port, environment, log)
     stop = threading.Event()
     savers: list[Saver] = []
     try:
-        deadline = time.monotonic() + STARTUP
-        while not healthy(port):
-            assert serve.poll() is None, f"scripts/serve ended:\n{log.read_text()[-3000:]}"
-            assert time.monotonic() < deadline, f"no answer in {STARTUP} s:\n{log.read_text()}"
-            time.sleep(0.1)
+        wait_until_healthy(serve, port, log)
         main, workers = granian(serve)
         assert main is not None and len(workers) >= 2, (main, workers)
 
