@@ -316,7 +316,11 @@ class RoundForm(forms.Form):
         widget=forms.RadioSelect,
         error_messages={"required": WINNER_MISSING, "invalid_choice": WINNER_MISSING},
     )
-    hand_rummy = forms.BooleanField(label=_("Hand rummy"), required=False)
+    hand_rummy = forms.BooleanField(
+        label=_("Hand rummy"),
+        required=False,
+        help_text=_("the winner opened and went out in one turn, before anyone else opened"),
+    )
     for_round = HiddenNumber()
     # When editing: the round's identity and the revision the form shows (Game.edit_round).
     round = HiddenNumber()

@@ -173,6 +173,9 @@ def _game_response(
         "house_rules": house_rules.summary(game.rules),
         # "Show all": every round, not only the latest (Scoreboard.SHOWN_ROUNDS).
         "all_rounds": request.GET.get("rounds") == "all",
+        # While rounds are entered, each player's line of the board is their row of the
+        # entry, as on a paper score sheet (game.html): every total and Save in one screen.
+        "sheet": editable and not board.standing.finished,
         **extra,
     }
     if editable and partial != "changes":  # a live update of what changed sends no form

@@ -265,8 +265,13 @@ def test_a_change_to_the_rounds_sends_the_rows_a_fresh_page_shows(client, change
     fresh = client.get(page).content.decode()
     assert rows(html) == rows(fresh)
     assert re.search(r"Show all \d+ rounds", html)[0] == re.search(r"Show all \d+ rounds", fresh)[0]
-    totals = re.search(r'<ol class="totals">.*?</ol>', fresh, re.S)[0]
-    assert totals in html
+    # The totals are the heads of the entry's rows: sent out of band, as a fresh page has them.
+    assert standings(html) == standings(fresh) != []
+
+
+def standings(html: str) -> list[tuple[str, str]]:
+    """Each player's standing (_standing.html, the head of their row of the entry), by seat."""
+    return re.findall(r'id="standing-(\d+)"[^>]*>(.*?)\n</span>', html, re.S)
 
 
 def test_a_phone_typing_keeps_its_form_and_is_told(client):
@@ -276,6 +281,10 @@ def test_a_phone_typing_keeps_its_form_and_is_told(client):
     html = poll(client, game, before, typing="1").content.decode()
     assert "Another phone has just saved a round" in html
     assert "for_round" not in html
+    # The new totals reach the rows of the form being typed, and only they.
+    fresh = client.get(f"/g/{game.edit_token}/").content.decode()
+    assert standings(html) == standings(fresh) != []
+    assert 'hx-swap-oob="true"' in re.search(r'<span class="total[^"]*" id="standing-0"[^>]*>', html)[0]
 
 
 @pytest.mark.parametrize(

@@ -154,3 +154,9 @@ def bdi_names_and(players: Iterable[object]) -> str:
     return mark_safe(  # noqa: S308 (the translation is escaped, each name is a <bdi> of its own)
         sentence % {"names": ", ".join(names[:-1]), "last": names[-1]}
     )
+
+
+@register.filter
+def standing_of(board, seat: int):
+    """The scoreboard line (Scoreboard.players) of the player in `seat`."""
+    return board.players[seat]
