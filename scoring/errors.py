@@ -43,6 +43,7 @@ MESSAGES = {
     "winner_out_of_range": _("The winner must be one of the %(count)s players."),
     "hand_rummy_opened": _("A hand rummy needs every opponent not to have opened yet."),
     "hand_rummy_blocked": _("A blocked round has no winner, so it cannot be a hand rummy."),
+    "no_jokers": _("This game's deck has no jokers (a house rule), so no hand can hold one."),
     # too_many_copies: a count, so ngettext in rules_error_message.
     "player_count": _("A game has 2 to 6 players, not %(count)s."),
     "bad_target": _("The target must be a positive number of points, not %(target)s."),
@@ -139,6 +140,9 @@ PLAYER_MESSAGES = {
         "(or their value) are missing."
     ),
     "winner_has_cards": _("%(player)s went out, so no cards are left in that hand."),
+    "no_jokers": _(
+        "This game's deck has no jokers (a house rule), so the hand of %(player)s cannot hold one."
+    ),
     "hand_rummy_opened": _("%(player)s has opened, so this round cannot be a hand rummy."),
     "too_many_cards": _(
         "A hand holds at most %(limit)s cards (the whole deck), and %(player)s has %(count)s."

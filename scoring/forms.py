@@ -487,8 +487,13 @@ class RoundForm(forms.Form):
         winner = None if choice == BLOCKED else int(choice)
         hand_rummy = bool(cleaned.get("hand_rummy"))
         hands = [self._hand(player.seat, winner, hand_rummy) for player in self.players]
-        # Every player's errors at once, not only the first that the rules would refuse.
-        for error in rules.hand_errors(hands, winner, hand_rummy, self.rules):
+        # Every player's errors at once, not only the first that the rules would refuse: the
+        # deck check's too, next to each player holding a card the deck no longer has.
+        refused = [
+            *rules.hand_errors(hands, winner, hand_rummy, self.rules),
+            *rules.deck_errors(hands, self.rules),
+        ]
+        for error in refused:
             self._add_rules_error(error)
             hands[error.player] = None
         if None in hands:

@@ -300,17 +300,69 @@ def _deck_limits(card: str, jokers: int = JOKERS_IN_DECK) -> list[tuple[str, int
     return [(card, COPIES_PER_CARD), (rank, COPIES_PER_RANK)]
 
 
+@dataclass(frozen=True)
+class Excess:
+    """Copies of a card that one hand holds past what the deck has (deck_excess): `card` is
+    what they count against (a card with its suit, a rank, or the joker), `copies` how many
+    of this hand's are too many, `count` how many the whole round holds and `limit` how many
+    the deck has."""
+
+    card: str
+    copies: int
+    count: int
+    limit: int
+
+
+def deck_excess(hands: Sequence[Hand | None], rules: Rules = SEEDS) -> list[tuple[Excess, ...]]:
+    """For each hand, in seat order, the copies it holds that the deck no longer has (an empty
+    tuple for a hand within the deck). The cards are dealt out of the deck seat by seat: the
+    copies the deck still holds go to the earlier seats, so that A♥ A♥ for one player and A♥
+    for a later one makes the later one's A♥ the card too many. A copy too many is not
+    dealt, so that one card is one excess: a third A♥ is too many of the ace of hearts, not
+    of the aces as well. A None hand (already refused) is left out."""
+    dealt: Counter[str] = Counter()
+    in_round: Counter[str] = Counter()
+    per_hand: list[dict[str, int]] = []
+    limits: dict[str, int] = {}
+    for hand in hands:
+        over: dict[str, int] = {}
+        for card in hand.cards if hand is not None else ():
+            counts = _deck_limits(card, rules.jokers_in_deck)
+            limits.update(counts)
+            in_round.update(counted for counted, _limit in counts)
+            short = next((counted for counted, limit in counts if dealt[counted] >= limit), None)
+            if short is None:
+                dealt.update(counted for counted, _limit in counts)
+            else:
+                over[short] = over.get(short, 0) + 1
+        per_hand.append(over)
+    return [
+        tuple(Excess(card, copies, in_round[card], limits[card]) for card, copies in over.items())
+        for over in per_hand
+    ]
+
+
+def deck_errors(hands: Sequence[Hand | None], rules: Rules = SEEDS) -> list[RulesError]:
+    """The deck check's errors, in seat order: one for each card a hand holds too many of
+    (deck_excess), naming that hand ("too_many_copies"; "no_jokers" for a joker in a game
+    whose deck has none). The round form shows them all at once, each next to its player;
+    check_deck refuses the round on the first."""
+    errors = []
+    for index, excess in enumerate(deck_excess(hands, rules)):
+        for too_many in excess:
+            details = {"card": too_many.card, "count": too_many.count, "limit": too_many.limit}
+            if too_many.card == JOKER and too_many.limit == 0:
+                errors.append(RulesError("no_jokers", index, **details))
+            else:
+                errors.append(RulesError("too_many_copies", index, **details))
+    return errors
+
+
 def check_deck(hands: Sequence[Hand], rules: Rules = SEEDS) -> None:
     """Refuse a round whose hands hold more copies of a card than the deck has."""
-    seen: Counter[str] = Counter()
-    for index, hand in enumerate(hands):
-        for card in hand.cards:
-            for counted, limit in _deck_limits(card, rules.jokers_in_deck):
-                seen[counted] += 1
-                if seen[counted] > limit:
-                    raise RulesError(
-                        "too_many_copies", index, card=counted, count=seen[counted], limit=limit
-                    )
+    errors = deck_errors(hands, rules)
+    if errors:
+        raise errors[0]
 
 
 def round_winners(hands: Sequence[Hand], winner: int | None, rules: Rules = SEEDS) -> list[int]:

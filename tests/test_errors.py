@@ -87,6 +87,23 @@ def test_a_deck_check_failure_names_the_player_and_the_card():
     )
 
 
+def test_a_joker_in_a_game_without_jokers_is_refused_naming_the_player():
+    hands = [Hand(), Hand(cards=("5C", "JK"))]
+    with pytest.raises(RulesError) as raised:
+        rules.score_round(hands, winner=0, target=100, rules=rules.Rules(jokers_in_deck=0))
+    with translation.override("en"):
+        message = errors.rules_error_message(raised.value, NAMES)
+    assert message == (
+        "This game's deck has no jokers (a house rule), so the hand of Boris cannot hold one."
+    )
+    with translation.override("sv"):
+        message = errors.rules_error_message(raised.value, NAMES)
+    assert message == (
+        "Leken i det här spelet har inga jokrar (en husregel), så Boris kan inte ha någon joker "
+        "på handen."
+    )
+
+
 def test_czech_counts_take_their_plural_form():
     many_kings = RulesError("too_many_copies", card="K", count=9, limit=8)
     with translation.override("cs"):

@@ -1,15 +1,18 @@
 """The game page at the table (issue 13): the latest rounds first with the older folded, the
 saved round confirmed with its Undo, every error at once with the other players' points kept,
 a never-opened hand's points explained, a round entered on two phones saved once, and a live
-update that sends only what changed."""
+update that sends only what changed. Entry mistakes (issue 22): a card the deck cannot hold is
+said next to the player holding it, as it is tapped and on the first save, with the others."""
 
 import gzip
 import re
+from html.parser import HTMLParser
 
 import pytest
 
 from scoring.exchange import import_game
 from scoring.models import Game, GameEvent
+from scoring.rules import Rules
 from scoring.scoreboard import Scoreboard
 from tests.conftest import delete_post, edit_post, round_post, without_bdi
 from tests.long_games import long_game_document
@@ -175,6 +178,114 @@ def test_every_players_errors_show_at_once_and_the_others_keep_their_points(clie
     assert html.count('class="field-error" role="alert"') == 2
     assert 'value="AH XX"' in html and 'value="KH 5C"' in html
     assert four_players.rounds.count() == 0
+
+
+class Shown(HTMLParser):
+    """What the round form, or its preview, shows: the text of each player's errors block
+    (`errors-<seat>`), of their points (`points-<seat>`) and of the form-wide errors, and each
+    input's attributes, by id."""
+
+    READ = re.compile(r"(errors-\d|points-\d|form-errors)$")
+
+    def __init__(self, html: str) -> None:
+        super().__init__()
+        self.text: dict[str, str] = {}
+        self.inputs: dict[str, dict] = {}
+        self._reading: list = []  # the id read, its tag, how deep in tags of that name
+        self.feed(html)
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "input":
+            self.inputs[attrs.get("id")] = attrs
+        if self._reading and tag == self._reading[1]:
+            self._reading[2] += 1
+        elif not self._reading and self.READ.match(attrs.get("id") or ""):
+            self._reading = [attrs["id"], tag, 1]
+            self.text[attrs["id"]] = ""
+
+    def handle_endtag(self, tag):
+        if self._reading and tag == self._reading[1]:
+            self._reading[2] -= 1
+            if not self._reading[2]:
+                self._reading = []
+
+    def handle_data(self, data):
+        if self._reading:
+            self.text[self._reading[0]] += data
+
+    def errors(self, seat: int) -> str:
+        return " ".join(self.text[f"errors-{seat}"].split())
+
+    def points(self) -> list[str]:
+        return [text.strip() for id_, text in self.text.items() if id_.startswith("points-")]
+
+    def invalid(self) -> set[str]:
+        """The ids of the inputs marked invalid."""
+        return {id_ for id_, attrs in self.inputs.items() if attrs.get("aria-invalid") == "true"}
+
+
+THIRD_ACE = (
+    "With the hand of Cyril, this round holds 3 copies of the card “ace of hearts”, but the "
+    "deck has only 2."
+)
+
+
+def test_a_card_too_many_is_said_next_to_its_player_at_once_with_every_other_error(client):
+    game = Game.start(["Ana", "Boris", "Cyril", "Dana", "Eva", "Fay"])
+    page = f"/g/{game.edit_token}/"
+    # Ana went out. Boris holds the two A♥ of the two packs and Cyril a third; Dana's value
+    # is less than any card; Eva's hand is missing; Fay's is right.
+    data = round_post(0, {1: "AH AH 5C", 2: "KS AH", 3: 1, 5: "KH 5C"})
+    for action, headers in (("preview", HTMX), ("save", HTMX), ("save", {})):
+        response = client.post(page, {**data, "action": action}, headers=headers)
+        assert response.status_code == 200
+        shown = Shown(response.content.decode())
+        assert shown.errors(2) == THIRD_ACE
+        assert shown.errors(3).startswith(
+            "The hand value of Dana, 1, is less than the cheapest card (2)"
+        )
+        if action == "preview":
+            assert shown.errors(4) == ""  # not an error while typing: a hand still to come
+        else:
+            assert shown.errors(4) == (
+                "The cards left in the hand of Eva (or their value) are missing."
+            )
+        # Nothing next to the others, nor above the form; they keep their points.
+        assert [shown.errors(seat) for seat in (0, 1, 5)] == ["", "", ""]
+        assert shown.text["form-errors"].strip() == ""
+        assert shown.points() == ["0", "27", "", "", "", "15"]
+    # The first save says all three, each field marked, and keeps what was typed.
+    assert shown.invalid() == {"id_cards_2", "id_value_3", "id_cards_4"}
+    assert shown.inputs["id_cards_1"]["value"] == "AH AH 5C"
+    assert shown.inputs["id_cards_2"]["value"] == "KS AH"
+    assert game.rounds.count() == 0
+
+    # Put right, the same form is saved.
+    data.update(cards_2="KS", cards_3="", value_3="2", value_4="9")
+    assert client.post(page, data).status_code == 303
+    assert game.totals() == [0, 27, 10, 2, 9, 15]
+
+
+def test_a_joker_in_a_game_without_jokers_is_refused_as_it_is_tapped(client):
+    game = Game.start(["Ana", "Boris", "Cyril"], house_rules=Rules(jokers_in_deck=0))
+    page = f"/g/{game.edit_token}/"
+    refused = "This game's deck has no jokers (a house rule), so the hand of Boris cannot hold one."
+    # Ana went out, and a joker is tapped for Boris while Cyril's hand is still to come.
+    shown = Shown(
+        client.post(page, round_post(0, {1: "JK"}, action="preview"), headers=HTMX).content.decode()
+    )
+    assert shown.errors(1) == refused
+    assert shown.points() == ["0", "", ""]
+    data = round_post(0, {1: "5D JK", 2: "KH 5C"})
+    for action, headers in (("preview", HTMX), ("save", HTMX), ("save", {})):
+        response = client.post(page, {**data, "action": action}, headers=headers)
+        shown = Shown(response.content.decode())
+        assert shown.errors(1) == refused
+        assert shown.errors(2) == ""
+        assert shown.points() == ["0", "", "15"]
+    assert shown.invalid() == {"id_cards_1"}
+    assert game.rounds.count() == 0
 
 
 def test_a_never_opened_hand_says_how_its_points_came_about(client, four_players):

@@ -9,9 +9,14 @@ from scoring.rules import (
     MAX_HAND_VALUE,
     RANKS,
     SUITS,
+    Excess,
     Hand,
+    Rules,
     RulesError,
     card_points,
+    check_deck,
+    deck_errors,
+    deck_excess,
     hand_errors,
     hand_value,
     parse_card,
@@ -193,6 +198,82 @@ def test_deck_check_refuses_more_copies_than_two_packs_hold(hands, code):
 def test_deck_check_accepts_a_full_legal_spread():
     hands = [Hand(), Hand(cards=("KH", "KH", "JK", "JK") + ("Q",) * 8), Hand(cards=("JK", "JK"))]
     assert score_round(hands, winner=0, target=200) == [0, 140, 40]
+
+
+def test_the_card_too_many_is_in_the_hand_that_takes_the_count_past_the_deck():
+    hands = [Hand(), Hand(cards=cards("AH AH 5C")), Hand(cards=cards("KS AH")), Hand(value=7)]
+    assert deck_excess(hands) == [(), (), (Excess("AH", copies=1, count=3, limit=2),), ()]
+    # Whichever seat holds the two: the later hand holds the copy the deck no longer has.
+    hands = [Hand(), Hand(cards=cards("AH")), Hand(cards=cards("AH AH"))]
+    assert deck_excess(hands) == [(), (), (Excess("AH", copies=1, count=3, limit=2),)]
+    # Three in one hand: that hand.
+    hands = [Hand(), Hand(cards=cards("AH AH AH")), Hand(cards=cards("2C"))]
+    assert deck_excess(hands) == [(), (Excess("AH", copies=1, count=3, limit=2),), ()]
+
+
+def test_every_hand_past_the_deck_has_its_excess_and_the_others_none():
+    hands = [
+        Hand(),
+        Hand(cards=cards("AH 9D")),
+        Hand(cards=cards("AH AH")),
+        Hand(cards=cards("AH")),
+    ]
+    third_and_fourth = Excess("AH", copies=1, count=4, limit=2)
+    assert deck_excess(hands) == [(), (), (third_and_fourth,), (third_and_fourth,)]
+    # Two cards too many in one hand, each said once.
+    hands = [Hand(), Hand(cards=cards("QS QS JK")), Hand(cards=cards("QS QS QS 3D 3D 3D"))]
+    assert deck_excess(hands) == [
+        (),
+        (),
+        (Excess("QS", copies=3, count=5, limit=2), Excess("3D", copies=1, count=3, limit=2)),
+    ]
+
+
+def test_one_card_too_many_is_one_excess_not_its_suits_and_its_ranks():
+    # Nine aces, three of them A♥: the third A♥ is the one card too many, not a ninth ace.
+    hands = [Hand(), Hand(cards=cards("AH AH AS AS AD AD AC AC")), Hand(cards=cards("AH"))]
+    assert deck_excess(hands) == [(), (), (Excess("AH", copies=1, count=3, limit=2),)]
+    # A king of unknown suit counts against the eight kings.
+    hands = [Hand(), Hand(cards=("K",) * 8), Hand(cards=cards("KH K"))]
+    assert deck_excess(hands)[2] == (Excess("K", copies=2, count=10, limit=8),)
+
+
+def test_the_jokers_count_against_the_games_deck():
+    hands = [Hand(), Hand(cards=cards("JK JK")), Hand(cards=cards("JK 5C JK"))]
+    assert deck_excess(hands) == [(), (), ()]
+    assert deck_excess(hands, Rules(jokers_in_deck=3)) == [
+        (),
+        (),
+        (Excess("JK", copies=1, count=4, limit=3),),
+    ]
+    errors = deck_errors(hands, Rules(jokers_in_deck=0))
+    assert [(error.code, error.player, error.details["limit"]) for error in errors] == [
+        ("no_jokers", 1, 0),
+        ("no_jokers", 2, 0),
+    ]
+    with pytest.raises(RulesError) as caught:
+        score_round(hands, winner=0, target=200, rules=Rules(jokers_in_deck=0))
+    assert (caught.value.code, caught.value.player) == ("no_jokers", 1)
+
+
+def test_deck_errors_name_each_hand_and_check_deck_refuses_on_the_first():
+    # A None hand, refused already (an unknown card), is left out.
+    hands = [
+        Hand(),
+        Hand(cards=cards("AH AH")),
+        None,
+        Hand(cards=cards("AH 7C 7C")),
+        Hand(cards=cards("7C JK")),
+    ]
+    errors = deck_errors(hands)
+    assert [(error.code, error.player, error.details) for error in errors] == [
+        ("too_many_copies", 3, {"card": "AH", "count": 3, "limit": 2}),
+        ("too_many_copies", 4, {"card": "7C", "count": 3, "limit": 2}),
+    ]
+    with pytest.raises(RulesError) as caught:
+        check_deck([hand or Hand() for hand in hands])
+    assert (caught.value.player, caught.value.details) == (3, errors[0].details)
+    assert deck_errors([Hand(), Hand(cards=cards("AH AH")), Hand(value=80)]) == []
 
 
 def first_hand_error(hands, winner):

@@ -128,6 +128,69 @@ def test_errors_are_shown_all_at_once_in_view_and_the_first_is_focused(page: Pag
     no_axe_violations(page)
 
 
+def test_a_card_the_deck_cannot_hold_is_said_next_to_its_player_as_it_is_tapped(
+    page: Page, live_server
+):
+    page.set_viewport_size({"width": 360, "height": 740})
+    game = Game.start(["Ana", "Boris", "Cyril", "Dana", "Eva", "Fay"])
+    saves: list[str] = []
+    page.on(
+        "request",
+        lambda request: (
+            saves.append(request.url)
+            if request.method == "POST" and "action=save" in (request.post_data or "")
+            else None
+        ),
+    )
+    page.goto(f"/g/{game.edit_token}/")
+    page.locator("label[for=id_winner_0]").tap()
+    tap_cards(page, "Fay", "KH 5C")
+    expect(page.locator("#points-5")).to_have_text("15")
+
+    def ace_of_hearts(seat: int) -> None:
+        page.locator(f'.seat-{seat} .rank[data-rank="A"]').tap()
+        page.locator(f'.seat-{seat} .suit[data-suit="H"]').tap()
+
+    ace_of_hearts(1)
+    ace_of_hearts(1)
+    expect(page.locator("#points-1")).to_have_text("22")
+    ace_of_hearts(2)  # a third A♥: the deck has two packs
+    third_ace = (
+        "With the hand of Cyril, this round holds 3 copies of the card “ace of hearts”, but the "
+        "deck has only 2."
+    )
+    expect(page.locator("#errors-2")).to_have_text(third_ace)
+    expect(page.locator("#errors-2")).to_be_visible()
+    # Nobody else is blamed, and the others keep their points.
+    for seat in (0, 1, 3, 4, 5):
+        expect(page.locator(f"#errors-{seat}")).to_have_text("")
+    expect(page.locator("#points-0")).to_have_text("0")
+    expect(page.locator("#points-1")).to_have_text("22")
+    expect(page.locator("#points-5")).to_have_text("15")
+    expect(page.locator("#points-2")).to_have_text("")
+    assert saves == []
+
+    # Dana's value is less than any card, and Eva's hand is missing: one Save says all three.
+    type_value(page, "Dana", 1)
+    save(page)
+    assert len(saves) == 1
+    expect(page.locator("#errors-2")).to_have_text(third_ace)
+    expect(page.locator("#errors-3")).to_contain_text("The hand value of Dana, 1, is less")
+    expect(page.locator("#errors-4")).to_have_text(
+        "The cards left in the hand of Eva (or their value) are missing."
+    )
+    expect(page.locator("#round-form .seat-errors .field-error")).to_have_count(3)
+    expect(page.locator("#form-errors .field-error")).to_have_count(0)
+    # The cards field (hidden under the card keys while the script runs) is marked.
+    expect(page.locator("#id_cards_2")).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#id_cards_1")).not_to_have_attribute("aria-invalid", "true")
+    for seat, points in ((0, "0"), (1, "22"), (5, "15")):
+        expect(page.locator(f"#points-{seat}")).to_have_text(points)
+    # Everything tapped is kept.
+    expect(hand(page, "Boris").locator(".chosen .chip")).to_have_count(2)
+    assert game.rounds.count() == 0
+
+
 def test_the_same_round_on_two_phones_is_saved_once_and_another_is_explained_in_view(
     page: Page, browser, live_server, static_from_the_source
 ):
