@@ -60,7 +60,7 @@ def after_save(page) -> dict:
             const box = element.getBoundingClientRect();
             return box.top >= 0 && box.bottom <= innerHeight && box.height > 0;
           };
-          const totals = [...document.querySelectorAll('.totals .total, [data-total]')];
+          const totals = [...document.querySelectorAll('.totals .total, #round-form .total')];
           const save = document.querySelector('#round-form button[type=submit][value=save]');
           return {
             scrollY: Math.round(scrollY),

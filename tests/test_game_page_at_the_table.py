@@ -68,10 +68,11 @@ def test_a_save_with_htmx_shows_the_round_its_points_and_an_undo_that_takes_it_b
     response = client.post(page, round_post(0, {1: "AH JK 5C", 2: 10, 3: 4}), headers=HTMX)
     html = without_bdi(response.content.decode())
     banner = re.search(r'<div class="banner saved".*?</div>', html, re.S)[0]
-    assert "Round 1 saved:" in banner
-    assert re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", banner)).count("Ana 0 · Boris 36 · Cyril 10")
-    # The banner comes before the totals, so that both are in view after the save.
-    assert html.index("banner saved") < html.index('id="totals"')
+    assert "Round 1 saved." in banner
+    # The round's points stand in each player's row, under the new total; the banner comes
+    # first, so that both are in view after the save.
+    assert re.findall(r'<span class="last">.*?\+(\d+)</span>', html) == ["0", "36", "10", "4"]
+    assert html.index("banner saved") < html.index('id="standing-0"')
     round_ = four_players.rounds.get()
     # The Undo of a save is a link that takes the round back into the form; a link, since it
     # changes nothing by itself.
@@ -103,7 +104,7 @@ def test_undo_after_a_save_puts_the_round_back_into_the_form_to_be_put_right(cli
     data = round_post(1, {0: "AH JK", 2: 20, 3: 4}, action="correct")
     data.update(round=str(round_.pk), revision="1", for_round="2")
     answer = without_bdi(client.post(page, data, headers=HTMX).content.decode())
-    assert "Round 2 changed:" in answer
+    assert "Round 2 changed." in answer
     round_.refresh_from_db()
     assert (round_.number, round_.revision) == (2, 2)
     assert four_players.rounds.count() == 2
@@ -124,7 +125,7 @@ def test_the_second_phone_of_the_same_round_is_told_it_was_saved_there(client, f
         ).content.decode()
     )
     banner = re.search(r'<div class="banner saved".*?</div>', html, re.S)[0]
-    assert "Round 1 was saved on another phone, just as you typed it:" in banner
+    assert "Round 1 was saved on another phone, just as you typed it." in banner
     assert "Undo" not in banner  # one Undo, on the phone that saved it
 
 
@@ -135,10 +136,10 @@ def test_a_save_without_javascript_lands_on_the_page_that_confirms_it(client, fo
     round_ = four_players.rounds.get()
     assert response["Location"] == f"{page}?saved={round_.pk}"
     html = without_bdi(client.get(response["Location"]).content.decode())
-    assert "Round 1 saved:" in html
+    assert "Round 1 saved." in html
     # Once another round follows, the old link no longer claims the latest save.
     client.post(page, round_post(2, {0: 3, 1: 4, 3: 5}))
-    assert "saved:" not in client.get(response["Location"]).content.decode()
+    assert "Round 1 saved." not in client.get(response["Location"]).content.decode()
 
 
 def test_the_same_round_entered_on_two_phones_is_saved_once(client, four_players):
@@ -149,7 +150,7 @@ def test_the_same_round_entered_on_two_phones_is_saved_once(client, four_players
     response = client.post(page, theirs, headers=HTMX)
     html = without_bdi(response.content.decode())
     assert four_players.rounds.count() == 1
-    assert "Round 1 was saved on another phone, just as you typed it:" in html
+    assert "Round 1 was saved on another phone, just as you typed it." in html
     assert "Save mine as round 2" not in html
 
     # A different round for the same slot is another matter: it is offered as round 2.

@@ -81,7 +81,7 @@ def test_a_deletion_offers_undo_on_its_own_phone_only(ana, boris, game):
     assert game.rounds.count() == 1
 
     answer = ana.post(page(game), {"action": "undo", "event": str(event.pk)}, headers=HTMX)
-    assert "Round 2 is back as it was:" in text(answer.content.decode())
+    assert "Round 2 is back as it was." in text(answer.content.decode())
     assert game.totals() == [5, 10, 26, 37]
     back = game.events.first()
     assert back.kind == GameEvent.Kind.RESTORED and back.undoes_id == event.pk
@@ -226,7 +226,7 @@ def test_a_conflict_shows_where_the_two_versions_differ_and_can_replace_the_save
     data = round_post(2, {0: 12, 1: 4, 3: 13}, action="replace")
     data.update({name: fields[name] for name in ("round", "revision", "number")})
     replaced = boris.post(url, data, headers=HTMX).content.decode()
-    assert "Round 3 changed:" in text(replaced) and 'value="undo"' in replaced
+    assert "Round 3 changed." in text(replaced) and 'value="undo"' in replaced
     assert game.rounds.count() == 3 and game.totals()[3] == 30 + 7 + 13
     # The replacement has its own Undo, on Boris's phone.
     event = game.events.first()

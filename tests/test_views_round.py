@@ -35,10 +35,12 @@ def test_editing_a_round_recomputes_every_total_and_the_state(client, every_kind
     # on this phone only.
     html = without_bdi(client.get(response["Location"]).content.decode())
     banner = re.search(r'<div class="banner saved".*?</div>', html, re.S)[0]
-    assert "Round 3 changed:" in banner and "Ana 0" in banner and 'value="undo"' in banner
+    assert "Round 3 changed." in banner and 'value="undo"' in banner
+    # Its points stand in each player's row, under the new total.
+    assert re.findall(r'<span class="last">.*?\+(\d+)</span>', html) == ["0", "10", "10", "10"]
     other = without_bdi(Client().get(response["Location"]).content.decode())
-    assert "Round 3 changed:" in other and 'value="undo"' not in other
-    assert html.index("Round 3 changed:") < html.index('id="totals"')
+    assert "Round 3 changed." in other and 'value="undo"' not in other
+    assert html.index("Round 3 changed.") < html.index('id="totals"')
     assert every_kind_game.totals() == [200, 253, 266, 51]
     every_kind_game.refresh_from_db()
     assert every_kind_game.status == "playing"

@@ -157,6 +157,6 @@ def bdi_names_and(players: Iterable[object]) -> str:
 
 
 @register.filter
-def standing_of(board, seat: int):
-    """The scoreboard line (Scoreboard.players) of the player in `seat`."""
-    return board.players[seat]
+def item(sequence, index: int):
+    """`sequence[index]`: a player's line of the board, or their hand of a round, by seat."""
+    return sequence[index]

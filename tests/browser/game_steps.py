@@ -70,4 +70,4 @@ def save(page: Page, button: str = "Save round") -> None:
 
 
 def expect_totals(page: Page, *totals: int) -> None:
-    expect(page.locator(".totals .sum")).to_have_text([str(total) for total in totals])
+    expect(page.locator(".total .sum")).to_have_text([str(total) for total in totals])

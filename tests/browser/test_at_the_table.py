@@ -77,10 +77,10 @@ def test_a_typical_round_on_a_44_round_game_is_17_taps_in_one_screen(page: Page,
     with page.expect_response(is_save):
         tap(save_button)
     assert taps == 17
-    expect(page.locator(".banner.saved")).to_contain_text("Round 45 saved:")
+    expect(page.locator(".banner.saved")).to_contain_text("Round 45 saved.")
     # The confirmation and the new totals are what the phone now shows.
     assert in_view(page, ".banner.saved")
-    assert in_view(page, "#totals .total")
+    assert in_view(page, ".total")
     expect(page.locator(".banner.saved")).to_be_focused()
     no_axe_violations(page)
 
@@ -277,10 +277,12 @@ def test_six_long_names_fit_every_screen_in_every_language(
     language_box = box(page, "#language-select")
     assert language_box["x"] + language_box["width"] <= width
     if width >= 900:
-        # The entry stands beside the board, in view from the top.
-        board, entry = box(page, "#scoreboard"), box(page, "#round-entry")
-        assert entry["x"] >= board["x"] + board["width"]
-        assert entry["y"] < height
+        # The entry spans the page, the players side by side, every row above Save on the
+        # first screen.
+        rows = [row.bounding_box() for row in page.locator("#round-form .hand").all()]
+        assert len({row["y"] for row in rows}) == 1
+        assert all(left["x"] + left["width"] <= right["x"] for left, right in zip(rows, rows[1:]))
+        assert box(page, "#round-form button[value=save]")["y"] + 44 <= height
     page.goto(f"/g/{game.edit_token}/?rounds=all")
     assert page.evaluate("document.documentElement.scrollWidth") == width
     context.close()

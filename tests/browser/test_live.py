@@ -43,7 +43,7 @@ def test_a_round_saved_on_one_phone_appears_on_the_others_within_3_seconds(
     type_value(page, "Boris", 20)
     type_value(page, "Cyril", 5)
     save(page)
-    expect(watcher.locator(".totals .sum")).to_have_text(["0", "20", "5"], timeout=3_000)
+    expect(watcher.locator(".total .sum")).to_have_text(["0", "20", "5"], timeout=3_000)
     assert watcher.evaluate("window.stillTheSamePage") is True
     assert edit_path.split("/")[2] not in watcher.content()
 
@@ -61,7 +61,7 @@ def test_someone_tapping_cards_keeps_them_and_the_same_round_is_never_doubled(
     choose_winner(page, "Ana")
     type_value(page, "Boris", 30)
     save(page)
-    expect(other.locator(".totals .sum")).to_have_text(["0", "30"], timeout=3_000)
+    expect(other.locator(".total .sum")).to_have_text(["0", "30"], timeout=3_000)
     expect(other.locator("#round-notice")).to_contain_text("Another phone has just saved a round")
     expect(hand(other, "Ana").locator(".cards-text")).to_have_value("KH Q")
     save(other)
@@ -71,7 +71,7 @@ def test_someone_tapping_cards_keeps_them_and_the_same_round_is_never_doubled(
     expect(hand(other, "Ana").locator(".cards-text")).to_have_value("KH Q")
     save(other, "Save mine as round 2")
     expect_totals(other, 20, 30)
-    expect(page.locator(".totals .sum")).to_have_text(["20", "30"], timeout=3_000)
+    expect(page.locator(".total .sum")).to_have_text(["20", "30"], timeout=3_000)
 
 
 def test_a_phone_that_is_not_typing_gets_a_fresh_form(page: Page, second_phone: Page):

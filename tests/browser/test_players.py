@@ -49,7 +49,7 @@ def test_choose_the_dealer_rename_a_player_and_see_the_new_name(page: Page):
     page.get_by_label("Player 2").fill("Borislav")
     page.get_by_role("button", name="Save the names").click()
     expect(page).to_have_url(re.compile(r"/g/[\w-]{22,}/$"))
-    expect(page.locator(".totals .name")).to_have_text(["Ana", "Borislav", "Cyril"])
+    expect(page.locator(".total .name")).to_have_text(["Ana", "Borislav", "Cyril"])
     expect_totals(page, 0, 12, 7)
 
     page.get_by_role("link", name="History").click()

@@ -79,7 +79,7 @@ def test_a_table_from_the_start_page_to_standings_across_two_games(page: Page):
     page.locator(".member-toggle", has_text="Cyril").click()
     page.get_by_label("Guest 1").fill("Eva")
     page.get_by_role("button", name="Start the game").click()
-    expect(page.locator(".totals .name")).to_have_text(["Boris", "Cyril", "Eva"])
+    expect(page.locator(".total .name")).to_have_text(["Boris", "Cyril", "Eva"])
     play_a_hand_rummy(page, "Cyril")
     page.goto(table)
     assert standing(page, "Boris") == ["Boris", "2", "0", "0%"]

@@ -41,7 +41,7 @@ def test_anas_undo_to_fix_while_boriss_phone_is_open(page: Page, boris: Page):
     for name, value in (("Ana", 12), ("Cyril", 20), ("Dana", 8)):
         type_value(ana, name, value)
     save(ana)
-    expect(boris.locator(".totals .sum")).to_have_text(["12", "10", "40", "38"], timeout=5_000)
+    expect(boris.locator(".total .sum")).to_have_text(["12", "10", "40", "38"], timeout=5_000)
 
     # Ana forgot that Cyril never opened: Undo takes the round back into her form.
     ana.locator(".banner.saved").get_by_role("link", name="Undo").click()
@@ -58,10 +58,10 @@ def test_anas_undo_to_fix_while_boriss_phone_is_open(page: Page, boris: Page):
         lambda response: "action=correct" in (response.request.post_data or "")
     ):
         ana.get_by_role("button", name="Save the corrected round").click()
-    expect(ana.locator(".banner.saved")).to_contain_text("Round 2 changed:")
+    expect(ana.locator(".banner.saved")).to_contain_text("Round 2 changed.")
     expect_totals(ana, 12, 10, 65, 38)
     # Boris's phone follows within a poll, and still has no Undo.
-    expect(boris.locator(".totals .sum")).to_have_text(["12", "10", "65", "38"], timeout=5_000)
+    expect(boris.locator(".total .sum")).to_have_text(["12", "10", "65", "38"], timeout=5_000)
     expect(boris.get_by_text("Undo", exact=True)).to_have_count(0)
     assert boris.locator("#round-rows tr").count() == 2
 
@@ -91,8 +91,8 @@ def test_a_deletion_is_undone_on_its_phone_and_told_on_the_other(page: Page, bor
     )
     expect(boris.get_by_role("button", name="Undo")).to_have_count(0)
     ana.get_by_role("button", name="Undo").click()
-    expect(ana.locator(".banner.saved")).to_contain_text("Round 1 is back as it was:")
-    expect(boris.locator(".totals .sum")).to_have_text(["0", "30"], timeout=5_000)
+    expect(ana.locator(".banner.saved")).to_contain_text("Round 1 is back as it was.")
+    expect(boris.locator(".total .sum")).to_have_text(["0", "30"], timeout=5_000)
     expect(boris.locator(".banner.undo")).to_have_count(0)
 
 
@@ -118,11 +118,11 @@ def test_a_conflict_shows_the_difference_and_mine_can_replace_it(page: Page, bor
     no_axe_violations(boris)
 
     boris.get_by_role("button", name="Replace round 1 with mine").click()
-    expect(boris.locator(".banner.saved")).to_contain_text("Round 1 changed:")
+    expect(boris.locator(".banner.saved")).to_contain_text("Round 1 changed.")
     expect_totals(boris, 0, 5, 7, 13)
-    expect(ana.locator(".totals .sum")).to_have_text(["0", "5", "7", "13"], timeout=5_000)
+    expect(ana.locator(".total .sum")).to_have_text(["0", "5", "7", "13"], timeout=5_000)
     # The replacement has its own Undo, on Boris's phone only.
     expect(ana.get_by_role("button", name="Undo")).to_have_count(0)
     boris.locator(".banner.saved").get_by_role("button", name="Undo").click()
-    expect(boris.locator(".banner.saved")).to_contain_text("Round 1 is back as it was:")
+    expect(boris.locator(".banner.saved")).to_contain_text("Round 1 is back as it was.")
     expect_totals(boris, 0, 5, 7, 12)

@@ -1,0 +1,149 @@
+"""Every phone at the table (issue 22): rounds played one after another by taps, on a 360 x 740
+phone, a 390 x 844 one, a 320 x 640 one and a 1366 x 800 laptop. After each save the answer
+stands where the last one stood, and on the phones of 360 px and more it shows, without a
+scroll, the confirmation with its Undo, every player's new total and the next round's entry
+down to Save; the next round is tapped from there. The round form of four players fits one
+360 x 740 screen, six players 1.3 screens; on the laptop every player's row is on the screen
+above Save, and nothing scrolls inside the entry."""
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Page, expect
+
+from scoring.models import Game
+from tests.browser.test_at_the_table import long_game
+
+# A typical round: the winner's "went out", then each loser's cards, one rank tap a card (the
+# suits are not needed for the points), then Save.
+TYPICAL = {1: "2 5 9 K", 2: "3 3 7 Q A", 3: "4 6 8 10 J JK"}
+
+SCREEN = """() => {
+  const inView = (element) => {
+    if (!element) return false;
+    const box = element.getBoundingClientRect();
+    return box.height > 0 && box.top >= -1 && box.bottom <= innerHeight + 1;
+  };
+  const save = document.querySelector("#round-form button[value=save]");
+  return {
+    scrollY: Math.round(scrollY),
+    confirmation: inView(document.querySelector(".banner.saved")),
+    undo: inView(document.querySelector(".banner.saved :is(a, button)")),
+    totals: [...document.querySelectorAll("#round-form .total")].map(inView),
+    save: inView(save),
+  };
+}"""
+
+
+def form_height(page: Page) -> float:
+    """From the round's title to the bottom of Save."""
+    return page.evaluate(
+        """() => document.querySelector("#round-form button[value=save]").getBoundingClientRect().bottom
+                 - document.querySelector("#entry-title").getBoundingClientRect().top"""
+    )
+
+
+def no_axe_violations(page: Page) -> None:
+    results = Axe().run(page)
+    assert results.violations_count == 0, results.generate_report()
+
+
+def play_a_round(page: Page, winner: int = 0) -> int:
+    """Tap a typical round where the page stands, each control checked on the screen first;
+    returns the taps it took."""
+    height = page.viewport_size["height"]
+    taps = 0
+
+    def tap(locator) -> None:
+        nonlocal taps
+        found = locator.bounding_box()
+        assert found["y"] >= 0 and found["y"] + found["height"] <= height, found
+        locator.tap()
+        taps += 1
+
+    tap(page.locator(f"label[for=id_winner_{winner}]"))
+    losers = [seat for seat in range(4) if seat != winner]
+    for seat, ranks in zip(losers, TYPICAL.values(), strict=True):
+        for rank in ranks.split():
+            tap(page.locator(f'#round-form .seat-{seat} .rank[data-rank="{rank}"]'))
+    expect(page.locator(f"#points-{losers[-1]}")).not_to_have_text("")
+    with page.expect_response(lambda response: "action=save" in (response.request.post_data or "")):
+        tap(page.locator("#round-form button[value=save]"))
+    expect(page.locator(".banner.saved")).to_be_visible()
+    page.wait_for_timeout(300)  # the answer settles and is put in view (rami.js)
+    return taps
+
+
+@pytest.mark.parametrize(
+    "width, height", [(360, 740), (390, 844), (1366, 800)], ids=["360", "390", "laptop"]
+)
+def test_rounds_in_a_row_without_a_scroll(page: Page, live_server, width, height):
+    page.set_viewport_size({"width": width, "height": height})
+    game = long_game(20, players=4)
+    page.goto(f"/g/{game.edit_token}/")
+    assert form_height(page) <= height
+    answers = []
+    for number, winner in zip((21, 22, 23), (0, 2, 1), strict=True):
+        if answers:
+            # The next round is tapped from where the answer stands: no scroll in between.
+            assert page.evaluate("Math.round(scrollY)") == answers[-1]["scrollY"]
+        else:
+            page.locator(".hand").first.evaluate("element => element.scrollIntoView()")
+        assert play_a_round(page, winner) <= 17
+        expect(page.locator(".banner.saved")).to_contain_text(f"Round {number} saved.")
+        screen = page.evaluate(SCREEN)
+        assert screen["confirmation"] and screen["undo"] and screen["save"], screen
+        assert screen["totals"] == [True] * 4, screen
+        answers.append(screen)
+    assert len({answer["scrollY"] for answer in answers}) == 1, answers
+    assert game.rounds.count() == 23
+    if width > 1000:
+        # Every player side by side above Save, and nothing scrolls inside the entry.
+        save = page.locator("#round-form button[value=save]").bounding_box()
+        for row in page.locator("#round-form .hand").all():
+            found = row.bounding_box()
+            assert found["y"] + found["height"] <= save["y"], found
+        entry = page.locator("#round-entry")
+        assert entry.evaluate("element => element.scrollHeight <= element.clientHeight + 1")
+    no_axe_violations(page)
+
+
+def test_the_smallest_phone_answers_each_round_in_the_same_place(page: Page, live_server):
+    page.set_viewport_size({"width": 320, "height": 640})
+    game = long_game(20, players=4)
+    page.goto(f"/g/{game.edit_token}/")
+    places = []
+    for winner in (0, 3, 1):
+        page.locator("#round-form .hand").first.evaluate("element => element.scrollIntoView()")
+        play_a_round_scrolling(page, winner)
+        screen = page.evaluate(SCREEN)
+        # The confirmation, its Undo and every total on the screen; Save is a flick away.
+        assert screen["confirmation"] and screen["undo"], screen
+        assert screen["totals"] == [True] * 4, screen
+        places.append(screen["scrollY"])
+    assert len(set(places)) == 1, places
+    assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    no_axe_violations(page)
+
+
+def play_a_round_scrolling(page: Page, winner: int) -> None:
+    """The same round as play_a_round, each control brought into view as a finger would."""
+    page.locator(f"label[for=id_winner_{winner}]").tap()
+    losers = [seat for seat in range(4) if seat != winner]
+    for seat, ranks in zip(losers, TYPICAL.values(), strict=True):
+        for rank in ranks.split():
+            page.locator(f'#round-form .seat-{seat} .rank[data-rank="{rank}"]').tap()
+    expect(page.locator(f"#points-{losers[-1]}")).not_to_have_text("")
+    with page.expect_response(lambda response: "action=save" in (response.request.post_data or "")):
+        page.locator("#round-form button[value=save]").tap()
+    expect(page.locator(".banner.saved")).to_be_visible()
+    page.wait_for_timeout(300)
+
+
+@pytest.mark.parametrize("players, budget", [(4, 740), (6, 962)])
+def test_the_round_form_fits_a_360_phone(page: Page, live_server, players, budget):
+    page.set_viewport_size({"width": 360, "height": 740})
+    for game in (Game.start(["Ana", "Boris", "Cyril", "Dana", "Eva", "Fay"][:players]),
+                 long_game(20, players=players)):
+        page.goto(f"/g/{game.edit_token}/")
+        assert form_height(page) <= budget
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
