@@ -59,9 +59,7 @@ def phone(browser, live_server, language: str, width: int, height: int) -> Page:
         is_mobile=width < 900,
         has_touch=width < 900,
     )
-    context.add_cookies(
-        [{"name": "django_language", "value": language, "url": live_server.url}]
-    )
+    context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
     page = context.new_page()
     page.set_default_timeout(10_000)
     return page
@@ -145,6 +143,27 @@ def test_six_players_scroll_the_round_table_with_names_and_round_numbers_pinned(
         assert number.bounding_box()["x"] == pytest.approx(before[0], abs=1)
         assert name.bounding_box()["y"] == pytest.approx(before[1], abs=1)
         page.context.close()
+
+
+def test_four_and_six_long_names_are_never_clipped_at_any_width(
+    browser, live_server, static_from_the_source
+):
+    """30-character names: four fit from 320 px up (a round a card, then equal columns); six
+    scroll sideways where they do not fit, inside a box that scrolls rather than clips."""
+    four = import_game(long_game_document(12, 4, seed=3))
+    six = import_game(long_game_document(12, 6, seed=3))
+    page = phone(browser, live_server, "bg", 320, 640)
+    for width in (320, 360, 480, 600, 700, 1366):
+        page.set_viewport_size({"width": width, "height": 800})
+        page.goto(f"/g/{four.edit_token}/")
+        assert_boxes_fit(page, GAME_BOXES)
+        page.goto(f"/g/{six.edit_token}/")
+        assert page.evaluate("document.documentElement.scrollWidth") == width
+        scroll, client, overflow = page.locator("#rounds .table-scroll").evaluate(
+            "box => [box.scrollWidth, box.clientWidth, getComputedStyle(box).overflowX]"
+        )
+        assert scroll <= client or overflow == "auto", (width, scroll, client, overflow)
+    page.context.close()
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
