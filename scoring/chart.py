@@ -22,6 +22,8 @@ PLOT_RIGHT = WIDTH - 96  # room for the names at the ends of the lines
 PLOT_TOP = 14
 PLOT_BOTTOM = HEIGHT - 26  # room for the round numbers
 LABEL_HEIGHT = 14  # names closer than this are nudged apart
+# The lowest a name goes: clear of the x axis's label, which stands under the names.
+LABEL_LOWEST = PLOT_BOTTOM - 4
 LABEL_CHARACTERS = 11  # longer names are shortened at the line end (whole in the table)
 MAX_ROUND_TICKS = 10
 
@@ -165,7 +167,7 @@ def score_chart(
         points = [(x(number), y(total)) for number, total in enumerate(running)]
         lines.append((seat, name, running, points))
     label_ys = spread_labels(
-        [points[-1][1] for *_, points in lines], LABEL_HEIGHT, PLOT_TOP, PLOT_BOTTOM
+        [points[-1][1] for *_, points in lines], LABEL_HEIGHT, PLOT_TOP, LABEL_LOWEST
     )
     series = tuple(
         Series(

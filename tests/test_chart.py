@@ -109,7 +109,11 @@ def test_no_tie_break_no_shading():
     assert "Shaded" not in html
 
 
-def test_screen_readers_get_a_title_a_summary_and_the_totals_table(every_kind_chart):
+def test_screen_readers_get_a_title_and_a_summary_that_points_to_the_round_table(
+    every_kind_chart,
+):
+    """The numbers behind the lines are the round table's running totals, on the same page: the
+    chart says so rather than repeat them in a hidden table (650 elements at 80 rounds)."""
     html = render(every_kind_chart)
     svg = drawn(html)
     assert svg.get("role") == "img"
@@ -117,13 +121,38 @@ def test_screen_readers_get_a_title_a_summary_and_the_totals_table(every_kind_ch
     assert svg.find(f"{SVG}title").text == "Running totals after each round"
     assert svg.find(f"{SVG}desc").text == (
         "The target is 300 points. After round 4: Ana 200, Boris 307, Cyril 266, Dana 210. "
-        "Tie-break rounds: 4."
+        "Tie-break rounds: 4. The totals after each round are in the round-by-round table above."
     )
-    assert '<div class="visually-hidden"><table>' in html
-    assert (
-        '<tr><th scope="row">4 (tie-break)</th><td>200</td><td>307</td><td>266</td>'
-        "<td>210</td></tr>"
-    ) in html
+    assert "<table" not in html
+
+
+def test_the_x_axis_is_named_at_its_right_end_under_the_names(every_kind_chart):
+    """Not left of the round numbers, where 34 units hold "Round" but not "Omgång" or
+    "Раздаване" (cut off there at every screen width): at the right edge, under the names'
+    column (84 units wide), clear of the last round's number and of the lowest name."""
+    svg = drawn(render(every_kind_chart))
+    axis = next(g for g in svg.iter(f"{SVG}g") if g.get("class") == "axis")
+    label = next(text for text in axis.iter(f"{SVG}text") if text.text == "Round")
+    assert (label.get("x"), label.get("text-anchor")) == ("398", "end")
+    assert label.get("y") == "230"
+    # A line that ends at 0 puts its name no lower than 4 units above the axis.
+    low = chart.score_chart(["Ana", "Boris"], [[0, 40]], 100)
+    assert [series.label_y for series in low.series] == [chart.PLOT_BOTTOM - 4, 134.0]
+
+
+def test_the_grid_is_one_path_of_a_line_a_value(every_kind_chart):
+    svg = drawn(render(every_kind_chart))
+    grids = [element for element in svg.iter() if element.get("class") == "grid"]
+    assert len(grids) == 1 and grids[0].tag == f"{SVG}path"
+    assert grids[0].get("d") == "M40 214.0H304M40 164.0H304M40 114.0H304M40 64.0H304M40 14.0H304"
+    # No empty group where no round was a tie-break.
+    plain = drawn(render(chart.score_chart(["Ana", "Boris"], [[0, 20]], 100)))
+    assert [g.get("class") for g in plain.iter(f"{SVG}g")] == [
+        "axis",
+        "target",
+        "series series-0",
+        "series series-1",
+    ]
 
 
 def test_fits_a_phone_and_needs_no_inline_style_or_script(every_kind_chart):
@@ -139,7 +168,7 @@ def test_a_name_is_escaped_and_stays_inert():
     names = ["<script>alert(1)</script>", "Boris & Co"]
     html = render(chart.score_chart(names, [[0, 12]], 100))
     assert "<script>" not in html
-    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html  # in the table and the summary
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html  # in the summary
     svg = drawn(html)  # escaped, so still well-formed XML
     labels = [group.find(f"{SVG}text") for group in series_groups(svg)]
     # A long name is shortened at the line end, with the whole name as its tooltip.

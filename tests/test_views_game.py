@@ -248,15 +248,15 @@ def test_a_blocked_round_shows_its_lowest_hand_and_nobody_out(client, every_kind
     went out of it."""
     html = unescape(client.get(url(every_kind_game)).content.decode())
     went_out = round_row(html, 1)
-    assert went_out.count('<td class="went-out">') == 1
+    assert went_out.count('<td class="went-out"') == 1
     assert re.findall(r'<span class="note">(.*?)</span>', went_out).count("out") == 1
     blocked = round_row(html, 4)
     assert "went-out" not in blocked
-    assert blocked.count('<td class="lowest">') == 1
+    assert blocked.count('<td class="lowest"') == 1
     notes = re.findall(r'<span class="note">(.*?)</span>', blocked)
     assert notes.count("lowest hand") == 1
     assert not re.search(r"\bout\b", " ".join(notes))
-    lowest = blocked[blocked.index('<td class="lowest">') :]
+    lowest = blocked[blocked.index('<td class="lowest"') :]
     assert re.search(r'<span class="points">0</span>', lowest[: lowest.index("</td>")])
 
 
@@ -264,5 +264,5 @@ def test_a_shared_lowest_hand_is_marked_on_each_player(client, four_players):
     client.post(url(four_players), round_post("blocked", {0: 5, 1: 5, 2: 30, 3: ("JK", "no")}))
     html = unescape(client.get(url(four_players)).content.decode())
     blocked = round_row(html, 1)
-    assert blocked.count('<td class="lowest">') == 2
+    assert blocked.count('<td class="lowest"') == 2
     assert "went-out" not in blocked and ">out<" not in blocked

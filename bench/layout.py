@@ -1,0 +1,283 @@
+"""How wide the tables are on a phone, whether the charts' labels are whole, and how many
+elements the game page has: measured in Debian's Chromium, in each of the five languages.
+
+    .venv/bin/python bench/layout.py [--out bench/LAYOUT.md] [--shots DIR]
+
+Serves the app from a throwaway database on 127.0.0.1 with Django's development server (as
+scripts/screenshots.py does), imports a finished four-player game of long-ish names with every
+kind of round and a group's table of thirteen games (tests/layout_games.py), and a 6-player game
+of 80 rounds still being played (tests/long_games.py). Then, for each language (the
+`django_language` cookie):
+
+- at 360 x 740, each table's box on the game page (the rounds, the statistics) and on the
+  table's page (standings, head to head): the width of what it holds (its scrollWidth) against
+  the width it shows (clientWidth) and the viewport, and the page's own scrollWidth;
+- at 320, 360, 390 and 1366 px, every text label of every chart against its SVG's box;
+- the elements of the 80-round game page, in all and in the round table, statistics and chart.
+
+Writes the figures as a Markdown report (standard output, or --out), and with --shots a
+full-page screenshot of each page in each language at 360 x 740.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.layout_games import LANGUAGES, every_kind_document, group_table_document  # noqa: E402
+from tests.long_games import long_game_document  # noqa: E402
+
+PYTHON = sys.executable
+PHONE = {"width": 360, "height": 740}
+CHART_WIDTHS = [320, 360, 390, 1366]
+# The boxes that hold a table, by page: what a reader swipes inside (or should not have to).
+GAME_BOXES = {
+    "round table": "#rounds .table-scroll",
+    "statistics": ".statistics",
+    "chart": ".score-chart svg",
+}
+TABLE_BOXES = {
+    "standings": ".standings .table-scroll",
+    "head to head": ".head-to-head .table-scroll",
+    "wins chart": ".wins-chart svg",
+}
+# The parts of the game page whose elements are counted.
+GAME_PARTS = {
+    "round table": "#rounds",
+    "statistics": ".statistics",
+    "chart": ".score-chart",
+    "round entry": "#round-entry",
+}
+
+MEASURE_BOXES = """boxes => {
+  const viewport = document.documentElement.clientWidth;
+  const found = {page: {scroll: document.documentElement.scrollWidth, client: viewport}};
+  for (const [name, selector] of Object.entries(boxes)) {
+    const box = document.querySelector(selector);
+    if (!box) continue;
+    const rect = box.getBoundingClientRect();
+    const table = box.querySelector("table");
+    found[name] = {
+      scroll: Math.max(box.scrollWidth, table ? Math.ceil(table.getBoundingClientRect().width) : 0),
+      client: box.clientWidth,
+      left: Math.floor(rect.left),
+      right: Math.ceil(rect.right),
+    };
+  }
+  return found;
+}"""
+
+# Every <text> of every chart whose box pokes out of its SVG's box (by more than half a pixel).
+LABELS_OUTSIDE = """() => {
+  const outside = [];
+  for (const svg of document.querySelectorAll(".score-chart svg")) {
+    const frame = svg.getBoundingClientRect();
+    for (const text of svg.querySelectorAll("text")) {
+      const r = text.getBoundingClientRect();
+      const over = Math.max(frame.left - r.left, r.right - frame.right,
+                            frame.top - r.top, r.bottom - frame.bottom);
+      if (over > 0.5) outside.push({text: text.textContent.trim(), over: Math.round(over)});
+    }
+  }
+  return outside;
+}"""
+
+COUNT_ELEMENTS = """parts => {
+  const counted = {page: document.getElementsByTagName("*").length};
+  for (const [name, selector] of Object.entries(parts)) {
+    const part = document.querySelector(selector);
+    counted[name] = part ? part.getElementsByTagName("*").length + 1 : 0;
+  }
+  counted["chart svg"] = [...document.querySelectorAll(".score-chart svg")]
+    .reduce((sum, svg) => sum + svg.getElementsByTagName("*").length + 1, 0);
+  return counted;
+}"""
+
+
+def long_game_of_80_rounds() -> dict:
+    """Six 30-character names, 80 rounds, still being played (as
+    tests/test_game_page_at_the_table.py's): the round form is on the page too."""
+    return long_game_document(80, 6, seed=1, hand_sizes=(1, 1, 2, 2, 3))
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def manage(env: dict, *args: str, stdin: str | None = None) -> str:
+    result = subprocess.run(
+        [PYTHON, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        input=stdin,
+        text=True,
+        capture_output=True,
+        check=True,
+    )
+    return result.stdout.strip()
+
+
+def fits(box: dict, viewport: int) -> bool:
+    return box["scroll"] <= box["client"] and box["left"] >= 0 and box["right"] <= viewport
+
+
+def measure(base: str, paths: dict[str, str], shots: Path | None) -> dict:
+    figures: dict = {"widths": {}, "labels": {}, "elements": {}}
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=shutil.which("chromium"),
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+        )
+        for language in LANGUAGES:
+            context = browser.new_context(
+                viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True
+            )
+            context.add_cookies([{"name": "django_language", "value": language, "url": base}])
+            page = context.new_page()
+            widths = figures["widths"][language] = {}
+            for page_name, boxes in (("game", GAME_BOXES), ("table", TABLE_BOXES)):
+                page.goto(base + paths[page_name])
+                assert page.locator("html").get_attribute("lang") == language
+                measured = page.evaluate(MEASURE_BOXES, boxes)
+                widths[f"{page_name} page"] = measured.pop("page")
+                widths.update(measured)
+                if shots:
+                    page.screenshot(path=shots / f"{page_name}-{language}-360.png", full_page=True)
+            labels = figures["labels"][language] = {}
+            for width in CHART_WIDTHS:
+                page.set_viewport_size({"width": width, "height": 800})
+                for page_name in ("game", "table"):
+                    page.goto(base + paths[page_name])
+                    labels[f"{page_name} {width}"] = page.evaluate(LABELS_OUTSIDE)
+            page.set_viewport_size(PHONE)
+            page.goto(base + paths["long game"])
+            figures["elements"][language] = page.evaluate(COUNT_ELEMENTS, GAME_PARTS)
+            context.close()
+        browser.close()
+    return figures
+
+
+def report(figures: dict) -> str:
+    viewport = PHONE["width"]
+    lines = [
+        f"# Layout at a {viewport} x {PHONE['height']} phone ({datetime.date.today()})",
+        "",
+        "Made by `bench/layout.py`. Each box: the width of what it holds (scrollWidth) /"
+        " the width it shows (clientWidth), in CSS px; ✗ where the content is wider than its"
+        " box or the box pokes out of the viewport. The pages: a finished four-player game of"
+        " long-ish names with every kind of round, and a group's table of 13 games, 5 members.",
+        "",
+    ]
+    names = list(figures["widths"][LANGUAGES[0]])
+    lines.append("| box | " + " | ".join(LANGUAGES) + " |")
+    lines.append("|---|" + "---|" * len(LANGUAGES))
+    for name in names:
+        cells = []
+        for language in LANGUAGES:
+            box = figures["widths"][language].get(name)
+            if box is None:
+                cells.append("–")
+                continue
+            mark = "" if fits({"left": 0, "right": 0, **box}, viewport) else " ✗"
+            cells.append(f"{box['scroll']} / {box['client']}{mark}")
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    lines += ["", "## Chart labels outside their SVG (at 320, 360, 390, 1366 px)", ""]
+    cut = False
+    for language in LANGUAGES:
+        for where, outside in figures["labels"][language].items():
+            if outside:
+                cut = True
+                found = ", ".join(
+                    f"\u201c{label['text']}\u201d by {label['over']} px" for label in outside
+                )
+                lines.append(f"- {language}, {where}: {found}")
+    if not cut:
+        lines.append("None: every label lies inside its SVG in every language and width.")
+    lines += [
+        "",
+        "## Elements of an 80-round, 6-player game page (360 px)",
+        "",
+        "| part | " + " | ".join(LANGUAGES) + " |",
+        "|---|" + "---|" * len(LANGUAGES),
+    ]
+    for part in figures["elements"][LANGUAGES[0]]:
+        lines.append(
+            f"| {part} | "
+            + " | ".join(str(figures["elements"][language][part]) for language in LANGUAGES)
+            + " |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, help="write the report here (default: stdout)")
+    parser.add_argument("--shots", type=Path, help="save a screenshot of each page here")
+    parser.add_argument("--json", type=Path, help="also write the raw figures here")
+    arguments = parser.parse_args()
+    folder = Path(tempfile.mkdtemp(prefix="rami-layout-"))
+    port = free_port()
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{folder / 'db.sqlite3'}",
+        "DJANGO_DEBUG": "true",
+    }
+    server = None
+    try:
+        manage(env, "migrate", "--no-input", "-v0")
+        paths = {
+            "game": manage(env, "import_game", "-", stdin=json.dumps(every_kind_document())),
+            "table": manage(env, "import_table", "-", stdin=json.dumps(group_table_document())),
+            "long game": manage(
+                env, "import_game", "-", stdin=json.dumps(long_game_of_80_rounds())
+            ),
+        }
+        server = subprocess.Popen(
+            [PYTHON, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        base = f"http://127.0.0.1:{port}"
+        for _ in range(100):
+            try:
+                urllib.request.urlopen(base + "/healthz", timeout=1)  # noqa: S310
+                break
+            except OSError:
+                time.sleep(0.1)
+        if arguments.shots:
+            arguments.shots.mkdir(parents=True, exist_ok=True)
+        figures = measure(base, paths, arguments.shots)
+    finally:
+        if server is not None:
+            server.terminate()
+            server.wait(timeout=10)
+        shutil.rmtree(folder, ignore_errors=True)
+    if arguments.json:
+        arguments.json.write_text(json.dumps(figures, indent=1))
+    text = report(figures)
+    if arguments.out:
+        arguments.out.write_text(text)
+    print(text)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,202 @@
+"""The tables of a game and of a group on the narrowest phones (issue 22), in every language: the
+round table, the statistics, the standings and head to head fit a 320 or 360 px screen with four
+players (the standings as a card a member), six players scroll the round table inside its box
+with the names and round numbers pinned, every chart label lies inside its SVG from 320 to
+1366 px, the pages pass axe, and an 80-round game page stays under 1,500 elements.
+
+bench/layout.py measures the same pages and writes the figures to bench/LAYOUT.md."""
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Page, expect
+
+from scoring import tables
+from scoring.exchange import import_game
+from tests.layout_games import LANGUAGES, every_kind_document, group_table_document
+from tests.long_games import long_game_document
+
+PHONES = [(360, 740), (320, 640)]
+GAME_BOXES = ["#rounds .table-scroll", ".statistics", ".score-chart svg"]
+TABLE_BOXES = [".standings .table-scroll", ".head-to-head .table-scroll", ".wins-chart svg"]
+
+# Each box: how wide its content is, how wide it shows, and where it stands on the screen.
+BOXES = """selectors => selectors.map(selector => {
+  const box = document.querySelector(selector);
+  if (!box) return {selector, missing: true};
+  const rect = box.getBoundingClientRect();
+  return {selector, scroll: box.scrollWidth, client: box.clientWidth,
+          left: rect.left, right: rect.right};
+})"""
+
+LABELS_OUTSIDE = """() => {
+  const outside = [];
+  for (const svg of document.querySelectorAll(".score-chart svg")) {
+    const frame = svg.getBoundingClientRect();
+    for (const text of svg.querySelectorAll("text")) {
+      const r = text.getBoundingClientRect();
+      if (r.left < frame.left - 0.5 || r.right > frame.right + 0.5
+          || r.top < frame.top - 0.5 || r.bottom > frame.bottom + 0.5) {
+        outside.push(text.textContent.trim());
+      }
+    }
+  }
+  return outside;
+}"""
+
+
+@pytest.fixture
+def narrow_pages(live_server):
+    """The finished four-player game and the group's table, by their edit links."""
+    game = import_game(every_kind_document())
+    table = tables.import_table(group_table_document())
+    return {"game": f"/g/{game.edit_token}/", "table": f"/t/{table.edit_token}/"}
+
+
+def phone(browser, live_server, language: str, width: int, height: int) -> Page:
+    context = browser.new_context(
+        base_url=live_server.url,
+        viewport={"width": width, "height": height},
+        is_mobile=width < 900,
+        has_touch=width < 900,
+    )
+    context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    return page
+
+
+def assert_boxes_fit(page: Page, selectors: list[str]) -> None:
+    width = page.viewport_size["width"]
+    assert page.evaluate("document.documentElement.scrollWidth") == width
+    for box in page.evaluate(BOXES, selectors):
+        assert not box.get("missing"), box
+        assert box["scroll"] <= box["client"], box
+        assert box["left"] >= 0 and box["right"] <= width, box
+
+
+def assert_accessible(page: Page) -> None:
+    results = Axe().run(page)
+    assert results.violations_count == 0, results.generate_report()
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("size", PHONES, ids=["360", "320"])
+def test_four_players_tables_fit_the_phone_and_pass_axe(
+    browser, live_server, static_from_the_source, narrow_pages, language, size
+):
+    page = phone(browser, live_server, language, *size)
+    page.goto(narrow_pages["game"])
+    assert page.locator("html").get_attribute("lang") == language
+    assert_boxes_fit(page, GAME_BOXES)
+    assert_accessible(page)
+
+    # The names stay at the top of the screen while the rounds scroll by under them.
+    header = page.locator(".round-table thead th").nth(1)
+    page.locator("#round-rows tr").last.scroll_into_view_if_needed()
+    rows_top = page.locator("#rounds .table-scroll").bounding_box()["y"]
+    assert rows_top < 0
+    assert header.bounding_box()["y"] == pytest.approx(0, abs=1)
+
+    page.goto(narrow_pages["table"])
+    assert_boxes_fit(page, TABLE_BOXES)
+    # A card a member, still a table to a screen reader: its headings name each figure.
+    assert page.locator(".standings-table thead").bounding_box()["width"] <= 1  # hidden
+    standings = page.locator(".standings-table")
+    expect(standings.get_by_role("columnheader")).to_have_count(12 + 1)  # and "not ranked yet"
+    expect(standings.get_by_role("rowheader")).to_have_count(5)
+    expect(standings.get_by_role("cell")).to_have_count(5 * 11)
+    assert_accessible(page)
+    page.context.close()
+
+
+def test_the_standings_are_a_table_on_a_wide_screen(
+    browser, live_server, static_from_the_source, narrow_pages
+):
+    for language in LANGUAGES:
+        page = phone(browser, live_server, language, 1366, 800)
+        page.goto(narrow_pages["table"])
+        assert page.locator(".standings-table thead").bounding_box()["width"] > 900
+        assert_boxes_fit(page, TABLE_BOXES)
+        page.context.close()
+
+
+def test_six_players_scroll_the_round_table_with_names_and_round_numbers_pinned(
+    browser, live_server, static_from_the_source
+):
+    game = import_game(long_game_document(12, 6, seed=3))
+    for width, height in PHONES:
+        page = phone(browser, live_server, "en", width, height)
+        page.goto(f"/g/{game.edit_token}/")
+        assert page.evaluate("document.documentElement.scrollWidth") == width
+        box = page.locator("#rounds .table-scroll")
+        sizes = box.evaluate("box => [box.scrollWidth, box.clientWidth]")
+        assert sizes[0] > sizes[1]  # it scrolls sideways, inside its box
+        frame = box.bounding_box()
+        assert frame["x"] >= 0 and frame["x"] + frame["width"] <= width
+        number = page.locator("#round-rows tr").first.locator("th")
+        name = page.locator(".round-table thead th").nth(1)
+        before = number.bounding_box()["x"], name.bounding_box()["y"]
+        box.evaluate("box => box.scrollBy(200, 120)")
+        page.wait_for_timeout(100)
+        assert box.evaluate("box => [box.scrollLeft, box.scrollTop]") == [200, 120]
+        # The round number keeps its place at the left edge, the names theirs at the top.
+        assert number.bounding_box()["x"] == pytest.approx(before[0], abs=1)
+        assert name.bounding_box()["y"] == pytest.approx(before[1], abs=1)
+        page.context.close()
+
+
+def test_four_and_six_long_names_are_never_clipped_at_any_width(
+    browser, live_server, static_from_the_source
+):
+    """30-character names: four fit from 320 px up (a round a card, then equal columns); six
+    scroll sideways where they do not fit, inside a box that scrolls rather than clips."""
+    four = import_game(long_game_document(12, 4, seed=3))
+    six = import_game(long_game_document(12, 6, seed=3))
+    page = phone(browser, live_server, "bg", 320, 640)
+    for width in (320, 360, 480, 600, 700, 1366):
+        page.set_viewport_size({"width": width, "height": 800})
+        page.goto(f"/g/{four.edit_token}/")
+        assert_boxes_fit(page, GAME_BOXES)
+        page.goto(f"/g/{six.edit_token}/")
+        assert page.evaluate("document.documentElement.scrollWidth") == width
+        scroll, client, overflow = page.locator("#rounds .table-scroll").evaluate(
+            "box => [box.scrollWidth, box.clientWidth, getComputedStyle(box).overflowX]"
+        )
+        assert scroll <= client or overflow == "auto", (width, scroll, client, overflow)
+    page.context.close()
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_chart_label_lies_inside_its_svg(
+    browser, live_server, static_from_the_source, narrow_pages, language
+):
+    page = phone(browser, live_server, language, 320, 640)
+    for width in (320, 360, 390, 1366):
+        page.set_viewport_size({"width": width, "height": 800})
+        for path in narrow_pages.values():
+            page.goto(path)
+            expect(page.locator(".score-chart svg")).to_be_visible()
+            assert page.evaluate(LABELS_OUTSIDE) == [], (width, path)
+    page.context.close()
+
+
+def test_a_game_page_of_80_rounds_and_6_players_stays_under_1500_elements(
+    browser, live_server, static_from_the_source
+):
+    document = long_game_document(80, 6, seed=1, hand_sizes=(1, 1, 2, 2, 3))
+    game = import_game(document)
+    page = phone(browser, live_server, "en", 360, 740)
+    page.goto(f"/g/{game.edit_token}/")
+    expect(page.locator("#round-form")).to_be_visible()  # still being played
+    counted = page.evaluate(
+        """() => Object.fromEntries(
+          [["page", "html"], ["rounds", "#rounds"], ["statistics", ".statistics"],
+           ["chart", ".score-chart"]].map(([name, selector]) => [
+            name, document.querySelector(selector).getElementsByTagName("*").length + 1]))"""
+    )
+    assert counted["page"] <= 1500, counted
+    # This branch's parts (bench/LAYOUT.md): 357, 88 and 60 when written.
+    assert counted["rounds"] <= 380, counted
+    assert counted["statistics"] <= 90, counted
+    assert counted["chart"] <= 70, counted
+    page.context.close()
