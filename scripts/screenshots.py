@@ -1,8 +1,8 @@
 """Retake the screenshots in docs/: a game in progress on a phone (README.md), the round form
-with the live preview, the phone after the save, the round taken back by Undo to be put right
-and the history after it, two phones' versions of one round, a 44-round game of six long names
-on a 320 px phone and on a laptop, and a finished game with its chart and statistics in light
-and dark.
+with the live preview, the phone after the save (and a 360 x 740 phone after a save), the
+round taken back by Undo to be put right and the history after it, two phones' versions of
+one round, a 44-round game of six long names on a 320 px phone and on a laptop, and a finished
+game with its chart and statistics in light and dark.
 
     .venv/bin/python scripts/screenshots.py      (or: make screenshots)
 
@@ -112,6 +112,7 @@ def main() -> None:
         two_phones = manage(env, "import_game", "-", stdin=json.dumps(two_phones))
         long_document = json.dumps(long_game_document(44, seed=7))
         long_game = manage(env, "import_game", "-", stdin=long_document)
+        between_rounds = manage(env, "import_game", "-", stdin=json.dumps(IN_PROGRESS))
         server = subprocess.Popen(
             [PYTHON, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
             cwd=ROOT,
@@ -158,6 +159,21 @@ def main() -> None:
             page.get_by_role("button", name="Save round").click()
             page.wait_for_timeout(1200)
             page.screenshot(path=DOCS / "after-save.png")
+
+            # A 360 x 740 phone right after a save: the confirmation with its Undo, every new
+            # total with the round's points, and the next round down to Save, in one screen.
+            small = browser.new_context(
+                **{**phone, "viewport": {"width": 360, "height": 740}}
+            ).new_page()
+            small.goto(base + between_rounds)
+            small.locator('label[for="id_winner_2"]').tap()
+            for seat, ranks in ((0, "2 5 9 K"), (1, "3 3 7 Q A"), (3, "4 6 8 10 J JK")):
+                for rank in ranks.split():
+                    small.locator(f'#round-form .seat-{seat} .rank[data-rank="{rank}"]').tap()
+            small.wait_for_timeout(800)
+            small.get_by_role("button", name="Save round").tap()
+            small.wait_for_timeout(1200)
+            small.screenshot(path=DOCS / "after-save-360.png")
 
             # Undo takes round 5 back into the form; Dana had not opened; the history after.
             page.locator(".banner.saved").get_by_role("link", name="Undo").click()

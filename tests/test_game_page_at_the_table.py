@@ -396,7 +396,10 @@ def test_a_phone_typing_keeps_its_form_and_is_told(client):
     # The new totals reach the rows of the form being typed, and only they.
     fresh = client.get(f"/g/{game.edit_token}/").content.decode()
     assert standings(html) == standings(fresh) != []
-    assert 'hx-swap-oob="true"' in re.search(r'<span class="total[^"]*" id="standing-0"[^>]*>', html)[0]
+    assert (
+        'hx-swap-oob="true"'
+        in re.search(r'<span class="total[^"]*" id="standing-0"[^>]*>', html)[0]
+    )
 
 
 @pytest.mark.parametrize(

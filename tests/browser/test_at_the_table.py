@@ -3,6 +3,7 @@
 tall, the saved round in view with its Undo, errors in view, a round entered on two phones,
 live updates that bring only what changed, and no page wider than its screen in any language."""
 
+import itertools
 import re
 
 import pytest
@@ -281,7 +282,9 @@ def test_six_long_names_fit_every_screen_in_every_language(
         # first screen.
         rows = [row.bounding_box() for row in page.locator("#round-form .hand").all()]
         assert len({row["y"] for row in rows}) == 1
-        assert all(left["x"] + left["width"] <= right["x"] for left, right in zip(rows, rows[1:]))
+        assert all(
+            left["x"] + left["width"] <= right["x"] for left, right in itertools.pairwise(rows)
+        )
         assert box(page, "#round-form button[value=save]")["y"] + 44 <= height
     page.goto(f"/g/{game.edit_token}/?rounds=all")
     assert page.evaluate("document.documentElement.scrollWidth") == width

@@ -268,9 +268,9 @@ class Writers:
 # The phones.
 
 # What a phone shows, as plain text with the white space run together: the totals (names, sums,
-# badges such as "deals next", the round count; on the edit page the heads of the entry's rows), the banners, every row of the round table by
-# its id, the "Show all N rounds" link, on the edit page the title of the round entry, and the
-# version the page will poll from.
+# badges such as "deals next", the round count; on the edit page the heads of the entry's rows),
+# the banners, every row of the round table by its id, the "Show all N rounds" link, on the edit
+# page the title of the round entry, and the version the page will poll from.
 SNAPSHOT = """() => {
   const text = (node) => node ? node.textContent.replace(/\\s+/g, " ").trim() : null;
   const poller = document.querySelector("#poller");

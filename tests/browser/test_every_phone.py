@@ -37,8 +37,11 @@ SCREEN = """() => {
 def form_height(page: Page) -> float:
     """From the round's title to the bottom of Save."""
     return page.evaluate(
-        """() => document.querySelector("#round-form button[value=save]").getBoundingClientRect().bottom
-                 - document.querySelector("#entry-title").getBoundingClientRect().top"""
+        """() => {
+          const top = document.querySelector("#entry-title").getBoundingClientRect().top;
+          const save = document.querySelector("#round-form button[value=save]");
+          return save.getBoundingClientRect().bottom - top;
+        }"""
     )
 
 
@@ -142,8 +145,10 @@ def play_a_round_scrolling(page: Page, winner: int) -> None:
 @pytest.mark.parametrize("players, budget", [(4, 740), (6, 962)])
 def test_the_round_form_fits_a_360_phone(page: Page, live_server, players, budget):
     page.set_viewport_size({"width": 360, "height": 740})
-    for game in (Game.start(["Ana", "Boris", "Cyril", "Dana", "Eva", "Fay"][:players]),
-                 long_game(20, players=players)):
+    for game in (
+        Game.start(["Ana", "Boris", "Cyril", "Dana", "Eva", "Fay"][:players]),
+        long_game(20, players=players),
+    ):
         page.goto(f"/g/{game.edit_token}/")
         assert form_height(page) <= budget
         assert page.evaluate("document.documentElement.scrollWidth") <= 360
