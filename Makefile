@@ -7,7 +7,7 @@ PORT ?= 8000
 # make run serves with DEBUG off; the secret key is made once into an ignored local file.
 PROD_ENV = DJANGO_DEBUG=false DJANGO_SECRET_KEY="$$(cat .secret_key)"
 
-.PHONY: run dev test test-quick test-postgres browser setup migrate static lint clean screenshots bench lighthouse
+.PHONY: run dev test test-quick test-postgres browser setup migrate static lint clean screenshots bench layout lighthouse
 
 run: setup .secret_key
 	$(PROD_ENV) $(PY) manage.py migrate --no-input
@@ -55,6 +55,13 @@ screenshots: setup
 # BENCH_ARGS="--duration 10" for longer runs, "--server sync" or "granian" to compare.
 bench: setup
 	$(PY) bench/run.py $(BENCH_ARGS)
+
+# The page on every phone (issue 22): the widest box of each page in each language and the chart
+# labels (bench/LAYOUT.md), the round form's height, the taps of a round and the screen after a
+# save at 320-1366 px (bench/ENTRY.md); printed, each file keeps its before and after.
+layout: setup
+	$(PY) bench/layout.py
+	$(PY) bench/round_entry.py
 
 # Lighthouse's mobile scores of three pages: bench/LIGHTHOUSE.md. Lighthouse is installed
 # into bench/node_modules (never globally); Debian's Chromium runs it.
