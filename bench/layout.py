@@ -24,14 +24,8 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
-import os
 import shutil
-import socket
-import subprocess
 import sys
-import tempfile
-import time
-import urllib.request
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
@@ -39,10 +33,10 @@ from playwright.sync_api import sync_playwright
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from scripts.throwaway_site import ThrowawaySite  # noqa: E402
 from tests.layout_games import LANGUAGES, every_kind_document, group_table_document  # noqa: E402
 from tests.long_games import long_game_document  # noqa: E402
 
-PYTHON = sys.executable
 PHONE = {"width": 360, "height": 740}
 CHART_WIDTHS = [320, 360, 390, 1366]
 # The boxes that hold a table, by page: what a reader swipes inside (or should not have to).
@@ -113,25 +107,6 @@ def long_game_of_80_rounds() -> dict:
     """Six 30-character names, 80 rounds, still being played (as
     tests/test_game_page_at_the_table.py's): the round form is on the page too."""
     return long_game_document(80, 6, seed=1, hand_sizes=(1, 1, 2, 2, 3))
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def manage(env: dict, *args: str, stdin: str | None = None) -> str:
-    result = subprocess.run(
-        [PYTHON, "manage.py", *args],
-        cwd=ROOT,
-        env=env,
-        input=stdin,
-        text=True,
-        capture_output=True,
-        check=True,
-    )
-    return result.stdout.strip()
 
 
 def fits(box: dict, viewport: int) -> bool:
@@ -232,45 +207,18 @@ def main() -> None:
     parser.add_argument("--shots", type=Path, help="save a screenshot of each page here")
     parser.add_argument("--json", type=Path, help="also write the raw figures here")
     arguments = parser.parse_args()
-    folder = Path(tempfile.mkdtemp(prefix="rami-layout-"))
-    port = free_port()
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"sqlite:///{folder / 'db.sqlite3'}",
-        "DJANGO_DEBUG": "true",
-    }
-    server = None
-    try:
-        manage(env, "migrate", "--no-input", "-v0")
+    with ThrowawaySite(prefix="rami-layout-") as site:
         paths = {
-            "game": manage(env, "import_game", "-", stdin=json.dumps(every_kind_document())),
-            "table": manage(env, "import_table", "-", stdin=json.dumps(group_table_document())),
-            "long game": manage(
-                env, "import_game", "-", stdin=json.dumps(long_game_of_80_rounds())
+            "game": site.manage("import_game", "-", stdin=json.dumps(every_kind_document())),
+            "table": site.manage("import_table", "-", stdin=json.dumps(group_table_document())),
+            "long game": site.manage(
+                "import_game", "-", stdin=json.dumps(long_game_of_80_rounds())
             ),
         }
-        server = subprocess.Popen(
-            [PYTHON, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
-            cwd=ROOT,
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        base = f"http://127.0.0.1:{port}"
-        for _ in range(100):
-            try:
-                urllib.request.urlopen(base + "/healthz", timeout=1)  # noqa: S310
-                break
-            except OSError:
-                time.sleep(0.1)
+        base = site.serve()
         if arguments.shots:
             arguments.shots.mkdir(parents=True, exist_ok=True)
         figures = measure(base, paths, arguments.shots)
-    finally:
-        if server is not None:
-            server.terminate()
-            server.wait(timeout=10)
-        shutil.rmtree(folder, ignore_errors=True)
     if arguments.json:
         arguments.json.write_text(json.dumps(figures, indent=1))
     text = report(figures)

@@ -15,13 +15,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
-import subprocess
 import sys
-import tempfile
-import time
-import urllib.request
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
@@ -29,7 +24,7 @@ from playwright.sync_api import sync_playwright
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from scripts.screenshots import free_port, manage  # noqa: E402
+from scripts.throwaway_site import ThrowawaySite  # noqa: E402
 from tests.long_games import long_game_document  # noqa: E402
 
 SIZES = [(360, 740), (390, 844), (320, 640), (1366, 800)]
@@ -95,40 +90,17 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--out", type=Path)
     arguments = parser.parse_args()
-    folder = Path(tempfile.mkdtemp(prefix="rami-entry-"))
-    port = free_port()
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"sqlite:///{folder / 'db.sqlite3'}",
-        "DJANGO_DEBUG": "true",
-    }
     rows = []
-    server = None
-    try:
-        manage(env, "migrate", "--no-input", "-v0")
+    with ThrowawaySite(prefix="rami-entry-") as site:
         games = {}
         for players in (4, 6):
             document = long_game_document(20, players=players, seed=3)
             games[players] = [
-                manage(env, "import_game", "-", stdin=json.dumps(document)) for _ in SIZES
+                site.manage("import_game", "-", stdin=json.dumps(document)) for _ in SIZES
             ]
-        long_game = manage(
-            env, "import_game", "-", stdin=json.dumps(long_game_document(80, players=6, seed=5))
-        )
-        server = subprocess.Popen(
-            [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
-            cwd=ROOT,
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        base = f"http://127.0.0.1:{port}"
-        for _ in range(100):
-            try:
-                urllib.request.urlopen(base + "/healthz", timeout=1)  # noqa: S310 (http only)
-                break
-            except OSError:
-                time.sleep(0.1)
+        document = long_game_document(80, players=6, seed=5)
+        long_game = site.manage("import_game", "-", stdin=json.dumps(document))
+        base = site.serve()
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(
                 executable_path=shutil.which("chromium"), args=["--no-sandbox", "--disable-gpu"]
@@ -157,11 +129,6 @@ def main() -> None:
             size = len(response.body())
             elements = page.evaluate("document.getElementsByTagName('*').length")
             browser.close()
-    finally:
-        if server is not None:
-            server.terminate()
-            server.wait(timeout=10)
-        shutil.rmtree(folder, ignore_errors=True)
 
     yes = {True: "yes", False: "no"}
     lines = [

@@ -13,14 +13,8 @@ fills it through `import_game`, and drives Debian's Chromium at a phone's size.
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import socket
-import subprocess
 import sys
-import tempfile
-import time
-import urllib.request
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
@@ -28,10 +22,10 @@ from playwright.sync_api import sync_playwright
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from scripts.throwaway_site import ThrowawaySite  # noqa: E402
 from tests.long_games import long_game_document  # noqa: E402
 
 DOCS = ROOT / "docs"
-PYTHON = sys.executable
 
 IN_PROGRESS = {
     "format": "rami-game/1",
@@ -75,58 +69,16 @@ IN_PROGRESS = {
 }
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def manage(env: dict, *args: str, stdin: str | None = None) -> str:
-    result = subprocess.run(
-        [PYTHON, "manage.py", *args],
-        cwd=ROOT,
-        env=env,
-        input=stdin,
-        text=True,
-        capture_output=True,
-        check=True,
-    )
-    return result.stdout.strip()
-
-
 def main() -> None:
-    folder = Path(tempfile.mkdtemp(prefix="rami-shots-"))
-    port = free_port()
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"sqlite:///{folder / 'db.sqlite3'}",
-        "DJANGO_DEBUG": "true",
-        "RAMI_PUBLIC_URL": "http://192.168.1.20:8000",
-    }
-    server = None
-    try:
-        manage(env, "migrate", "--no-input", "-v0")
-        playing = manage(env, "import_game", "-", stdin=json.dumps(IN_PROGRESS))
-        finished = manage(env, "import_game", str(ROOT / "tests" / "games" / "every_kind.json"))
+    with ThrowawaySite(prefix="rami-shots-", RAMI_PUBLIC_URL="http://192.168.1.20:8000") as site:
+        playing = site.manage("import_game", "-", stdin=json.dumps(IN_PROGRESS))
+        finished = site.manage("import_game", str(ROOT / "tests" / "games" / "every_kind.json"))
         two_phones = {**IN_PROGRESS, "rounds": IN_PROGRESS["rounds"][:1]}
-        two_phones = manage(env, "import_game", "-", stdin=json.dumps(two_phones))
+        two_phones = site.manage("import_game", "-", stdin=json.dumps(two_phones))
         long_document = json.dumps(long_game_document(44, seed=7))
-        long_game = manage(env, "import_game", "-", stdin=long_document)
-        between_rounds = manage(env, "import_game", "-", stdin=json.dumps(IN_PROGRESS))
-        server = subprocess.Popen(
-            [PYTHON, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
-            cwd=ROOT,
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        base = f"http://127.0.0.1:{port}"
-        for _ in range(100):
-            try:
-                urllib.request.urlopen(base + "/healthz", timeout=1)
-                break
-            except OSError:
-                time.sleep(0.1)
+        long_game = site.manage("import_game", "-", stdin=long_document)
+        between_rounds = site.manage("import_game", "-", stdin=json.dumps(IN_PROGRESS))
+        base = site.serve()
         DOCS.mkdir(exist_ok=True)
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(
@@ -218,11 +170,6 @@ def main() -> None:
                 page.screenshot(path=DOCS / f"finished-{scheme}.png", full_page=True)
                 context.close()
             browser.close()
-    finally:
-        if server is not None:
-            server.terminate()
-            server.wait(timeout=10)
-        shutil.rmtree(folder, ignore_errors=True)
     for picture in sorted(DOCS.glob("*.png")):
         print(f"{picture.relative_to(ROOT)}  {picture.stat().st_size // 1024} KB")
 
