@@ -34,7 +34,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from scripts.throwaway_site import ThrowawaySite  # noqa: E402
-from tests.layout_games import LANGUAGES, every_kind_document, group_table_document  # noqa: E402
+from tests.layout_games import (  # noqa: E402
+    LABELS_OUTSIDE,
+    LANGUAGES,
+    every_kind_document,
+    group_table_document,
+)
 from tests.long_games import long_game_document  # noqa: E402
 
 PHONE = {"width": 360, "height": 740}
@@ -74,21 +79,6 @@ MEASURE_BOXES = """boxes => {
     };
   }
   return found;
-}"""
-
-# Every <text> of every chart whose box pokes out of its SVG's box (by more than half a pixel).
-LABELS_OUTSIDE = """() => {
-  const outside = [];
-  for (const svg of document.querySelectorAll(".score-chart svg")) {
-    const frame = svg.getBoundingClientRect();
-    for (const text of svg.querySelectorAll("text")) {
-      const r = text.getBoundingClientRect();
-      const over = Math.max(frame.left - r.left, r.right - frame.right,
-                            frame.top - r.top, r.bottom - frame.bottom);
-      if (over > 0.5) outside.push({text: text.textContent.trim(), over: Math.round(over)});
-    }
-  }
-  return outside;
 }"""
 
 COUNT_ELEMENTS = """parts => {

@@ -49,3 +49,20 @@ def group_table_document(rounds: int = 4) -> dict:
     document["members"] = [*document["members"], "Emil Černý"]
     document["games"] = games
     return document
+
+
+# Every <text> of every chart whose box pokes out of its SVG's box (by more than half a pixel),
+# with how far: for bench/layout.py's report and tests/browser/test_narrow_tables.py.
+LABELS_OUTSIDE = """() => {
+  const outside = [];
+  for (const svg of document.querySelectorAll(".score-chart svg")) {
+    const frame = svg.getBoundingClientRect();
+    for (const text of svg.querySelectorAll("text")) {
+      const r = text.getBoundingClientRect();
+      const over = Math.max(frame.left - r.left, r.right - frame.right,
+                            frame.top - r.top, r.bottom - frame.bottom);
+      if (over > 0.5) outside.push({text: text.textContent.trim(), over: Math.round(over)});
+    }
+  }
+  return outside;
+}"""

@@ -71,3 +71,18 @@ def save(page: Page, button: str = "Save round") -> None:
 
 def expect_totals(page: Page, *totals: int) -> None:
     expect(page.locator(".total .sum")).to_have_text([str(total) for total in totals])
+
+
+class OnScreenTaps:
+    """Taps that a player makes without scrolling: each control must be on the screen as it is
+    before it is tapped; `count` says how many there were."""
+
+    def __init__(self, page: Page) -> None:
+        self.height = page.viewport_size["height"]
+        self.count = 0
+
+    def __call__(self, locator) -> None:
+        found = locator.bounding_box()
+        assert found["y"] >= 0 and found["y"] + found["height"] <= self.height, found
+        locator.tap()
+        self.count += 1

@@ -13,7 +13,14 @@ from playwright.sync_api import Page, expect
 from scoring.exchange import import_game
 from scoring.models import Game
 from tests.browser.conftest import PHONE
-from tests.browser.game_steps import choose_winner, hand, save, tap_cards, type_value
+from tests.browser.game_steps import (
+    OnScreenTaps,
+    choose_winner,
+    hand,
+    save,
+    tap_cards,
+    type_value,
+)
 from tests.long_games import LONG_NAMES, long_game_document
 
 LANGUAGES = ["en", "cs", "sv", "bg", "id"]
@@ -54,17 +61,9 @@ def test_a_typical_round_on_a_44_round_game_is_17_taps_in_one_screen(page: Page,
     # One flick brings the entry up; from there no scrolling, inside the form or out.
     page.locator("#round-form").evaluate("element => element.scrollIntoView()")
     scrolled = page.evaluate("window.scrollY")
-    taps = 0
+    tap = OnScreenTaps(page)
 
     save_button = page.get_by_role("button", name="Save round")
-
-    def tap(locator) -> None:
-        """Tap a control that is on the screen as it is."""
-        nonlocal taps
-        found = locator.bounding_box()
-        assert found["y"] >= 0 and found["y"] + found["height"] <= height, found
-        locator.tap()
-        taps += 1
 
     tap(hand(page, LONG_NAMES[0]).locator(".out-choice"))
     for name, ranks in zip(LONG_NAMES[1:4], ["2 5 9 K", "3 3 7 Q A", "4 6 8 10 J JK"], strict=True):
@@ -77,7 +76,7 @@ def test_a_typical_round_on_a_44_round_game_is_17_taps_in_one_screen(page: Page,
 
     with page.expect_response(is_save):
         tap(save_button)
-    assert taps == 17
+    assert tap.count == 17
     expect(page.locator(".banner.saved")).to_contain_text("Round 45 saved.")
     # The confirmation and the new totals are what the phone now shows.
     assert in_view(page, ".banner.saved")

@@ -11,6 +11,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
 from scoring.models import Game
+from tests.browser.game_steps import OnScreenTaps
 from tests.browser.test_at_the_table import long_game
 
 # A typical round: the winner's "went out", then each loser's cards, one rank tap a card (the
@@ -53,16 +54,7 @@ def no_axe_violations(page: Page) -> None:
 def play_a_round(page: Page, winner: int = 0) -> int:
     """Tap a typical round where the page stands, each control checked on the screen first;
     returns the taps it took."""
-    height = page.viewport_size["height"]
-    taps = 0
-
-    def tap(locator) -> None:
-        nonlocal taps
-        found = locator.bounding_box()
-        assert found["y"] >= 0 and found["y"] + found["height"] <= height, found
-        locator.tap()
-        taps += 1
-
+    tap = OnScreenTaps(page)
     tap(page.locator(f"label[for=id_winner_{winner}]"))
     losers = [seat for seat in range(4) if seat != winner]
     for seat, ranks in zip(losers, TYPICAL.values(), strict=True):
@@ -73,7 +65,7 @@ def play_a_round(page: Page, winner: int = 0) -> int:
         tap(page.locator("#round-form button[value=save]"))
     expect(page.locator(".banner.saved")).to_be_visible()
     page.wait_for_timeout(300)  # the answer settles and is put in view (rami.js)
-    return taps
+    return tap.count
 
 
 @pytest.mark.parametrize(

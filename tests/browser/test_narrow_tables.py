@@ -12,7 +12,12 @@ from playwright.sync_api import Page, expect
 
 from scoring import tables
 from scoring.exchange import import_game
-from tests.layout_games import LANGUAGES, every_kind_document, group_table_document
+from tests.layout_games import (
+    LABELS_OUTSIDE,
+    LANGUAGES,
+    every_kind_document,
+    group_table_document,
+)
 from tests.long_games import long_game_document
 
 PHONES = [(360, 740), (320, 640)]
@@ -27,21 +32,6 @@ BOXES = """selectors => selectors.map(selector => {
   return {selector, scroll: box.scrollWidth, client: box.clientWidth,
           left: rect.left, right: rect.right};
 })"""
-
-LABELS_OUTSIDE = """() => {
-  const outside = [];
-  for (const svg of document.querySelectorAll(".score-chart svg")) {
-    const frame = svg.getBoundingClientRect();
-    for (const text of svg.querySelectorAll("text")) {
-      const r = text.getBoundingClientRect();
-      if (r.left < frame.left - 0.5 || r.right > frame.right + 0.5
-          || r.top < frame.top - 0.5 || r.bottom > frame.bottom + 0.5) {
-        outside.push(text.textContent.trim());
-      }
-    }
-  }
-  return outside;
-}"""
 
 
 @pytest.fixture
