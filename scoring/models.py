@@ -11,6 +11,7 @@ import secrets
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from functools import cached_property
 
 from django.db import connection, models, transaction
@@ -85,8 +86,28 @@ class Member(models.Model):
         super().save(*args, **kwargs)
 
 
+@dataclass(frozen=True)
+class Changes:
+    """What a phone showing one version of a game needs to show the game as it is now
+    (Game.changes_since): `what` is NOTHING (it shows the game as it is), ROUNDS (only rounds
+    changed since: the totals, the banners and the rows the page shows, the rounds from
+    `first` on, make it a fresh page again) or EVERYTHING (the whole board). `latest` is the
+    latest change to the rounds, which the banners tell of (ROUNDS only)."""
+
+    NOTHING = "nothing"
+    ROUNDS = "rounds"
+    EVERYTHING = "everything"
+
+    what: str
+    first: int = 1
+    latest: GameEvent | None = None
+
+
 class Game(models.Model):
     """One game of Rami at one table, reached by its edit link or its view link."""
+
+    # The rounds a game page shows before "Show all": the latest, newest first.
+    SHOWN_ROUNDS = 8
 
     edit_token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
     view_token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
@@ -182,6 +203,61 @@ class Game(models.Model):
             .annotate(total=Coalesce(Sum("hands__points"), 0))
             .values_list("total", flat=True)
         )
+
+    def changes_since(
+        self, seen: str, all_rounds: bool = False, status_shown: str = Status.PLAYING
+    ) -> Changes:
+        """What changed since the version `seen` that a phone shows (its status
+        `status_shown`, with every round when `all_rounds`: "Show all"), in one indexed query
+        of the history and the count of the rounds: NOTHING, ROUNDS when the rounds alone
+        changed (added, edited, corrected, deleted or restored), else EVERYTHING.
+
+        EVERYTHING when the phone shows no version of the history, every round (the rows to
+        send would be all of them), or a finished game, or when a player was renamed, the game
+        finished (the round entry becomes the rematch) or was rematched (the version moved
+        without a change in the history), or when the page had no round table or would have
+        none now (a first round, or the last one deleted)."""
+        if seen == str(self.version):
+            return Changes(Changes.NOTHING)
+        everything = Changes(Changes.EVERYTHING)
+        if not seen.isdigit() or all_rounds or self.status == Status.FINISHED:
+            return everything
+        if status_shown not in (Status.PLAYING, Status.TIE_BREAK):
+            return everything
+        events = list(
+            GameEvent.objects.filter(game=self, version__gte=int(seen))
+            .order_by("version", "pk")
+            .values_list("version", "kind", "pk", "number", "phone")
+        )
+        if len(events) < 2 or events[0][0] != int(seen) or events[-1][0] != self.version:
+            return everything
+        later = [kind for _, kind, *_rest in events[1:]]
+        if any(kind not in GameEvent.ROUND_CHANGES for kind in later):
+            return everything
+        rounds = self.rounds.count()
+        came = sum(kind in (GameEvent.Kind.ADDED, GameEvent.Kind.RESTORED) for kind in later)
+        went = later.count(GameEvent.Kind.DELETED)
+        if rounds == 0 or rounds - came + went == 0:
+            return everything
+        _version, kind, pk, number, phone = events[-1]
+        return Changes(
+            Changes.ROUNDS,
+            first=max(rounds - self.SHOWN_ROUNDS + 1, 1),
+            latest=GameEvent(pk=pk, game=self, kind=kind, number=number, phone=phone),
+        )
+
+    def latest_round_change(self) -> GameEvent | None:
+        """The latest change to the rounds (a rename does not count), with what the banners
+        tell of it (its kind, round number and phone). One query."""
+        found = (
+            self.events.filter(kind__in=GameEvent.ROUND_CHANGES)
+            .values_list("pk", "kind", "number", "phone")
+            .first()
+        )
+        if found is None:
+            return None
+        pk, kind, number, phone = found
+        return GameEvent(pk=pk, game=self, kind=kind, number=number, phone=phone)
 
     def dealer_for(self, round_number: int, players: int) -> int:
         """The seat that deals round `round_number` (1-based)."""

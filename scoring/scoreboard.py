@@ -7,17 +7,17 @@ rule left to scoring.rules: this module only arranges the engine's answers for t
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
+from typing import NamedTuple
 
 from django.db.models import Sum
 
 from . import chart, rules, statistics
-from .models import Game, GameEvent, Hand, Player, Round
+from .models import Changes, Game, GameEvent, Hand, Player, Round
 
 
-@dataclass(frozen=True)
-class StoredHand:
+class StoredHand(NamedTuple):
     """One player's hand in one round, as stored: the cards (or the typed value), whether the
     player had opened, and the points the rules gave."""
 
@@ -27,17 +27,23 @@ class StoredHand:
     points: int
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class StoredRound:
-    """One round as stored, its hands by seat (None for a seat without a stored hand)."""
+    """One round as stored, its hands by seat (None for a seat without a stored hand). Made
+    by Scoreboard.rounds_in_order and read only after that."""
 
     number: int
     winner: int | None
     hand_rummy: bool
-    hands: tuple[StoredHand | None, ...]
+    hands: list[StoredHand | None]
     # The round's identity as a phone's Undo of a save names it (Game._round_as_seen).
     pk: int = 0
     revision: int = 1
+    # "hand_rummy", "blocked" or "normal" (rules.RoundEntry.kind), worked out once.
+    kind: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.kind = rules.RoundEntry(hands=(), winner=self.winner, hand_rummy=self.hand_rummy).kind
 
     @property
     def points(self) -> list[int]:
@@ -55,10 +61,6 @@ class StoredRound:
             for hand in self.hands
         ]
         return rules.round_winners(hands, None, house_rules)
-
-    @property
-    def kind(self) -> str:
-        return rules.RoundEntry(hands=(), winner=self.winner, hand_rummy=self.hand_rummy).kind
 
 
 @dataclass(frozen=True)
@@ -132,53 +134,78 @@ class Scoreboard:
     statistics."""
 
     # The rounds the game page shows before "Show all": the latest, newest first.
-    SHOWN_ROUNDS = 8
+    SHOWN_ROUNDS = Game.SHOWN_ROUNDS
 
-    def __init__(self, game: Game, players: list[Player], first: int = 1) -> None:
+    def __init__(
+        self,
+        game: Game,
+        players: list[Player],
+        first: int = 1,
+        latest: GameEvent | None = None,
+    ) -> None:
         self.game = game
         self.seated = players
         self.target = game.target
         self.first = first
+        if latest is not None:
+            self.__dict__["latest_change"] = latest
 
     @classmethod
     def for_game(cls, game: Game) -> Scoreboard:
         """The game's board as the database holds it now: the players the game was read with,
-        and two queries (the rounds, their hands) once something needs the rounds (the form of
-        a save or a preview needs only the players). Nothing is kept between requests: a page
-        shows what the rows say, however they were changed."""
+        and one query (the rounds joined to their hands) once something needs the rounds (the
+        form of a save or a preview needs only the players). Nothing is kept between requests:
+        a page shows what the rows say, however they were changed."""
         return cls(game, list(game.seated_players))
 
     @classmethod
-    def from_round(cls, game: Game, first: int) -> Scoreboard:
-        """The game's board read from round `first` on (see the class)."""
-        return cls(game, list(game.seated_players), first=first)
+    def for_changes(cls, game: Game, changes: Changes) -> Scoreboard:
+        """The board a live update of the rounds alone draws (Game.changes_since): read from
+        the first round the page shows (see the class), its banners from the latest change
+        the answer found."""
+        return cls(game, list(game.seated_players), first=changes.first, latest=changes.latest)
+
+    @cached_property
+    def stored(self) -> list[tuple]:
+        """The rounds (from `first` on) with their hands, as the database holds them: one
+        query (the rounds joined to their hands), plain values, in round order. Every part of
+        the board is worked out from these rows, and the digest of what the page draws from
+        them (rounds_key) is theirs."""
+        return list(
+            Round.objects.filter(game=self.game, number__gte=self.first)
+            .order_by("number", "hands__player_id")
+            .values_list(
+                "pk",
+                "number",
+                "winner_seat",
+                "hand_rummy",
+                "revision",
+                "hands__player_id",
+                "hands__cards",
+                "hands__value",
+                "hands__opened",
+                "hands__points",
+            )
+        )
 
     @cached_property
     def rounds_in_order(self) -> list[StoredRound]:
-        """The rounds (from `first` on) with their hands, in order: read as plain values (two
-        queries), not as model objects, which cost ten times as much for a long game."""
+        """The rounds (from `first` on) with their hands by seat, in order: light values made
+        once from the stored rows, not model objects, which cost ten times as much for a long
+        game."""
         seats = {player.pk: player.seat for player in self.seated}
-        hands: dict[int, list[StoredHand | None]] = {}
-        stored = Hand.objects.filter(round__game=self.game, round__number__gte=self.first)
-        for round_id, player_id, cards, value, opened, points in stored.values_list(
-            "round_id", "player_id", "cards", "value", "opened", "points"
-        ):
-            by_seat = hands.setdefault(round_id, [None] * len(self.seated))
-            by_seat[seats[player_id]] = StoredHand(tuple(cards.split()), value, opened, points)
-        rounds = Round.objects.filter(game=self.game, number__gte=self.first).order_by("number")
-        return [
-            StoredRound(
-                number=number,
-                winner=winner,
-                hand_rummy=hand_rummy,
-                hands=tuple(hands.get(pk, [None] * len(self.seated))),
-                pk=pk,
-                revision=revision,
-            )
-            for pk, number, winner, hand_rummy, revision in rounds.values_list(
-                "pk", "number", "winner_seat", "hand_rummy", "revision"
-            )
-        ]
+        empty = [None] * len(self.seated)
+        rounds: list[StoredRound] = []
+        hands: list[StoredHand | None] = empty
+        last = None
+        for pk, number, winner, hand_rummy, revision, player_id, *hand in self.stored:
+            if pk != last:
+                last, hands = pk, list(empty)
+                rounds.append(StoredRound(number, winner, hand_rummy, hands, pk, revision))
+            if player_id is not None:
+                cards, value, opened, points = hand
+                hands[seats[player_id]] = StoredHand(tuple(cards.split()), value, opened, points)
+        return rounds
 
     @cached_property
     def points(self) -> list[list[int]]:
@@ -254,37 +281,41 @@ class Scoreboard:
         ]
 
     @cached_property
+    def tie_breaks(self) -> list[bool]:
+        """Whether each round (read) was a tie-break round: one that follows a shared lowest
+        total at the target."""
+        before = [rules.standing(self.totals_before, self.target), *self.standings]
+        return [standing.tie_break for standing in before[: len(self.standings)]]
+
+    def _row(self, index: int) -> RoundRow:
+        """The round at `index` (of those read) with its hands by seat and the running
+        totals."""
+        round_ = self.rounds_in_order[index]
+        totals = self.standings[index].totals
+        # A blocked round has nobody who went out: its lowest hands score 0 all the same.
+        lowest = set(round_.winners(self.game.rules)) if round_.winner is None else set()
+        return RoundRow(
+            round=round_,
+            hands=[
+                HandRow(
+                    player=player,
+                    hand=round_.hands[seat],
+                    points=round_.hands[seat].points if round_.hands[seat] else 0,
+                    total=totals[seat],
+                    went_out=seat == round_.winner,
+                    lowest=seat in lowest,
+                    explained=self._not_opened_sum(round_, seat, lowest),
+                )
+                for seat, player in enumerate(self.seated)
+            ],
+            tie_break=self.tie_breaks[index],
+            dealer=self.seated[self.game.dealer_for(round_.number, len(self.seated))],
+        )
+
+    @cached_property
     def rounds(self) -> list[RoundRow]:
         """The rounds in order, each with its hands by seat and the running totals."""
-        rows = []
-        players = len(self.seated)
-        house = self.game.rules
-        # The standing before each round: a tie-break round follows a shared lowest total.
-        before = [rules.standing(self.totals_before, self.target), *self.standings]
-        for index, round_ in enumerate(self.rounds_in_order):
-            totals = self.standings[index].totals
-            # A blocked round has nobody who went out: its lowest hands score 0 all the same.
-            lowest = set(round_.winners(house)) if round_.winner is None else set()
-            rows.append(
-                RoundRow(
-                    round=round_,
-                    hands=[
-                        HandRow(
-                            player=player,
-                            hand=round_.hands[seat],
-                            points=round_.hands[seat].points if round_.hands[seat] else 0,
-                            total=totals[seat],
-                            went_out=seat == round_.winner,
-                            lowest=seat in lowest,
-                            explained=self._not_opened_sum(round_, seat, lowest),
-                        )
-                        for seat, player in enumerate(self.seated)
-                    ],
-                    tie_break=before[index].tie_break,
-                    dealer=self.seated[self.game.dealer_for(round_.number, players)],
-                )
-            )
-        return rows
+        return [self._row(index) for index in range(len(self.rounds_in_order))]
 
     def _not_opened_sum(
         self, round_: StoredRound, seat: int, lowest: set[int]
@@ -300,9 +331,14 @@ class Scoreboard:
         return house.not_opened_sum(worth, self.target)
 
     def rounds_shown(self, all_rounds: bool = False) -> list[RoundRow]:
-        """The rounds the page shows, newest first: the latest SHOWN_ROUNDS, or all."""
-        rows = self.rounds if all_rounds else self.rounds[-self.SHOWN_ROUNDS :]
-        return rows[::-1]
+        """The rounds the page shows, newest first: the latest SHOWN_ROUNDS, or all. Only
+        those are made into rows."""
+        if all_rounds or "rounds" in self.__dict__:
+            rows = self.rounds if all_rounds else self.rounds[-self.SHOWN_ROUNDS :]
+            return rows[::-1]
+        count = len(self.rounds_in_order)
+        oldest = max(count - self.SHOWN_ROUNDS, 0)
+        return [self._row(index) for index in range(count - 1, oldest - 1, -1)]
 
     @property
     def folded_count(self) -> int:
@@ -317,7 +353,7 @@ class Scoreboard:
         game.html keeps their HTML under it, so a row changed in any way (a form, a queryset
         .update(), a migration, a restore) gives a new key and is drawn anew: what is kept by
         its content cannot go stale."""
-        content = ([player.name for player in self.seated], self.target, self.rounds_in_order)
+        content = ([player.name for player in self.seated], self.target, self.stored)
         return hashlib.blake2b(repr(content).encode(), digest_size=16).hexdigest()
 
     @cached_property
@@ -349,15 +385,25 @@ class Scoreboard:
             [player.name for player in self.seated],
             [list(standing.totals) for standing in self.standings],
             self.target,
-            {row.number for row in self.rounds if row.tie_break},
+            {
+                round_.number
+                for round_, tie_break in zip(self.rounds_in_order, self.tie_breaks, strict=True)
+                if tie_break
+            },
         )
+
+    @cached_property
+    def latest_change(self) -> GameEvent | None:
+        """The latest change to the rounds (Game.latest_round_change), unless the board was
+        made with it (for_changes)."""
+        return self.game.latest_round_change()
 
     def deletion_shown(self, phone: str) -> Deletion | None:
         """The latest change to the rounds, when it deleted one: every phone is told, and
         the phone that deleted it (`phone`) is offered its Undo, which nothing can depend
         on yet (a later change to the rounds would be the latest; a rename does not
-        count). One query."""
-        event = self.game.events.filter(kind__in=GameEvent.ROUND_CHANGES).first()
+        count)."""
+        event = self.latest_change
         if event is None or event.kind != GameEvent.Kind.DELETED:
             return None
         return Deletion(event, mine=bool(phone) and event.phone == phone)

@@ -45,7 +45,7 @@ from . import (
 )
 from .errors import rules_error_message
 from .forms import PlayersForm, RoundForm, StartForm
-from .models import Game, GameEvent, Round, Status, snapshot
+from .models import Changes, Game, GameEvent, Round, snapshot
 from .scoreboard import Scoreboard
 
 logger = logging.getLogger(__name__)
@@ -541,12 +541,12 @@ def _poll(request: HttpRequest, token: str, editable: bool) -> HttpResponse:
     """Has the game changed since version `v`? Unchanged: 204 No Content, after one indexed
     query and no rendering, and htmx swaps nothing. Changed: everything else is read in one
     snapshot (models.snapshot), so that the version the answer gives the page and the rows
-    it sends are of the same moment. When only the rounds changed since (added, edited,
-    corrected, deleted or restored; `shown`, the status the page shows, not finished), the
-    #changes part: the totals, the banners and the rows the page shows, whole
-    (_changes_since). Otherwise the #live part: the scoreboard, the rounds and, on the edit
-    page, a fresh round form. Either way only a notice when someone is typing (`typing=1`):
-    what they tapped is never swapped away under their fingers."""
+    it sends are of the same moment, and the answer is what Game.changes_since says the page
+    needs (`shown`: the status the page shows; `rounds=all`: it shows every round): when
+    only the rounds changed, the #changes part (the totals, the banners and the rows the
+    page shows, whole); otherwise the #live part (the scoreboard, the rounds and, on the
+    edit page, a fresh round form). Either way only a notice when someone is typing
+    (`typing=1`): what they tapped is never swapped away under their fingers."""
     field = "edit_token" if editable else "view_token"
     version = Game.current_version(field, token)
     if version is None:
@@ -556,61 +556,33 @@ def _poll(request: HttpRequest, token: str, editable: bool) -> HttpResponse:
     with snapshot():
         game = Game.with_players(**{field: token})
         typing = request.GET.get("typing") == "1"
-        rounds = None
-        if request.GET.get("shown") in (Status.PLAYING, Status.TIE_BREAK):
-            rounds = _changes_since(
-                game, request.GET.get("v", ""), request.GET.get("rounds") == "all"
-            )
-        if rounds is not None:
-            return _rendered(_changes(request, game, rounds, editable, typing))
+        changes = game.changes_since(
+            request.GET.get("v", ""),
+            all_rounds=request.GET.get("rounds") == "all",
+            status_shown=request.GET.get("shown", ""),
+        )
+        if changes.what == Changes.NOTHING:
+            return HttpResponse(status=204)
+        if changes.what == Changes.ROUNDS:
+            return _rendered(_changes(request, game, changes, editable, typing))
         return _rendered(
             _game_response(request, game, partial="live", editable=editable, typing=typing)
         )
 
 
 def _changes(
-    request: HttpRequest, game: Game, rounds: int, editable: bool, typing: bool
+    request: HttpRequest, game: Game, changes: Changes, editable: bool, typing: bool
 ) -> HttpResponse:
-    """The #changes part: the totals, the banners, and the rows the page shows (the latest
-    Scoreboard.SHOWN_ROUNDS of the game's `rounds`, with the "Show all N rounds" link),
-    whole: what a fresh page shows, whatever the page had before. The board is read from
-    the first of those rows (Scoreboard.from_round)."""
-    first = max(rounds - Scoreboard.SHOWN_ROUNDS + 1, 1)
-    board = Scoreboard.from_round(game, first)
+    """The #changes part: the totals, the banners, and the rows the page shows (the rounds
+    from `changes.first` on, with the "Show all N rounds" link), whole: what a fresh page
+    shows, whatever the page had before (Scoreboard.for_changes)."""
+    board = Scoreboard.for_changes(game, changes)
     response = _game_response(
         request, game, partial="changes", editable=editable, board=board, typing=typing
     )
     # Everything in the answer goes to its place out of band; the scoreboard stays.
     response["HX-Reswap"] = "none"
-    # The chart and the statistics are fetched again when they are in view (rami.js).
-    response["HX-Trigger"] = "rami:changed"
     return response
-
-
-def _changes_since(game: Game, seen: str, all_rounds: bool) -> int | None:
-    """The number of rounds now, when the rounds alone changed since version `seen` (one
-    indexed query of the history, and the count), so that the #changes part can bring the
-    page up to date; else None. Not when the phone
-    needs the whole board: it shows no version of the history, or every round (`all_rounds`:
-    "Show all"), a player was renamed, the game finished (the round entry becomes the
-    rematch) or rematched (the version moved without a change in the history), or the page
-    had no round table or would have none now (a first round, or the last one deleted)."""
-    if not seen.isdigit() or all_rounds or game.status == Status.FINISHED:
-        return None
-    events = list(
-        GameEvent.objects.filter(game=game, version__gte=int(seen))
-        .order_by("version")
-        .values_list("version", "kind")
-    )
-    if len(events) < 2 or events[0][0] != int(seen) or events[-1][0] != game.version:
-        return None
-    later = [kind for _, kind in events[1:]]
-    if any(kind not in GameEvent.ROUND_CHANGES for kind in later):
-        return None
-    rounds = game.rounds.count()
-    came = sum(kind in (GameEvent.Kind.ADDED, GameEvent.Kind.RESTORED) for kind in later)
-    went = later.count(GameEvent.Kind.DELETED)
-    return rounds if rounds > 0 and rounds - came + went > 0 else None
 
 
 @require_http_methods(["GET", "POST"])

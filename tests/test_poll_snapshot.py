@@ -15,7 +15,6 @@ import threading
 import pytest
 from django.db import connection
 
-from scoring import views
 from scoring.models import Game
 from scoring.rules import Hand, RoundEntry
 from tests.conftest import round_post
@@ -68,16 +67,16 @@ def test_a_save_between_the_reads_of_a_poll_is_in_the_next_one_and_never_half_in
     version_11 = Game.objects.get(pk=game.pk).version
 
     # The other phone's save lands right after the poll has read the history.
-    changes_since = views._changes_since
+    changes_since = Game.changes_since
     saves = []
 
-    def crossed(game, *args):
-        answer = changes_since(game, *args)
+    def crossed(game, *args, **kwargs):
+        answer = changes_since(game, *args, **kwargs)
         if not saves:
             saves.append(save_on_another_phone(game.pk))
         return answer
 
-    monkeypatch.setattr(views, "_changes_since", crossed)
+    monkeypatch.setattr(Game, "changes_since", crossed)
     answer = poll(client, game, seen).content.decode()
     assert saves and Game.objects.get(pk=game.pk).rounds.count() == 12
     # The answer is the game at round 11, as a page loaded then showed it, and says so.
@@ -87,7 +86,7 @@ def test_a_save_between_the_reads_of_a_poll_is_in_the_next_one_and_never_half_in
     assert "Show all 11 rounds" in answer
 
     # The page's next poll, from there, brings round 12: the page equals a fresh one.
-    monkeypatch.setattr(views, "_changes_since", changes_since)
+    monkeypatch.setattr(Game, "changes_since", changes_since)
     after = poll(client, game, version_11).content.decode()
     fresh = client.get(page).content.decode()
     assert rows(after) == rows(fresh) and len(rows(fresh)) == 8

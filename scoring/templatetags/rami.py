@@ -110,6 +110,49 @@ def picker_keys() -> SafeString:
     return _PICKER_KEYS[language]
 
 
+@register.simple_tag
+def hand_cells(row) -> SafeString:
+    """The cells of a round's row (scoreboard.RoundRow), one a player: the points, the
+    running total, and what the round table notes of the hand (went out, the lowest hand of
+    a blocked round, the cards or the value, not opened and how its points came about).
+    Drawn in Python, each word translated once a row: the page's eight rows of six cells
+    cost a quarter of what the same markup cost as template tags."""
+    total = gettext("total")
+    went_out = format_html('<span class="note">{}</span>', gettext("out"))
+    lowest = format_html('<span class="note">{}</span>', gettext("lowest hand"))
+    not_opened = gettext("not opened")
+    cells = []
+    for cell in row.hands:
+        notes = []
+        if cell.went_out:
+            notes.append(went_out)
+        elif cell.lowest:
+            notes.append(lowest)
+        hand = cell.hand
+        if hand is not None and hand.cards:
+            notes.append(format_html('<span class="hand-cards">{}</span>', hand_cards(hand.cards)))
+        elif hand is not None and hand.value is not None:
+            value = gettext("hand %(value)s") % {"value": hand.value}
+            notes.append(format_html('<span class="note">{}</span>', value))
+        if not cell.opened:
+            explained = not_opened_sum(cell.explained)
+            said = f"{not_opened}: {explained}" if explained else not_opened
+            notes.append(format_html('<span class="note">{}</span>', said))
+        css = "went-out" if cell.went_out else "lowest" if cell.lowest else ""
+        cells.append(
+            format_html(
+                '<td class="{}" role="cell"><span class="points">{}</span> <span class="running">'
+                '<span class="visually-hidden">{} </span>{}</span>{}</td>',
+                css,
+                cell.points,
+                total,
+                cell.total,
+                mark_safe("".join(f" {note}" for note in notes)),  # noqa: S308
+            )
+        )
+    return mark_safe("\n".join(cells))  # noqa: S308
+
+
 @register.filter
 def rounds_shown(board, all_rounds: bool) -> list:
     """The round rows a game page shows (Scoreboard.rounds_shown): the latest, or all."""

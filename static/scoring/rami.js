@@ -7,14 +7,15 @@
  * - The start form: the target line follows the number of names typed (looked up among the
  *   lines the server wrote, not computed), and players 3 to 6 get a button to take them off.
  * - Live updates: every 2 s, while the page is visible, the poller asks whether the game has
- *   changed (htmx swaps nothing on "204 No Content"); at once when the page is shown again.
- *   Once something is typed in the round form, #typing tells the server to leave it alone.
- *   An update that brought only the changed rows leaves the chart and the statistics to be
- *   fetched again when they come into view.
+ *   changed (htmx swaps nothing on "204 No Content", and its hx-sync drops a tick while a
+ *   poll is on its way); at once when the page is shown again. Once something is typed in
+ *   the round form, #typing tells the server to leave it alone. What an answer changes is
+ *   the server's to say (game.html): this file only keeps time.
  * - Sharing: copy a link, or hand it to the phone's share sheet where there is one.
- * - After a save (or an Undo), the answer is put in view: the new totals and the saved
- *   round's line, or the first error, or the notice that another phone was first; after the
- *   Undo of a save, the round back in the form.
+ * - After a save (or an Undo), the answer is put in view (its hx-swap shows the new totals
+ *   and the saved round's line, or after the Undo of a save the round back in the form) and
+ *   the focus moved there; here, the first error or the notice that another phone was first
+ *   is brought into view instead.
  * - The language switcher submits itself when a language is picked.
  * - A save that fails (no answer, or an error such as a 503 while the database is away): htmx
  *   swaps nothing, so the form keeps what was typed, and its #round-notice says so in the
@@ -155,28 +156,11 @@
   function poll() {
     if (document.visibilityState !== "visible" || !window.htmx) return;
     document.querySelectorAll(".poller").forEach(function (poller) {
-      if (!poller.classList.contains("htmx-request")) window.htmx.trigger(poller, "rami:poll");
+      window.htmx.trigger(poller, "rami:poll");
     });
   }
   window.setInterval(poll, POLL_EVERY_MS);
   document.addEventListener("visibilitychange", poll);
-
-  // A live update that brought only the changed rows ("rami:changed", from the poll's answer)
-  // leaves the chart and the statistics behind: they are fetched again once they are in view.
-  var extrasStale = false;
-  function refreshExtras() {
-    var extras = document.getElementById("extras");
-    if (!extrasStale || !extras || !window.htmx) return;
-    var box = extras.getBoundingClientRect();
-    if (box.top > window.innerHeight || box.bottom < 0) return;
-    extrasStale = false;
-    window.htmx.trigger(extras, "rami:refresh");
-  }
-  document.addEventListener("rami:changed", function () {
-    extrasStale = true;
-    refreshExtras();
-  });
-  window.addEventListener("scroll", refreshExtras, { passive: true });
 
   function markTyping(event) {
     var form = event.target.closest && event.target.closest("#round-entry #round-form");
@@ -318,10 +302,12 @@
   document.addEventListener("change", changedWhileWaiting);
   document.addEventListener("picked", changedWhileWaiting);
 
-  // After a save, the answer is put in view: the new standing with the saved round's line and
-  // its Undo, or the first error (every player's errors are shown at once), or the notice
-  // that another phone saved the round first. Only for the requests that change the game (the
-  // round form's save, an Undo, a delete), never for a preview or a live update.
+  // After a save, the answer is in view (the hx-swap of the round form, an Undo, the Undo of a
+  // save: show:), and the focus goes to it: the saved round's banner, or the round back in the
+  // form. The first error (every player's errors are shown at once) or the notice that another
+  // phone saved the round first is brought into view here instead. Only for the requests that
+  // change the game (the round form's save, an Undo, a delete), never for a preview or a live
+  // update.
   var changing = null; // the request of a change, while its answer is on its way
   document.addEventListener("htmx:beforeRequest", function (event) {
     var elt = event.detail && event.detail.elt;
@@ -349,13 +335,10 @@
     } else if (fixing) {
       // A round taken back (the Undo of a save): its form, from its title, to be put right.
       var title = document.getElementById("entry-title");
-      title.scrollIntoView({ block: "start" });
       title.setAttribute("tabindex", "-1");
       title.focus({ preventScroll: true });
-    } else {
-      var board = document.getElementById("scoreboard");
-      if (board) board.scrollIntoView({ block: "start" });
-      if (saved) saved.focus({ preventScroll: true });
+    } else if (saved) {
+      saved.focus({ preventScroll: true });
     }
   });
 
