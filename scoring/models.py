@@ -90,24 +90,55 @@ class Member(models.Model):
 class Changes:
     """What a phone showing one version of a game needs to show the game as it is now
     (Game.changes_since): `what` is NOTHING (it shows the game as it is), ROUNDS (only rounds
-    changed since: the totals, the banners and the rows the page shows, the rounds from
-    `first` on, make it a fresh page again) or EVERYTHING (the whole board). `latest` is the
-    latest change to the rounds, which the banners tell of (ROUNDS only)."""
+    changed since: the totals, the banners and the rows the page shows make it a fresh page
+    again) or EVERYTHING (the whole board). `latest` is the latest change to the rounds,
+    which the banners tell of (ROUNDS only)."""
 
     NOTHING = "nothing"
     ROUNDS = "rounds"
     EVERYTHING = "everything"
 
     what: str
-    first: int = 1
     latest: GameEvent | None = None
+
+
+# The tables and columns that _plain_rows's statements name, quoted by name.
+_COLUMNS = (
+    "id",
+    "game_id",
+    "round_id",
+    "player_id",
+    "number",
+    "winner_seat",
+    "hand_rummy",
+    "revision",
+    "cards",
+    "value",
+    "opened",
+    "points",
+    "version",
+    "kind",
+    "phone",
+    "created_at",
+)
+
+
+def _plain_rows(sql: str, params: Sequence) -> list[tuple]:
+    """The rows of a statement in plain SQL, its table and column names ({round}, {number})
+    quoted for the database. For the reads of every page view and live update: the ORM's
+    building of the query and its per-value conversions cost three times the query itself
+    (bench/in_process.py), as for current_version."""
+    quote = connection.ops.quote_name
+    names = {name: quote(name) for name in _COLUMNS}
+    for table, model in (("round", Round), ("hand", Hand), ("event", GameEvent)):
+        names[table] = quote(model._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(sql.format(**names), params)
+        return cursor.fetchall()
 
 
 class Game(models.Model):
     """One game of Rami at one table, reached by its edit link or its view link."""
-
-    # The rounds a game page shows before "Show all": the latest, newest first.
-    SHOWN_ROUNDS = 8
 
     edit_token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
     view_token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
@@ -208,9 +239,9 @@ class Game(models.Model):
         self, seen: str, all_rounds: bool = False, status_shown: str = Status.PLAYING
     ) -> Changes:
         """What changed since the version `seen` that a phone shows (its status
-        `status_shown`, with every round when `all_rounds`: "Show all"), in one indexed query
-        of the history and the count of the rounds: NOTHING, ROUNDS when the rounds alone
-        changed (added, edited, corrected, deleted or restored), else EVERYTHING.
+        `status_shown`, with every round when `all_rounds`: "Show all"), from one indexed
+        query of the history (with the count of the rounds): NOTHING, ROUNDS when the rounds
+        alone changed (added, edited, corrected, deleted or restored), else EVERYTHING.
 
         EVERYTHING when the phone shows no version of the history, every round (the rows to
         send would be all of them), or a finished game, or when a player was renamed, the game
@@ -224,40 +255,53 @@ class Game(models.Model):
             return everything
         if status_shown not in (Status.PLAYING, Status.TIE_BREAK):
             return everything
-        events = list(
-            GameEvent.objects.filter(game=self, version__gte=int(seen))
-            .order_by("version", "pk")
-            .values_list("version", "kind", "pk", "number", "phone")
+        events = _plain_rows(
+            "SELECT {version}, {kind}, {id}, {number}, {phone},"
+            " (SELECT COUNT(*) FROM {round} WHERE {round}.{game_id} = %s)"
+            " FROM {event} WHERE {event}.{game_id} = %s AND {version} >= %s"
+            " ORDER BY {version}, {id}",
+            [self.pk, self.pk, int(seen)],
         )
         if len(events) < 2 or events[0][0] != int(seen) or events[-1][0] != self.version:
             return everything
-        later = [kind for _, kind, *_rest in events[1:]]
+        later = [event[1] for event in events[1:]]
         if any(kind not in GameEvent.ROUND_CHANGES for kind in later):
             return everything
-        rounds = self.rounds.count()
+        _version, kind, pk, number, phone, rounds = events[-1]
         came = sum(kind in (GameEvent.Kind.ADDED, GameEvent.Kind.RESTORED) for kind in later)
         went = later.count(GameEvent.Kind.DELETED)
         if rounds == 0 or rounds - came + went == 0:
             return everything
-        _version, kind, pk, number, phone = events[-1]
-        return Changes(
-            Changes.ROUNDS,
-            first=max(rounds - self.SHOWN_ROUNDS + 1, 1),
-            latest=GameEvent(pk=pk, game=self, kind=kind, number=number, phone=phone),
-        )
+        latest = GameEvent(pk=pk, game=self, kind=kind, number=number, phone=phone)
+        return Changes(Changes.ROUNDS, latest=latest)
 
     def latest_round_change(self) -> GameEvent | None:
         """The latest change to the rounds (a rename does not count), with what the banners
         tell of it (its kind, round number and phone). One query."""
-        found = (
-            self.events.filter(kind__in=GameEvent.ROUND_CHANGES)
-            .values_list("pk", "kind", "number", "phone")
-            .first()
+        kinds = ", ".join(["%s"] * len(GameEvent.ROUND_CHANGES))
+        found = _plain_rows(
+            "SELECT {id}, {kind}, {number}, {phone} FROM {event}"  # noqa: S608 (placeholders)
+            f" WHERE {{game_id}} = %s AND {{kind}} IN ({kinds})"
+            " ORDER BY {created_at} DESC, {id} DESC LIMIT 1",
+            [self.pk, *GameEvent.ROUND_CHANGES],
         )
-        if found is None:
+        if not found:
             return None
-        pk, kind, number, phone = found
+        pk, kind, number, phone = found[0]
         return GameEvent(pk=pk, game=self, kind=kind, number=number, phone=phone)
+
+    def stored_rounds(self) -> list[tuple]:
+        """Every round of the game with its hands, as stored, in round order: one row a hand
+        (the round's id, number, winner seat, hand rummy, revision; the hand's player id,
+        cards, value, opened and points: None for a round without hands). Booleans as the
+        database gives them (0 and 1 on SQLite). One query."""
+        return _plain_rows(
+            "SELECT {round}.{id}, {number}, {winner_seat}, {hand_rummy}, {revision},"
+            " {player_id}, {cards}, {value}, {opened}, {points}"
+            " FROM {round} LEFT OUTER JOIN {hand} ON {hand}.{round_id} = {round}.{id}"
+            " WHERE {round}.{game_id} = %s ORDER BY {number}, {player_id}",
+            [self.pk],
+        )
 
     def dealer_for(self, round_number: int, players: int) -> int:
         """The seat that deals round `round_number` (1-based)."""

@@ -11,10 +11,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import NamedTuple
 
-from django.db.models import Sum
-
 from . import chart, rules, statistics
-from .models import Changes, Game, GameEvent, Hand, Player, Round
+from .models import Changes, Game, GameEvent, Player
 
 
 class StoredHand(NamedTuple):
@@ -126,27 +124,17 @@ class PlayerRow:
 
 
 class Scoreboard:
-    """A game read for display: `players`, `rounds`, `standing`, `next_dealer`.
-
-    `first`: the first round read. A board from a later round (from_round) reads the totals in
-    one aggregate query and only the rounds from there on: enough for the totals, the banners,
-    the round entry and those rows (a live update of what changed), not for the chart or the
-    statistics."""
+    """A game read for display: `players`, `rounds`, `standing`, `next_dealer`: every round
+    and hand in one query, as plain values, whatever the page shows of them (the totals, the
+    tie-breaks, the chart and the statistics need them all)."""
 
     # The rounds the game page shows before "Show all": the latest, newest first.
-    SHOWN_ROUNDS = Game.SHOWN_ROUNDS
+    SHOWN_ROUNDS = 8
 
-    def __init__(
-        self,
-        game: Game,
-        players: list[Player],
-        first: int = 1,
-        latest: GameEvent | None = None,
-    ) -> None:
+    def __init__(self, game: Game, players: list[Player], latest: GameEvent | None = None) -> None:
         self.game = game
         self.seated = players
         self.target = game.target
-        self.first = first
         if latest is not None:
             self.__dict__["latest_change"] = latest
 
@@ -160,39 +148,21 @@ class Scoreboard:
 
     @classmethod
     def for_changes(cls, game: Game, changes: Changes) -> Scoreboard:
-        """The board a live update of the rounds alone draws (Game.changes_since): read from
-        the first round the page shows (see the class), its banners from the latest change
-        the answer found."""
-        return cls(game, list(game.seated_players), first=changes.first, latest=changes.latest)
+        """The board a live update of the rounds alone draws (Game.changes_since), its banners
+        from the latest change to the rounds that the answer found."""
+        return cls(game, list(game.seated_players), latest=changes.latest)
 
     @cached_property
     def stored(self) -> list[tuple]:
-        """The rounds (from `first` on) with their hands, as the database holds them: one
-        query (the rounds joined to their hands), plain values, in round order. Every part of
-        the board is worked out from these rows, and the digest of what the page draws from
-        them (rounds_key) is theirs."""
-        return list(
-            Round.objects.filter(game=self.game, number__gte=self.first)
-            .order_by("number", "hands__player_id")
-            .values_list(
-                "pk",
-                "number",
-                "winner_seat",
-                "hand_rummy",
-                "revision",
-                "hands__player_id",
-                "hands__cards",
-                "hands__value",
-                "hands__opened",
-                "hands__points",
-            )
-        )
+        """The rounds with their hands, as the database holds them (Game.stored_rounds).
+        Every part of the board is worked out from these rows, and the digest of what the
+        page draws from them (rounds_key) is theirs."""
+        return self.game.stored_rounds()
 
     @cached_property
     def rounds_in_order(self) -> list[StoredRound]:
-        """The rounds (from `first` on) with their hands by seat, in order: light values made
-        once from the stored rows, not model objects, which cost ten times as much for a long
-        game."""
+        """The rounds with their hands by seat, in order: light values made once from the
+        stored rows, not model objects, which cost ten times as much for a long game."""
         seats = {player.pk: player.seat for player in self.seated}
         empty = [None] * len(self.seated)
         rounds: list[StoredRound] = []
@@ -201,10 +171,12 @@ class Scoreboard:
         for pk, number, winner, hand_rummy, revision, player_id, *hand in self.stored:
             if pk != last:
                 last, hands = pk, list(empty)
-                rounds.append(StoredRound(number, winner, hand_rummy, hands, pk, revision))
+                rounds.append(StoredRound(number, winner, bool(hand_rummy), hands, pk, revision))
             if player_id is not None:
                 cards, value, opened, points = hand
-                hands[seats[player_id]] = StoredHand(tuple(cards.split()), value, opened, points)
+                hands[seats[player_id]] = StoredHand(
+                    tuple(cards.split()), value, bool(opened), points
+                )
         return rounds
 
     @cached_property
@@ -213,32 +185,15 @@ class Scoreboard:
         return [round_.points for round_ in self.rounds_in_order]
 
     @cached_property
-    def totals_before(self) -> list[int]:
-        """Each player's total before round `first`: nothing for a whole board; else the
-        totals (one aggregate query) less the rounds read."""
-        if self.first == 1:
-            return [0] * len(self.seated)
-        seats = {player.pk: player.seat for player in self.seated}
-        totals = [0] * len(self.seated)
-        summed = Hand.objects.filter(round__game=self.game).values("player_id")
-        for player_id, total in summed.annotate(total=Sum("points")).values_list(
-            "player_id", "total"
-        ):
-            totals[seats[player_id]] = total
-        for points in self.points:
-            totals = [total - point for total, point in zip(totals, points, strict=True)]
-        return totals
-
-    @cached_property
     def standings(self) -> list[rules.Standing]:
         """The standing after each round (read)."""
-        return rules.standings(self.points, len(self.seated), self.target, self.totals_before)
+        return rules.standings(self.points, len(self.seated), self.target)
 
     @cached_property
     def standing(self) -> rules.Standing:
         if self.standings:
             return self.standings[-1]
-        return rules.standing(self.totals_before, self.target)
+        return rules.standing([0] * len(self.seated), self.target)
 
     @property
     def totals(self) -> tuple[int, ...]:
@@ -246,7 +201,7 @@ class Scoreboard:
 
     @property
     def round_count(self) -> int:
-        return self.first - 1 + len(self.rounds_in_order)
+        return len(self.rounds_in_order)
 
     @property
     def next_round_number(self) -> int:
@@ -284,7 +239,7 @@ class Scoreboard:
     def tie_breaks(self) -> list[bool]:
         """Whether each round (read) was a tie-break round: one that follows a shared lowest
         total at the target."""
-        before = [rules.standing(self.totals_before, self.target), *self.standings]
+        before = [rules.standing([0] * len(self.seated), self.target), *self.standings]
         return [standing.tie_break for standing in before[: len(self.standings)]]
 
     def _row(self, index: int) -> RoundRow:
