@@ -61,7 +61,7 @@ class StoredRound:
         return rules.round_winners(hands, None, house_rules)
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class HandRow:
     """One player's part of one round, as the round table shows it."""
 
@@ -87,7 +87,7 @@ class HandRow:
         return self.hand.opened if self.hand else True
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class RoundRow:
     round: StoredRound
     hands: list[HandRow]
@@ -112,6 +112,9 @@ class PlayerRow:
     target: int
     leader: bool
     deals_next: bool
+    # Won the game; leads it (the lowest total of a game still played).
+    champion: bool = False
+    leads: bool = False
 
     @property
     def to_go(self) -> int:
@@ -160,29 +163,53 @@ class Scoreboard:
         return self.game.stored_rounds()
 
     @cached_property
-    def rounds_in_order(self) -> list[StoredRound]:
-        """The rounds with their hands by seat, in order: light values made once from the
-        stored rows, not model objects, which cost ten times as much for a long game."""
-        seats = {player.pk: player.seat for player in self.seated}
-        empty = [None] * len(self.seated)
-        rounds: list[StoredRound] = []
-        hands: list[StoredHand | None] = empty
+    def _by_round(self) -> list[list[tuple]]:
+        """The stored rows, a list a round, in order."""
+        rounds: list[list[tuple]] = []
         last = None
-        for pk, number, winner, hand_rummy, revision, player_id, *hand in self.stored:
-            if pk != last:
-                last, hands = pk, list(empty)
-                rounds.append(StoredRound(number, winner, bool(hand_rummy), hands, pk, revision))
-            if player_id is not None:
-                cards, value, opened, points = hand
-                hands[seats[player_id]] = StoredHand(
-                    tuple(cards.split()), value, bool(opened), points
-                )
+        for row in self.stored:
+            if row[0] != last:
+                last = row[0]
+                rounds.append([])
+            rounds[-1].append(row)
         return rounds
 
     @cached_property
+    def _seats(self) -> dict[int, int]:
+        return {player.pk: player.seat for player in self.seated}
+
+    def _round(self, index: int) -> StoredRound:
+        """The round at `index` (in order) with its hands by seat: a light value made from
+        its stored rows when a part of the page needs it (the rows shown, the statistics),
+        not for every round of a long game."""
+        made = self.__dict__.setdefault("_rounds_made", {})
+        if index not in made:
+            rows = self._by_round[index]
+            pk, number, winner, hand_rummy, revision = rows[0][:5]
+            hands: list[StoredHand | None] = [None] * len(self.seated)
+            for *_round, player_id, cards, value, opened, points in rows:
+                if player_id is not None:
+                    hand = StoredHand(tuple(cards.split()), value, bool(opened), points)
+                    hands[self._seats[player_id]] = hand
+            made[index] = StoredRound(number, winner, bool(hand_rummy), hands, pk, revision)
+        return made[index]
+
+    @cached_property
+    def rounds_in_order(self) -> list[StoredRound]:
+        """The rounds with their hands by seat, in order (see _round)."""
+        return [self._round(index) for index in range(len(self._by_round))]
+
+    @cached_property
     def points(self) -> list[list[int]]:
-        """Each round's points, by seat."""
-        return [round_.points for round_ in self.rounds_in_order]
+        """Each round's points, by seat, straight from the stored rows."""
+        points = []
+        for rows in self._by_round:
+            by_seat = [0] * len(self.seated)
+            for row in rows:
+                if row[5] is not None:
+                    by_seat[self._seats[row[5]]] = row[9]
+            points.append(by_seat)
+        return points
 
     @cached_property
     def standings(self) -> list[rules.Standing]:
@@ -201,7 +228,7 @@ class Scoreboard:
 
     @property
     def round_count(self) -> int:
-        return len(self.rounds_in_order)
+        return len(self._by_round)
 
     @property
     def next_round_number(self) -> int:
@@ -222,15 +249,18 @@ class Scoreboard:
 
     @cached_property
     def players(self) -> list[PlayerRow]:
-        leaders = set(self.standing.leaders) if self.rounds_in_order else set()
+        leaders = set(self.standing.leaders) if self._by_round else set()
         next_dealer = self.next_dealer
+        finished = self.standing.finished
         return [
             PlayerRow(
                 player=player,
                 total=self.totals[seat],
                 target=self.target,
                 leader=seat in leaders,
-                deals_next=player == next_dealer and not self.standing.finished,
+                deals_next=player == next_dealer and not finished,
+                champion=seat == self.standing.winner,
+                leads=seat in leaders and not finished,
             )
             for seat, player in enumerate(self.seated)
         ]
@@ -245,7 +275,7 @@ class Scoreboard:
     def _row(self, index: int) -> RoundRow:
         """The round at `index` (of those read) with its hands by seat and the running
         totals."""
-        round_ = self.rounds_in_order[index]
+        round_ = self._round(index)
         totals = self.standings[index].totals
         # A blocked round has nobody who went out: its lowest hands score 0 all the same.
         lowest = set(round_.winners(self.game.rules)) if round_.winner is None else set()
@@ -270,7 +300,7 @@ class Scoreboard:
     @cached_property
     def rounds(self) -> list[RoundRow]:
         """The rounds in order, each with its hands by seat and the running totals."""
-        return [self._row(index) for index in range(len(self.rounds_in_order))]
+        return [self._row(index) for index in range(len(self._by_round))]
 
     def _not_opened_sum(
         self, round_: StoredRound, seat: int, lowest: set[int]
@@ -291,7 +321,7 @@ class Scoreboard:
         if all_rounds or "rounds" in self.__dict__:
             rows = self.rounds if all_rounds else self.rounds[-self.SHOWN_ROUNDS :]
             return rows[::-1]
-        count = len(self.rounds_in_order)
+        count = len(self._by_round)
         oldest = max(count - self.SHOWN_ROUNDS, 0)
         return [self._row(index) for index in range(count - 1, oldest - 1, -1)]
 
@@ -341,8 +371,8 @@ class Scoreboard:
             [list(standing.totals) for standing in self.standings],
             self.target,
             {
-                round_.number
-                for round_, tie_break in zip(self.rounds_in_order, self.tie_breaks, strict=True)
+                rows[0][1]
+                for rows, tie_break in zip(self._by_round, self.tie_breaks, strict=True)
                 if tie_break
             },
         )
