@@ -4,6 +4,7 @@ import html
 from collections.abc import Iterable
 
 from django import template
+from django.urls import reverse
 from django.utils.html import escape, format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext
@@ -111,13 +112,27 @@ def picker_keys() -> SafeString:
     return _PICKER_KEYS[language]
 
 
-@register.simple_tag
-def hand_cells(row) -> SafeString:
-    """The cells of a round's row (scoreboard.RoundRow), one a player: the points, the
-    running total, and what the round table notes of the hand (went out, the lowest hand of
-    a blocked round, the cards or the value, not opened and how its points came about).
-    Drawn in Python, each word translated and escaped once a row: the page's eight rows of
-    six cells cost several times as much as template tags."""
+@register.simple_tag(takes_context=True)
+def round_row(context, row) -> SafeString:
+    """One round of the round table (scoreboard.RoundRow): its number (on the edit page, the
+    context's `editable`, the link to edit it), its kind and a tie-break, then a cell a player:
+    the points, the running total, and what the round table notes of the hand (went out, the
+    lowest hand of a blocked round, the cards or the value, not opened and how its points came
+    about). Drawn in Python, each word translated and escaped once a row, as the card faces
+    are: the page's eight rows of six cells cost several times as much as template tags."""
+    number = row.number
+    if context.get("editable"):
+        url = reverse("round", args=[context["game"].edit_token, number])
+        label = html.escape(gettext("Edit round %(number)s") % {"number": number})
+        head = f'<a class="round-number" href="{url}" aria-label="{label}">{number:d}</a>'
+    else:
+        head = f'<span class="round-number">{number:d}</span>'
+    if row.kind == "hand_rummy":
+        head += f'\n    <span class="tag">{html.escape(gettext("hand rummy"))}</span>'
+    elif row.kind == "blocked":
+        head += f'\n    <span class="tag">{html.escape(gettext("blocked"))}</span>'
+    if row.tie_break:
+        head += f'\n    <span class="tag tie">{html.escape(gettext("tie-break"))}</span>'
     total = html.escape(gettext("total"))
     went_out = f'<span class="note">{html.escape(gettext("out"))}</span>'
     lowest = f'<span class="note">{html.escape(gettext("lowest hand"))}</span>'
@@ -148,7 +163,12 @@ def hand_cells(row) -> SafeString:
             f' <span class="running"><span class="visually-hidden">{total} </span>'
             f"{cell.total:d}</span>{notes}</td>"
         )
-    return mark_safe("\n".join(cells))  # noqa: S308 (every text escaped above)
+    tie_break = " tie-break" if row.tie_break else ""
+    cells = "\n  ".join(cells)
+    return mark_safe(  # noqa: S308 (every text escaped above)
+        f'<tr id="round-{number:d}" role="row" class="kind-{row.kind}{tie_break}">\n'
+        f'  <th scope="row" role="rowheader">\n    {head}\n  </th>\n  {cells}\n</tr>'
+    )
 
 
 @register.simple_tag(takes_context=True)
