@@ -337,7 +337,7 @@ def test_a_poll_from_the_version_before_a_save_gets_only_what_changed_in_3_kb(cl
     assert response["HX-Reswap"] == "none"
     # The chart and the statistics are asked for again once they are in view.
     assert re.search(
-        r'<div id="extras-refresh" hx-swap-oob="true"[^>]*hx-trigger="intersect once"', html
+        r'<div id="extras-refresh"[^>]* hx-swap-oob="true"[^>]*hx-trigger="intersect once"', html
     )
     assert len(gzip.compress(response.content)) <= 3 * KB
     # The rows a fresh page shows, whole: the latest, newest first.
@@ -385,7 +385,7 @@ def test_a_change_to_the_rounds_sends_the_rows_a_fresh_page_shows(client, change
 
 
 def standings(html: str) -> list[tuple[str, str]]:
-    """Each player's standing (_standing.html, the head of their row of the entry), by seat."""
+    """Each player's standing (the standing tag, the head of their row of the entry), by seat."""
     return re.findall(r'id="standing-(\d+)"[^>]*>(.*?)\n</span>', html, re.S)
 
 

@@ -198,7 +198,7 @@ class Phase(NamedTuple):
 # Then, as a table plays, only rounds saved, the latest ones put right, deleted and undone, a
 # few a second: a rename or a finished game makes the next poll send the whole board, which
 # would hide what went wrong before; changes to the rounds alone are sent as the #changes part
-# (views._changes_since), and that path is what the phones have last followed when the writers
+# (Game.changes_since), and that path is what the phones have last followed when the writers
 # stop.
 PHASES = (
     Phase("every change", 5.0, tuple(ACTIONS), max_pause=0.3),
