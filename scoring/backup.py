@@ -99,7 +99,7 @@ def backup_table_document(table: Table) -> dict:
         "format": tables.FORMAT,
         "name": table.name,
         "members": [member.name for member in table.members.all()],
-        "rules": tables.table_rules(table).document(),
+        "rules": table.rules.document(),
         FIELD: {
             "edit_token": table.edit_token,
             "view_token": table.view_token,
@@ -180,7 +180,7 @@ def restore_table(document: object) -> Table | None:
     parsed = tables.parse_table(document)
     try:
         with transaction.atomic():
-            table = tables.start_table(parsed.name, parsed.members, house_rules=parsed.rules)
+            table = Table.start(parsed.name, parsed.members, house_rules=parsed.rules)
             Table.objects.filter(pk=table.pk).update(
                 edit_token=edit_token, view_token=view_token, created_at=created_at
             )

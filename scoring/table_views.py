@@ -56,7 +56,7 @@ def table_start(request: HtmxHttpRequest) -> HttpResponse:
     form = TableStartForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         if not _too_many(request, "new-table"):
-            table = tables.start_table(
+            table = Table.start(
                 form.cleaned_data["name"],
                 form.cleaned_data["members"],
                 house_rules=form.cleaned_data["house_rules"],
@@ -107,7 +107,7 @@ def table_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
                     status = 429
                 else:
                     try:
-                        game = tables.new_game(table, form.cleaned_data["players"])
+                        game = table.new_game(form.cleaned_data["players"])
                     except rules.RulesError as error:
                         form.refused(error)
                     else:
@@ -117,7 +117,7 @@ def table_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
             form = MemberNameForm(request.POST, prefix="add")
             if form.is_valid():
                 try:
-                    tables.add_member(table, form.cleaned_data["name"])
+                    table.add_member(form.cleaned_data["name"])
                 except rules.RulesError as error:
                     form.refused(error)
                 else:
@@ -128,7 +128,7 @@ def table_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
             form = MemberNameForm(request.POST, prefix=f"rename-{member.pk}")
             if form.is_valid():
                 try:
-                    tables.rename_member(member, form.cleaned_data["name"])
+                    table.rename_member(member, form.cleaned_data["name"])
                 except rules.RulesError as error:
                     form.refused(error)
                 else:
@@ -190,7 +190,7 @@ def _table_response(
         "editable": editable,
         "members": members,
         "games_count": len(games),
-        "house_rules": house_rules.summary(tables.table_rules(table)),
+        "house_rules": house_rules.summary(table.rules),
         "ranked": [standing for standing in table_standings if not standing.small_sample],
         "small_samples": [standing for standing in table_standings if standing.small_sample],
         "small_sample": tables.SMALL_SAMPLE,
@@ -279,7 +279,7 @@ def _table_download(table: Table) -> StreamingHttpResponse:
 @require_http_methods(["GET", "POST"])
 def keep_together(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """Move a game (finished, typically: the game page offers it then) into a new table of
-    its players, named as typed or after them (scoring.tables.keep_game), and go to the
+    its players, named as typed or after them (Table.keep_together), and go to the
     table's page. A game kept already goes to its table. Template (the form again, with the
     reason, when the name is refused; and for GET): scoring/table_keep.html; context: `game`,
     `form` (KeepTogetherForm)."""
@@ -296,6 +296,6 @@ def keep_together(request: HtmxHttpRequest, token: str) -> HttpResponse:
             )
             context = {"game": game, "form": form}
             return _limited(TemplateResponse(request, "scoring/table_keep.html", context))
-        table = tables.keep_game(None, game, name=form.cleaned_data["name"])
+        table = Table.keep_together(game, name=form.cleaned_data["name"])
         return redirect(request, reverse("table", args=[table.edit_token]))
     return TemplateResponse(request, "scoring/table_keep.html", {"game": game, "form": form})

@@ -31,341 +31,23 @@ import contextlib
 import json
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from decimal import ROUND_HALF_UP, Decimal
 from itertools import combinations
 
 from django.db import DatabaseError, transaction
-from django.db.models import Count, F, Max, Q, QuerySet, Sum
+from django.db.models import Count, F, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
-from django.utils import timezone
 
 from . import exchange, rules
 from .exchange import ExchangeError
-from .models import Game, Hand, Member, Player, Status, Table
+from .models import MAX_MEMBERS, Game, Hand, Member, Player, Status, Table
 
-MAX_MEMBERS = 30
-MAX_TABLE_NAME_LENGTH = Table._meta.get_field("name").max_length
 # Fewer finished games than this, and a member's numbers say little: the page labels them as
 # a small sample and ranks them after everyone else's.
 SMALL_SAMPLE = 5
-
-
-# Names
-
-
-def check_member_names(names: Sequence[str]) -> list[str]:
-    """The members of a new table, cleaned: 1 to MAX_MEMBERS names, each checked (rules.check_name)
-    and unique by name key; else RulesError naming the member (its index): "member_count",
-    "member_duplicate", "member_lookalike" or a name's error."""
-    if not 1 <= len(names) <= MAX_MEMBERS:
-        raise rules.RulesError("member_count", count=len(names), limit=MAX_MEMBERS)
-    cleaned = []
-    seen: dict[str, str] = {}
-    for index, name in enumerate(names):
-        try:
-            name = rules.check_name(name)
-        except rules.RulesError as error:
-            raise error.for_player(index) from None
-        key = rules.name_key(name)
-        if key in seen:
-            raise rules.same_name(name, seen[key], index, members=True)
-        seen[key] = name
-        cleaned.append(name)
-    return cleaned
-
-
-def check_table_name(name: str) -> str:
-    """A table's name, cleaned and checked as a player's is, up to MAX_TABLE_NAME_LENGTH."""
-    return rules.check_name(name, MAX_TABLE_NAME_LENGTH)
-
-
-def table_rules(table: Table) -> rules.Rules:
-    """The rules the table's new games play by: the seeds', with its house rules on top."""
-    return rules.Rules(**table.house_rules)
-
-
-# Changing a table
-
-
-@contextmanager
-def _changing(table: Table) -> Iterator[Table]:
-    """The one shape of every change to a table, as Game._changing is a game's: in a
-    transaction, the table locked and read again, so that what a change checks (a name that
-    is free, the number of members) holds until it is made. Inside, the games it changes are
-    locked in the order of their ids (_lock_games), and their players and members after them:
-    two changes that need the same rows then wait in turn instead of each holding what the
-    other waits for (PostgreSQL answers that with "deadlock detected")."""
-    with transaction.atomic():
-        yield Table.objects.select_for_update().get(pk=table.pk)
-
-
-def _lock_games(games: Iterable[int]) -> None:
-    """Lock these games (ids, or a query of them) in the order of their ids, before any of
-    them changes: each game's own change (Game._changing) then finds its lock held already."""
-    locked = Game.objects.select_for_update().filter(pk__in=games).order_by("pk")
-    list(locked.values_list("pk", flat=True))
-
-
-def start_table(name: str, members: Sequence[str], house_rules: rules.Rules | None = None) -> Table:
-    """A new table named `name` with these members (in this order), whose new games play by
-    `house_rules` (the seeds' when None). RulesError when a name is wrong: a member's error
-    carries the member's index as its `player`."""
-    name = check_table_name(name)
-    members = check_member_names(members)
-    with transaction.atomic():
-        table = Table.objects.create(name=name, house_rules=(house_rules or rules.SEEDS).changes())
-        Member.objects.bulk_create(
-            Member(table=table, name=member, name_key=rules.name_key(member), position=position)
-            for position, member in enumerate(members)
-        )
-    return table
-
-
-def add_member(table: Table, name: str) -> Member:
-    """A new member of the table, listed last; the same member when the name is already one
-    (by name key). A guest of the table's games with this name becomes the member in those
-    games. RulesError for a wrong name or a table that has MAX_MEMBERS already."""
-    name = rules.check_name(name)
-    with _changing(table):
-        return _members_for(table, [name])[0]
-
-
-def _members_for(table: Table, names: Sequence[str]) -> list[Member]:
-    """The member of each (checked) name: an existing one by name key, or a new one made in
-    order, each taking over the guest players of its name in the table's games. Called under
-    the table's lock (_changing): the members read here are all there are."""
-    with transaction.atomic():
-        existing = {member.name_key: member for member in table.members.all()}
-        new = []
-        for name in names:
-            key = rules.name_key(name)
-            if key not in existing:
-                existing[key] = Member(table=table, name=name, name_key=key)
-                new.append(existing[key])
-        if not new:
-            return [existing[rules.name_key(name)] for name in names]
-        if len(existing) > MAX_MEMBERS:
-            raise rules.RulesError("member_count", count=len(existing), limit=MAX_MEMBERS)
-        last = table.members.aggregate(last=Max("position"))["last"]
-        for position, member in enumerate(new, 0 if last is None else last + 1):
-            member.position = position
-        Member.objects.bulk_create(new)
-        for member in new:
-            Player.objects.filter(game__table=table, member=None, name_key=member.name_key).update(
-                member=member
-            )
-        Table.objects.filter(pk=table.pk).update(updated_at=timezone.now())
-    return [existing[rules.name_key(name)] for name in names]
-
-
-@dataclass(frozen=True)
-class NewMember:
-    """A name for new_game that joins the table as a member (a plain str plays as a guest)."""
-
-    name: str
-
-
-def new_game(
-    table: Table,
-    players: Sequence[Member | NewMember | str],
-    first_dealer: int | None = None,
-) -> Game:
-    """A new game of the table, its players seated in this order: a `Member` of the table; a
-    `NewMember(name)`, who joins the table first; or a `str`, a guest (who plays without
-    joining). A name that is already a member's (by name key), given either way, is that
-    member. The table's house rules apply.
-
-    The first dealer is `first_dealer` (a seat) when given; else the deal follows on from the
-    table's last game (deal_follows_on). RulesError as Game's start form gives it: 2 to 6
-    players ("player_count"), a guest's name ("name_empty", ...), the same person twice
-    ("name_duplicate", naming the second seat); "member_count" when a new member is one too
-    many. ValueError for a member of another table (a caller's mistake, not a player's).
-    """
-    for player in players:
-        if isinstance(player, Member) and player.table_id != table.pk:
-            raise ValueError(f"{player} is not a member of {table}")
-    # Checked as a game's names are, before anything is made.
-    names = rules.check_names(
-        [player.name if isinstance(player, Member | NewMember) else player for player in players]
-    )
-    with _changing(table):
-        joining = [
-            name
-            for name, player in zip(names, players, strict=True)
-            if isinstance(player, NewMember)
-        ]
-        _members_for(table, joining)
-        members = {member.name_key: member for member in table.members.all()}
-        seated = [members.get(rules.name_key(name)) for name in names]
-        # A member plays under the member's name, whatever spelling was typed.
-        names = [
-            member.name if member else name for name, member in zip(names, seated, strict=True)
-        ]
-        if first_dealer is None:
-            first_dealer = deal_follows_on(table, [rules.name_key(name) for name in names])
-        game = Game.start(names, first_dealer=first_dealer, house_rules=table_rules(table))
-        _seat_at(table, game, seated)
-    return game
-
-
-def deal_follows_on(table: Table, keys: Sequence[str]) -> int:
-    """The seat, among today's players (by name key, in seat order), that deals first: the
-    deal follows on from the table's last game. The player who would have dealt its next round
-    deals first, as in a rematch; if they do not play today, the next player after them at that
-    game who does; if nobody from that game plays today (or the table has no game), seat 0."""
-    last = table.games.order_by("-created_at", "-pk").annotate(rounds_played=Count("rounds"))
-    last = last.first()
-    if last is None:
-        return 0
-    seated = list(last.players.order_by("seat").values_list("name_key", flat=True))
-    next_dealer = last.dealer_for(last.rounds_played + 1, len(seated))
-    for step in range(len(seated)):
-        key = seated[(next_dealer + step) % len(seated)]
-        if key in keys:
-            return list(keys).index(key)
-    return 0
-
-
-def _seat_at(table: Table, game: Game, members: Sequence[Member | None]) -> None:
-    """Make `game` one of the table's, each player linked to their member (None: a guest)."""
-    Game.objects.filter(pk=game.pk).update(table=table)
-    game.table = table
-    players = game.seated_players
-    for player, member in zip(players, members, strict=True):
-        player.member = member
-    Player.objects.bulk_update(players, ["member"])
-    Table.objects.filter(pk=table.pk).update(updated_at=timezone.now())
-
-
-def keep_game(table: Table | None, game: Game, name: str | None = None) -> Table:
-    """Keep `game` (typically finished) at a table: `table`, or when None a new one named
-    `name` (the players' names when None) whose members are the game's players and whose
-    house rules are the game's. Each player becomes the member of their name (by name key),
-    new members made as needed. Keeping a game twice at its table changes nothing (a second
-    tap); keeping one at another table is refused ("game_at_another_table"). The game's
-    version moves on, so that every phone on it learns where it is kept.
-
-    The games of its rematch chain (the games it was a rematch of, and its rematches, the
-    same players) that are at no table are kept there too: the evening's games stay together
-    whichever of them the group keeps. So when one of them is kept already (another phone
-    kept it, maybe at this very moment), `table` None means that table: two phones keeping a
-    game and its rematch at once make one table, the second joining the first's.
-    """
-    if game.table_id is not None:
-        if table is None or table.pk == game.table_id:
-            return game.table
-        raise rules.RulesError("game_at_another_table")
-    chain = _rematch_chain(game)
-    games = Game.objects.filter(pk__in=[other.pk for other in chain])
-    kept_at = table.pk if table is not None else _kept_at(game, games.values_list("pk", "table_id"))
-    while True:
-        with transaction.atomic():
-            # The table first, then the chain's games: the order of every table's change.
-            at = Table.objects.select_for_update().get(pk=kept_at) if kept_at else None
-            table_of = dict(games.select_for_update().order_by("pk").values_list("pk", "table_id"))
-            if table is not None:
-                if table_of[game.pk] not in (None, table.pk):
-                    raise rules.RulesError("game_at_another_table")
-            elif _kept_at(game, table_of.items()) != kept_at:
-                # Kept by another phone since we looked: its table is locked first, then the
-                # games again. A game is kept once, so this happens once or twice at most.
-                kept_at = _kept_at(game, table_of.items())
-                continue
-            for other in chain:
-                if table_of[other.pk] is not None:
-                    continue
-                with other._changing() as changing:
-                    if at is None:
-                        at = start_table(
-                            _name_from(changing.names) if name is None else name,
-                            changing.names,
-                            house_rules=changing.rules,
-                        )
-                    _seat_at(at, changing, _members_for(at, changing.names))
-                    changing.changed = True
-        game.table = at
-        return at
-
-
-def _kept_at(game: Game, table_of: Iterable[tuple[int, int | None]]) -> int | None:
-    """The table (its id) a game of `game`'s chain is kept at, given each game's (id, table
-    id): `game`'s own, else the first found; None when none is kept."""
-    table_of = dict(table_of)
-    if table_of.get(game.pk) is not None:
-        return table_of[game.pk]
-    return next((kept for kept in table_of.values() if kept is not None), None)
-
-
-def _rematch_chain(game: Game) -> list[Game]:
-    """`game` first, then the other games of its rematch chain, oldest first: those it was a
-    rematch of, then its rematches."""
-    before, after = [], []
-    earlier = Game.objects.filter(next_game=game).first()
-    while earlier is not None:
-        before.insert(0, earlier)
-        earlier = Game.objects.filter(next_game=earlier).first()
-    later = game.next_game
-    while later is not None:
-        after.append(later)
-        later = later.next_game
-    return [game, *before, *after]
-
-
-def _name_from(names: Sequence[str]) -> str:
-    """A table's name made of its players' names, cut to fit."""
-    name = ", ".join(names)
-    if len(name) > MAX_TABLE_NAME_LENGTH:
-        name = name[: MAX_TABLE_NAME_LENGTH - 1].rstrip(", ") + "…"
-    return name
-
-
-def rename_member(member: Member, name: str) -> None:
-    """Rename a member, and their player in every game of the table, each game through its
-    own rename (Game.rename_player, under the game's lock): its version moves on and its
-    history says who was renamed. Refused (RulesError "name_taken") when another member, or a
-    guest in one of the table's games, has the name (by name key); the name itself is checked
-    as a player's is. All or nothing: one transaction, under the table's lock."""
-    name = rules.check_name(name)
-    key = rules.name_key(name)
-    with _changing(Table(pk=member.table_id)):
-        member = Member.objects.get(pk=member.pk)
-        if key != member.name_key and (
-            Member.objects.filter(table=member.table_id, name_key=key).exists()
-            or Player.objects.filter(
-                game__table=member.table_id, member=None, name_key=key
-            ).exists()
-        ):
-            raise rules.RulesError("name_taken")
-        _lock_games(member.players.values("game_id"))
-        member.name = name
-        member.save()
-        for player in member.players.select_related("game").order_by("game_id"):
-            player.game.rename_player(player.seat, name)
-        Table.objects.filter(pk=member.table_id).update(updated_at=timezone.now())
-
-
-def rename_players(
-    game: Game, names: Mapping[int, str], seen: Mapping[int, str] | None = None, phone: str = ""
-):
-    """Rename players of a game from its players' page (Game.rename_players, which checks
-    them); in a table's game a member's new name is the member's, in every game of the table
-    (rename_member), so that a member keeps one name. All or nothing, and in a table's game
-    under the table's lock, every game of this game's members locked before this one changes
-    (the order of _changing), so that two phones renaming on two games never deadlock."""
-    if game.table_id is None:
-        game.rename_players(names, seen=seen, phone=phone)
-        return
-    with _changing(Table(pk=game.table_id)):
-        members = game.players.filter(member__isnull=False).values("member_id")
-        _lock_games(Player.objects.filter(member__in=members).values("game_id"))
-        renamed = game.rename_players(names, seen=seen, phone=phone)
-        members = game.players.filter(seat__in=renamed, member__isnull=False)
-        for player in members.select_related("member").order_by("seat"):
-            rename_member(player.member, player.name)
 
 
 # Reading a table: standings, head to head, results
@@ -727,7 +409,7 @@ def _table_fields(table: Table) -> dict:
         "format": FORMAT,
         "name": table.name,
         "members": [member.name for member in table.members.all()],
-        "rules": table_rules(table).document(),
+        "rules": table.rules.document(),
     }
 
 
@@ -786,7 +468,7 @@ def parse_table(document: object) -> TableDocument:
     if not isinstance(name, str):
         raise ExchangeError('"name" must be the table\'s name')
     try:
-        name = check_table_name(name)
+        name = Table.check_name(name)
     except rules.RulesError as error:
         raise ExchangeError(f'"name": {error}') from None
     members = _parse_members(document.get("members"))
@@ -810,7 +492,7 @@ def _parse_members(members: object) -> list[str]:
         if not isinstance(member, str):
             raise ExchangeError(f'"members": {json.dumps(member)} is not a name')
     try:
-        return check_member_names(members)
+        return rules.check_names(members, members=MAX_MEMBERS)
     except rules.RulesError as error:
         if error.player is None:
             raise ExchangeError(f'"members": {error}') from None
@@ -897,7 +579,7 @@ def import_table(document: object, progress: Callable[[int, int], None] | None =
                 if started is not None:
                     Game.objects.filter(pk=game.pk).update(created_at=started)
         with transaction.atomic():
-            table = start_table(parsed.name, parsed.members, house_rules=parsed.rules)
+            table = Table.start(parsed.name, parsed.members, house_rules=parsed.rules)
             Game.objects.filter(pk__in=made).update(table=table)
             for member in table.members.all():
                 Player.objects.filter(game__table=table, name_key=member.name_key).update(

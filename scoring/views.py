@@ -41,7 +41,6 @@ from . import (
     rules,
     sharing,
     statistics,
-    tables,
 )
 from .errors import rules_error_message
 from .forms import PlayersForm, RoundForm, StartForm
@@ -890,8 +889,7 @@ def players_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
     status = 200
     if request.method == "POST" and form.is_valid():
         try:
-            tables.rename_players(
-                game,
+            game.rename_players(
                 form.cleaned_data["names"],
                 seen=form.cleaned_data["seen"],
                 phone=phones.of(request),

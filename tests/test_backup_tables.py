@@ -31,13 +31,13 @@ def two_tables() -> list[Table]:
     Table.objects.filter(pk=thursday_table.pk).update(house_rules={"joker": 25})
     thursday_table.refresh_from_db()
     ana = thursday_table.members.get(name="Ana")
-    game = tables.new_game(thursday_table, ["Eva", ana, "Cyril"])
+    game = thursday_table.new_game(["Eva", ana, "Cyril"])
     game.record_round(
         RoundEntry(hands=(Hand(value=9), Hand(), Hand(cards=("JK",), opened=False)), winner=1)
     )
     kept = Game.start(["Filip", "Gül"])
     kept.record_round(RoundEntry(hands=(Hand(), Hand(opened=False)), winner=0, hand_rummy=True))
-    friday = tables.keep_game(None, kept, "Friday")
+    friday = Table.keep_together(kept, "Friday")
     Game.start(["Ana", "Boris"])
     return [thursday_table, friday]
 

@@ -9,8 +9,8 @@ import pytest
 from django.core.cache import cache, caches
 from django.test import RequestFactory
 
-from scoring import limits, tables
-from scoring.models import Game
+from scoring import limits
+from scoring.models import Game, Table
 from scoring.rules import Hand, RoundEntry
 
 pytestmark = pytest.mark.django_db
@@ -150,7 +150,7 @@ def test_a_rematch_is_a_new_game_and_is_counted(client, settings):
 
 def test_a_new_game_from_a_table_counts_with_the_others(client, settings):
     settings.RAMI_NEW_GAMES_PER_MINUTE = 1
-    table = tables.start_table("Friday", ["Ana", "Boris"])
+    table = Table.start("Friday", ["Ana", "Boris"])
     assert start(client).status_code == 303
     play = {"action": "play", "play-members": [str(m.pk) for m in table.members.all()]}
     response = client.post(f"/t/{table.edit_token}/", play)

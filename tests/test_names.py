@@ -10,7 +10,7 @@ from django.apps import apps
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from scoring import rules, tables
+from scoring import rules
 from scoring.models import Game, Member, Player, Table
 from scoring.rules import RulesError
 from tests.conftest import thursday
@@ -131,7 +131,7 @@ def test_a_table_refuses_look_alike_members_when_started_added_or_renamed(client
     assert "Two members have names that look the same" in html
     assert not Table.objects.exists()
 
-    table = tables.start_table("Friday", ["Ana", "Boris"])
+    table = Table.start("Friday", ["Ana", "Boris"])
     here = f"/t/{table.edit_token}/"
     client.post(here, {"action": "add_member", "add-name": "\uff21\uff4e\uff41"})
     client.post(here, {"action": "add_member", "add-name": "Ana\u3164"})
@@ -147,9 +147,9 @@ def test_a_table_refuses_look_alike_members_when_started_added_or_renamed(client
 
 
 def test_a_game_at_a_table_refuses_a_look_alike_guest(client):
-    table = tables.start_table("Friday", ["Ana", "Boris"])
+    table = Table.start("Friday", ["Ana", "Boris"])
     with pytest.raises(RulesError) as refused:
-        tables.new_game(table, [*table.members.all(), "B\u043eris"])
+        table.new_game([*table.members.all(), "B\u043eris"])
     assert (refused.value.code, refused.value.player) == ("name_lookalike", 2)
 
 
@@ -193,7 +193,7 @@ def test_import_table_refuses_look_alike_members_or_players(where, names, messag
 
 def test_the_migration_keeps_a_look_alike_pair_from_before_and_either_can_be_renamed():
     game = Game.start(["Ana", "Boris", "Cyril"])
-    table = tables.start_table("Friday", ["Ana", "Boris"])
+    table = Table.start("Friday", ["Ana", "Boris"])
     # As an older version let them in: same keys as its casefold made them.
     Player.objects.filter(game=game, seat=1).update(name="\u0410na", name_key="\u0430na")
     Member.objects.filter(table=table, name="Boris").update(name="Ana\u3164", name_key="ana\u3164")

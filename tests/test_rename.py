@@ -7,7 +7,7 @@ from html import unescape
 import pytest
 
 from scoring import exchange, history
-from scoring.models import Game, GameEvent
+from scoring.models import Game, GameEvent, Table
 from scoring.rules import Hand, RoundEntry, RulesError
 from tests.conftest import delete_post, edit_post, round_post, without_bdi
 
@@ -357,12 +357,10 @@ def test_export_and_import_after_a_rename_give_the_same_totals(client, every_kin
 def test_at_a_table_a_members_new_name_is_the_members_in_every_game(client):
     """Renamed on one game's players page, a member keeps one name: the table's, and the
     player's in every other game of the table; a guest is renamed in this game only."""
-    from scoring import tables
-
-    table = tables.start_table("Thursday", ["Ana", "Boris", "Cyril"])
+    table = Table.start("Thursday", ["Ana", "Boris", "Cyril"])
     ana, boris, cyril = table.members.order_by("position")
-    first = tables.new_game(table, [ana, boris, cyril])
-    second = tables.new_game(table, [ana, boris, "Gus"])
+    first = table.new_game([ana, boris, cyril])
+    second = table.new_game([ana, boris, "Gus"])
     data = {**shown(second), "name_0": "Anna", "name_2": "Gustav"}
     assert client.post(url(second), data).status_code == 303
     ana.refresh_from_db()

@@ -55,12 +55,12 @@ def a_table_with_everything() -> Table:
     Table.objects.filter(pk=table.pk).update(house_rules={"joker": 25})
     table.refresh_from_db()
     ana, boris, *_ = table.members.all()
-    game = tables.new_game(table, [ana, "Eva", boris])
+    game = table.new_game([ana, "Eva", boris])
     game.record_round(
         RoundEntry(hands=(Hand(), Hand(cards=("JK", "5C")), Hand(value=7, opened=False)), winner=0)
     )
-    tables.new_game(table, [boris, "Eva"])
-    tables.rename_member(boris, "Borek")
+    table.new_game([boris, "Eva"])
+    table.rename_member(boris, "Borek")
     return table
 
 

@@ -21,7 +21,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def table() -> Table:
-    return tables.start_table("Friday", ["Ana", "Boris", "Cyril"])
+    return Table.start("Friday", ["Ana", "Boris", "Cyril"])
 
 
 def members_of(table: Table) -> dict[str, Member]:
@@ -222,7 +222,7 @@ def test_the_chart_draws_each_members_wins_with_a_table_for_screen_readers(clien
 
 
 def test_a_game_in_play_is_on_top_one_tap_away(client, table):
-    game = tables.new_game(table, list(table.members.all())[:2])
+    game = table.new_game(list(table.members.all())[:2])
     html = client.get(f"/t/{table.edit_token}/").content.decode()
     assert "Playing now" in html
     assert html.index(f'href="/g/{game.edit_token}/"') < html.index("New game")
@@ -330,7 +330,7 @@ def every_edit_token(table: Table) -> list[str]:
 
 
 def test_the_watch_only_link_shows_the_same_and_no_edit_token(client, thursday_table):
-    tables.new_game(thursday_table, list(thursday_table.members.all())[:2])
+    thursday_table.new_game(list(thursday_table.members.all())[:2])
     response = client.get(f"/w/{thursday_table.view_token}/")
     html = response.content.decode()
     assert response.status_code == 200
@@ -510,7 +510,7 @@ def test_a_rematch_of_a_tables_game_stays_at_the_table(client, table):
 
 
 def test_tables_opened_are_listed_on_the_start_page_and_can_be_removed(client, thursday_table):
-    other = tables.start_table("Sunday", ["Eva", "Filip"])
+    other = Table.start("Sunday", ["Eva", "Filip"])
     client.get(f"/t/{thursday_table.edit_token}/")
     client.get(f"/w/{other.view_token}/")
     html = without_bdi(client.get("/").content.decode())
