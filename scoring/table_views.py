@@ -23,7 +23,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods
 
-from . import chart, house_rules, limits, recent, rules, sharing, tables
+from . import chart, exchange, house_rules, limits, recent, rules, sharing, tables
 from .models import Game, Member, Table
 from .table_forms import KeepTogetherForm, MemberNameForm, NewGameForm, TableStartForm
 from .views import HtmxHttpRequest, redirect
@@ -255,7 +255,7 @@ def wins_chart(members: list[Member], games: list[tables.GameResult]) -> chart.C
 
 @require_GET
 def table_export_json(request: HttpRequest, token: str) -> StreamingHttpResponse:
-    """The table as a rami-table/1 document (scoring.tables.export_table), offered as a file."""
+    """The table as a rami-table/1 document (scoring.exchange.export_table), offered as a file."""
     return _table_download(_table_or_404(edit_token=token))
 
 
@@ -269,7 +269,7 @@ def _table_download(table: Table) -> StreamingHttpResponse:
     # Streamed game by game: a table of 2,000 games is some 10 MB of JSON, which neither the
     # worker nor the phone then waits for whole before the first byte.
     response = StreamingHttpResponse(
-        tables.export_table_text(table), content_type="application/json"
+        exchange.export_table_text(table), content_type="application/json"
     )
     filename = f"rami-table-{timezone.localdate():%Y-%m-%d}.json"
     response["Content-Disposition"] = f'attachment; filename="{filename}"'

@@ -8,7 +8,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from scoring import tables
+from scoring import exchange
 from scoring.exchange import import_game
 from scoring.models import Game, Table
 
@@ -33,7 +33,7 @@ def thursday() -> dict:
 
 @pytest.fixture
 def thursday_table(db) -> Table:
-    return tables.import_table(thursday())
+    return exchange.import_table(thursday())
 
 
 def big_table(games: int) -> Table:
@@ -50,7 +50,7 @@ def big_table(games: int) -> Table:
         if number % 7 == 0:
             game["rounds"] = game["rounds"][:-1]
         document["games"].append(game)
-    return tables.import_table(document)
+    return exchange.import_table(document)
 
 
 @pytest.fixture

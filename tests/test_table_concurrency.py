@@ -19,7 +19,7 @@ import pytest
 from django.db import connection
 from django.test import Client
 
-from scoring import rules, tables
+from scoring import exchange, rules
 from scoring.models import MAX_MEMBERS, Game, Member, NewMember, Table
 from scoring.rules import Hand, RoundEntry, RulesError
 
@@ -129,7 +129,7 @@ def test_six_new_members_at_once_at_29_members_make_30_and_the_table_still_impor
     assert table.members.count() == MAX_MEMBERS
     assert table.games.count() == 1
     # Its own export reads back as a table of 30.
-    again = tables.import_table(tables.export_table(table))
+    again = exchange.import_table(exchange.export_table(table))
     assert again.members.count() == MAX_MEMBERS
 
 

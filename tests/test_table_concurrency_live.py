@@ -20,7 +20,7 @@ from collections import Counter
 
 import pytest
 
-from scoring import exchange, tables
+from scoring import exchange
 from scoring.models import MAX_MEMBERS, Game, Member, Player, Table
 from tests.conftest import round_post
 from tests.test_concurrency_live import all_at_once, phones
@@ -93,7 +93,7 @@ def test_six_play_forms_with_a_new_member_at_29_members_make_30(live_server):
     members = table.members.count()
     # Its own export reads back (as a second table): a table of more than 30 would not.
     try:
-        again = tables.import_table(tables.export_table(table))
+        again = exchange.import_table(exchange.export_table(table))
     except exchange.ExchangeError as error:
         imported = f"refused ({error})"
     else:

@@ -10,7 +10,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from scoring import exchange, tables
+from scoring import exchange
 from scoring.forms import HouseRulesForm
 from scoring.models import Game, Member, Table
 from tests.conftest import big_table, round_post, thursday, without_bdi
@@ -173,7 +173,7 @@ def test_the_table_page_shows_every_number_of_a_member(client, thursday_table):
 def test_members_with_five_finished_games_are_ranked_first(client, thursday_table):
     document = thursday()
     document["games"] = document["games"] * 2
-    table = tables.import_table(document)
+    table = exchange.import_table(document)
     html = client.get(f"/t/{table.edit_token}/").content.decode()
     names = [row[0] for row in rows(html, "standings-table")[1:]]
     # Boris has finished 6 games, the others 4: Boris is ranked, then the small samples.
@@ -203,7 +203,7 @@ def test_the_games_are_listed_newest_first_with_winner_and_a_link(client, thursd
 def test_a_long_table_lists_its_latest_games_and_the_rest_on_demand(client):
     document = thursday()
     document["games"] = document["games"] * 4
-    table = tables.import_table(document)
+    table = exchange.import_table(document)
     links = re.compile(r'class="table-game-link" href="/g/')
     html = client.get(f"/t/{table.edit_token}/").content.decode()
     assert len(links.findall(html)) == 10
@@ -251,7 +251,7 @@ def test_a_new_member_joins_the_table_as_the_game_starts(client, table):
 
 
 def test_a_new_game_plays_by_the_tables_house_rules(client):
-    table = tables.import_table({**thursday(), "rules": {"joker": 50}})
+    table = exchange.import_table({**thursday(), "rules": {"joker": 50}})
     client.post(f"/t/{table.edit_token}/", play(table, "Ana", "Boris"))
     game = Game.objects.filter(table=table).order_by("-created_at").first()
     assert game.rules.joker == 50
@@ -414,10 +414,10 @@ def test_the_table_file_is_offered_as_rami_table_1(client, thursday_table):
 @pytest.mark.parametrize("games", [0, 1, 3, 40])
 def test_the_streamed_file_is_the_export_as_dumps_writes_it_to_the_character(client, games):
     """Streamed game by game, the file still reads as one JSON document, export_table's."""
-    table = big_table(games) if games != 3 else tables.import_table(thursday())
+    table = big_table(games) if games != 3 else exchange.import_table(thursday())
     text = streamed(client.get(f"/t/{table.edit_token}/export.json"))
-    assert text == exchange.dumps(tables.export_table(table))
-    assert json.loads(text) == tables.export_table(table)
+    assert text == exchange.dumps(exchange.export_table(table))
+    assert json.loads(text) == exchange.export_table(table)
 
 
 def test_the_file_is_streamed_one_game_at_a_time(client):
