@@ -180,8 +180,10 @@ def _table_response(
     (wins_chart), `small_sample` (tables.SMALL_SAMPLE), `members`, `games_count`, `share`
     (the links with their QR codes); on the edit link the forms: `play_form`, `add_form` and
     `renames` ((member, form) for each member)."""
-    table_standings = tables.standings(table)
-    games = tables.results(table)
+    # The members and the players' totals read once, for the standings, the games and the pairs.
+    at_table = tables.Played.of(table, members)
+    table_standings = tables.standings(table, at_table)
+    games = tables.results(table, at_table)
     played = [game for game in reversed(games) if game.finished]
     in_play = [game for game in reversed(games) if not game.finished]
     all_games = request.GET.get("games") == "all"
@@ -194,7 +196,7 @@ def _table_response(
         "ranked": [standing for standing in table_standings if not standing.small_sample],
         "small_samples": [standing for standing in table_standings if standing.small_sample],
         "small_sample": tables.SMALL_SAMPLE,
-        "pairs": tables.head_to_head(table),
+        "pairs": tables.head_to_head(table, at_table),
         "in_play": in_play if all_games else in_play[:SHOWN_IN_PLAY],
         "played": played if all_games else played[:SHOWN_GAMES],
         "played_count": len(played),

@@ -1,28 +1,16 @@
-"""A group's games (SPEC 2.5): tables, their members, new games from a table, and the standings
-across the table's games.
+"""Reading a table (SPEC 2.5): its members' standings across its games, who finished lower
+than whom (head to head), and its games with their players' totals (results).
 
-A table is a named group of members; its games are ordinary games (`Game.table`), whose players
-are its members (`Player.member`) or guests (no member). Every change here goes through the
-game's own methods (`Game.start`, `Game._changing`), so that a game of a table is a game like
-any other. One rule keeps a table's people apart: within a table a name key (rules.name_key)
-is one person, a member's or a guest's, never both. So a name typed for a new game that is a
-member's is that member, a guest who joins becomes the member in the games they played as a
-guest, and a member cannot be renamed to a guest's name. The exchange (rami-table/1) can then
-link players to members by name alone.
+A table and its changes are the model's (models.Table: start, new_game, keep_game,
+rename_member, ...), its exchange format rami-table/1 is scoring/exchange.py's; here are only
+the reads, which change nothing.
 
-Reading a table's numbers takes a fixed number of queries whatever the number of its games:
-`standings` three, `head_to_head` two, `results` two. They work on flat rows aggregated by the
-database: one row per player of a game (their final total), and one per member for their rounds.
-
-Every change to a table is made under the table's lock (`_changing`), as a game's is under the
-game's: its checks (unique names, at most MAX_MEMBERS members) see what the other phones did,
-and a clash is a RulesError, never the database's unique constraint. Locks are taken in one
-order: the table, then its games in the order of their ids, then their players and members.
-
-Errors a person can see are `rules.RulesError`s whose messages are in scoring/errors.py.
-
-The exchange format rami-table/1 (SPEC 2.5) is at the end: `export_table`, `parse_table` and
-`import_table`, each game through scoring/exchange.py as a single game goes.
+They take a fixed number of queries whatever the number of the table's games, working on flat
+rows aggregated by the database: one row per player of a game (_Seat: their final total so far),
+and one per member for their rounds. Alone, `standings` takes three queries, `head_to_head`
+two and `results` two; a page that shows all three reads the members and the players' totals
+once (Played.of) and hands them to each: five queries in all with the table itself
+(tests/test_table_views.py counts them at 200 games).
 """
 
 from __future__ import annotations
@@ -127,6 +115,24 @@ def _seats(table: Table) -> list[_Seat]:
     ]
 
 
+@dataclass(frozen=True)
+class Played:
+    """What the reads of a table share, each read once: its members in the table's order, and
+    every player of its games with their total (_Seat), oldest game first. A page that shows
+    standings, head to head and results reads them once (Played.of) and hands them to each."""
+
+    members: list[Member]
+    seats: list[_Seat]
+
+    @classmethod
+    def of(cls, table: Table, members: list[Member] | None = None) -> Played:
+        """The table's members (`members`, when the caller has read them already) and its
+        seats: two queries, or one."""
+        if members is None:
+            members = list(table.members.all())
+        return cls(members=members, seats=_seats(table))
+
+
 def one_decimal(total: int, count: int) -> float | None:
     """total / count to one decimal, rounded half up (166.65 -> 166.7) as a person rounds, not
     to even as round() does; None for no count."""
@@ -158,14 +164,14 @@ def _round_counts(table: Table) -> dict[int, dict]:
     return {row.pop("player__member"): row for row in rows}
 
 
-def standings(table: Table) -> list[MemberStanding]:
+def standings(table: Table, played: Played | None = None) -> list[MemberStanding]:
     """Every member's numbers across the table's games (MemberStanding), in three queries
-    whatever the number of games: the ranked members first (by rank), then the small samples
-    in the table's order of members."""
-    members = list(table.members.all())
+    whatever the number of games (one, given what was `played` already): the ranked members
+    first (by rank), then the small samples in the table's order of members."""
+    played = played or Played.of(table)
     finished: dict[int, list[_Seat]] = defaultdict(list)
     playing: dict[int, int] = defaultdict(int)
-    for seat in _seats(table):
+    for seat in played.seats:
         if seat.member_id is None:
             continue
         if seat.finished:
@@ -174,7 +180,7 @@ def standings(table: Table) -> list[MemberStanding]:
             playing[seat.member_id] += 1
     counts = _round_counts(table)
     table_standings = []
-    for member in members:
+    for member in played.members:
         games = finished[member.pk]
         totals = [seat.total for seat in games]
         wins = sum(seat.won for seat in games)
@@ -235,13 +241,14 @@ class HeadToHead:
     ties: int
 
 
-def head_to_head(table: Table) -> list[HeadToHead]:
+def head_to_head(table: Table, played: Played | None = None) -> list[HeadToHead]:
     """Each pair of members who finished a game together, in the table's order of members;
-    two queries whatever the number of games."""
-    members = list(table.members.all())
+    two queries whatever the number of games (none, given what was `played` already)."""
+    played = played or Played.of(table)
+    members = played.members
     order = {member.pk: index for index, member in enumerate(members)}
     by_game: dict[int, list[_Seat]] = defaultdict(list)
-    for seat in _seats(table):
+    for seat in played.seats:
         if seat.finished and seat.member_id is not None:
             by_game[seat.game_id].append(seat)
     pairs: dict[tuple[int, int], list[int]] = {}
@@ -304,9 +311,9 @@ class GameResult:
         return None
 
 
-def results(table: Table) -> list[GameResult]:
+def results(table: Table, played: Played | None = None) -> list[GameResult]:
     """The table's games, oldest first, with their players' totals: two queries whatever the
-    number of games."""
+    number of games (one, given what was `played` already)."""
     games = list(
         table.games.order_by("created_at", "pk")
         .annotate(rounds_played=Count("rounds"))
@@ -323,7 +330,7 @@ def results(table: Table) -> list[GameResult]:
         )
     )
     players: dict[int, list[ResultPlayer]] = defaultdict(list)
-    for seat in _seats(table):
+    for seat in played.seats if played else _seats(table):
         players[seat.game_id].append(ResultPlayer(seat.seat, seat.name, seat.member_id, seat.total))
     listed = []
     for pk, edit_token, view_token, started, status, version, winner, house, rounds in games:

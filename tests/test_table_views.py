@@ -10,7 +10,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from scoring import exchange
+from scoring import exchange, tables
 from scoring.forms import HouseRulesForm
 from scoring.models import Game, Member, Table
 from tests.conftest import big_table, round_post, thursday, without_bdi
@@ -545,3 +545,39 @@ def test_the_table_page_makes_the_same_queries_for_3_games_and_for_200(client):
                 assert client.get(page.format(table)).status_code == 200
             counts.append(len(captured))
         assert counts[0] == counts[1] <= 12, (page, counts)
+
+
+def test_the_page_of_a_table_of_200_games_takes_5_queries_and_shows_every_number(
+    client, django_assert_max_num_queries
+):
+    """The table, its members, its players' totals, its members' rounds and its games: the
+    members and the totals read once for the standings, the games and the head to head."""
+    table = big_table(200)
+    standings = tables.standings(table)
+    pairs = tables.head_to_head(table)
+    finished = [game for game in tables.results(table) if game.finished]
+    newest = finished[-1]
+    pages = (
+        (f"/t/{table.edit_token}/", f"/g/{newest.edit_token}/"),
+        (f"/w/{table.view_token}/", f"/v/{newest.view_token}/"),
+    )
+    for page, newest_link in pages:
+        with django_assert_max_num_queries(5):
+            html = client.get(page).content.decode()
+        shown = [row[:4] for row in rows(html, "standings-table")[1:]]
+        assert shown == [
+            [
+                f"{standing.rank}. {standing.name}",
+                f"{standing.games} +{standing.playing} playing"
+                if standing.playing
+                else f"{standing.games}",
+                str(standing.wins),
+                f"{standing.win_rate:.0%}",
+            ]
+            for standing in standings
+        ]
+        assert [row[1] for row in rows(html, "pairs-table")[1:]] == [
+            str(pair.games) for pair in pairs
+        ]
+        assert f"Show all {len(finished)} games" in html
+        assert f'href="{newest_link}"' in html
