@@ -110,7 +110,7 @@ MESSAGES = {
         "The player chosen to deal first has no name: type one, or choose another dealer."
     ),
     "first_dealer_unknown": _("Choose one of the players to deal first."),
-    # Tables (scoring/tables.py).
+    # Tables (models.Table).
     "member_count": _("A table has 1 to %(limit)s members, not %(count)s."),
     "member_duplicate": _("Two members have this name: make them different."),
     "member_lookalike": _(

@@ -1,8 +1,12 @@
-"""Games, their players, rounds and hands, and the history of every change.
+"""Games, their players, rounds and hands, and the history of every change; tables (a group's
+games, SPEC 2.5) and their members.
 
 A round is recorded, edited, deleted and restored only through the `Game` methods below, each in
 one transaction with the game locked, the points computed by `scoring.rules` and stored. The web
-views and the importer both go through them.
+views and the importer both go through them. A table changes the same way, through its own
+methods (`Table.start` as `Game.start`, `new_game`, `keep_game`, `rename_member`, ...), each with
+the table locked; both take their lock through one helper (_locked). Reading a table's numbers is
+scoring/tables.py's.
 """
 
 from __future__ import annotations
@@ -235,39 +239,38 @@ class Table(models.Model):
         (an id; None for a guest): the one way a game comes to a table, whether started
         there, kept there or a rematch of one of its games."""
         Game.objects.filter(pk=game.pk).update(table=self)
-        game.table = self
+        # The id only: `self` may be a table known by its id alone (Game.rematch).
+        game.table_id = self.pk
         players = game.seated_players
         for player, member in zip(players, members, strict=True):
             player.member_id = member
         Player.objects.bulk_update(players, ["member"])
         Table.objects.filter(pk=self.pk).update(updated_at=timezone.now())
 
-    @classmethod
-    def keep_together(cls, game: Game, name: str | None = None) -> Table:
-        """Keep `game` (typically finished) at a new table named `name` (the players' names
-        when None), whose members are the game's players and whose house rules are the
-        game's; or, when it or a game of its rematch chain is kept already, at that table
-        (see keep_game)."""
-        return cls._keep(None, game, name)
-
     def keep_game(self, game: Game) -> Table:
-        """Keep `game` (typically finished) at this table (see _keep)."""
-        return Table._keep(self, game, None)
-
-    @classmethod
-    def _keep(cls, table: Table | None, game: Game, name: str | None) -> Table:
-        """Keep `game` at `table`, or when None at a new one named `name` (keep_together).
-        Each player becomes the member of their name (by name key), new members made as
-        needed. Keeping a game twice at its table changes nothing (a second tap); keeping one
-        at another table is refused ("game_at_another_table"). The game's version moves on,
-        so that every phone on it learns where it is kept.
+        """Keep `game` (typically finished) at this table. Each player becomes the member of
+        their name (by name key), new members made as needed. Keeping a game twice at its
+        table changes nothing (a second tap); keeping one at another table is refused
+        ("game_at_another_table"). The game's version moves on, so that every phone on it
+        learns where it is kept.
 
         The games of its rematch chain (the games it was a rematch of, and its rematches, the
         same players) that are at no table are kept there too: the evening's games stay
-        together whichever of them the group keeps. So when one of them is kept already
-        (another phone kept it, maybe at this very moment), `table` None means that table:
-        two phones keeping a game and its rematch at once make one table, the second joining
-        the first's."""
+        together whichever of them the group keeps."""
+        return Table._keep(self, game, None)
+
+    @classmethod
+    def keep_together(cls, game: Game, name: str | None = None) -> Table:
+        """Keep `game` as keep_game does at a new table named `name` (the players' names when
+        None), whose members are the game's players and whose house rules are the game's. But
+        when a game of its rematch chain is kept already (another phone kept it, maybe at this
+        very moment), at that table: two phones keeping a game and its rematch at once make
+        one table, the second joining the first's."""
+        return cls._keep(None, game, name)
+
+    @classmethod
+    def _keep(cls, table: Table | None, game: Game, name: str | None) -> Table:
+        """keep_game at `table`, or keep_together when None."""
         if game.table_id is not None:
             if table is None or table.pk == game.table_id:
                 return game.table
