@@ -46,7 +46,7 @@ class Status(models.TextChoices):
     FINISHED = "finished", _("Finished")
 
 
-# A table's members: a club's worth, and a list that a phone still shows on one screen.
+# The most members a table may have, and the longest name a table may have.
 MAX_MEMBERS = 30
 MAX_TABLE_NAME_LENGTH = 60
 
@@ -189,6 +189,7 @@ class Table(models.Model):
                 first_dealer = self.deal_follows_on([rules.name_key(name) for name in names])
             game = Game.start(names, first_dealer=first_dealer, house_rules=self.rules)
             self._seat(game, [member.pk if member else None for member in seated])
+            Table.objects.filter(pk=self.pk).update(updated_at=timezone.now())
         return game
 
     # Changing: every method locks the table first (_changing).
@@ -237,7 +238,9 @@ class Table(models.Model):
     def _seat(self, game: Game, members: Sequence[int | None]) -> None:
         """Make `game` one of the table's, each player (in seat order) linked to their member
         (an id; None for a guest): the one way a game comes to a table, whether started
-        there, kept there or a rematch of one of its games."""
+        there, kept there or a rematch of one of its games. It writes the game and its
+        players, not the table's row: a rematch holds its game's lock, and a lock on the
+        table taken after a game's would break the order of every table's change."""
         Game.objects.filter(pk=game.pk).update(table=self)
         # The id only: `self` may be a table known by its id alone (Game.rematch).
         game.table_id = self.pk
@@ -245,7 +248,6 @@ class Table(models.Model):
         for player, member in zip(players, members, strict=True):
             player.member_id = member
         Player.objects.bulk_update(players, ["member"])
-        Table.objects.filter(pk=self.pk).update(updated_at=timezone.now())
 
     def keep_game(self, game: Game) -> Table:
         """Keep `game` (typically finished) at this table. Each player becomes the member of
@@ -308,6 +310,8 @@ class Table(models.Model):
                             )
                         members = at._members_for(changing.names)
                         at._seat(changing, [member.pk for member in members])
+                        # The table is locked (or new) already: its row may be written.
+                        Table.objects.filter(pk=at.pk).update(updated_at=timezone.now())
                         changing.changed = True
             game.table = at
             return at
