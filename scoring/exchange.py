@@ -505,7 +505,7 @@ def _parse_members(members: object) -> list[str]:
         if not isinstance(member, str):
             raise ExchangeError(f'"members": {json.dumps(member)} is not a name')
     try:
-        return rules.check_names(members, members=MAX_MEMBERS)
+        return rules.check_names(members, members_at_most=MAX_MEMBERS)
     except rules.RulesError as error:
         if error.player is None:
             raise ExchangeError(f'"members": {error}') from None

@@ -135,7 +135,7 @@ class Table(models.Model):
         by `house_rules` (the seeds' when None). RulesError when a name is wrong: a member's
         error carries the member's index as its `player` (rules.check_names)."""
         name = cls.check_name(name)
-        members = rules.check_names(members, members=MAX_MEMBERS)
+        members = rules.check_names(members, members_at_most=MAX_MEMBERS)
         with transaction.atomic():
             table = cls.objects.create(
                 name=name, house_rules=(house_rules or rules.SEEDS).changes()

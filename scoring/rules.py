@@ -711,15 +711,15 @@ def same_name(name: str, other: str, index: int | None = None, members: bool = F
     return RulesError("name_duplicate", index) if same else RulesError("name_lookalike", index)
 
 
-def check_names(names: Sequence[str], members: int | None = None) -> list[str]:
+def check_names(names: Sequence[str], members_at_most: int | None = None) -> list[str]:
     """The names cleaned (clean_name): 2 to 6 of them, each checked (check_name) and unique by
     name key, so neither the same ignoring case nor look-alikes; else RulesError naming the
-    player (its index). A table's members (`members`: how many a table may have) are 1 to
+    player (its index). The members of a table (`members_at_most`: how many it may have) are 1 to
     that many, and their errors say members: "member_count", "member_duplicate",
     "member_lookalike"."""
-    if members is not None:
-        if not 1 <= len(names) <= members:
-            raise RulesError("member_count", count=len(names), limit=members)
+    if members_at_most is not None:
+        if not 1 <= len(names) <= members_at_most:
+            raise RulesError("member_count", count=len(names), limit=members_at_most)
     elif not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
         raise RulesError("player_count", count=len(names))
     cleaned = []
@@ -731,7 +731,7 @@ def check_names(names: Sequence[str], members: int | None = None) -> list[str]:
             raise error.for_player(index) from None
         key = name_key(name)
         if key in seen:
-            raise same_name(name, seen[key], index, members=members is not None)
+            raise same_name(name, seen[key], index, members=members_at_most is not None)
         seen[key] = name
         cleaned.append(name)
     return cleaned

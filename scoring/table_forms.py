@@ -70,7 +70,7 @@ class TableStartForm(HouseRulesForm):
         typed = _filled(cleaned, "member", self.FIELDS)
         try:
             cleaned["members"] = rules.check_names(
-                [name for _index, name in typed], members=MAX_MEMBERS
+                [name for _index, name in typed], members_at_most=MAX_MEMBERS
             )
         except rules.RulesError as error:
             if error.player is None:
