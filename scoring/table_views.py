@@ -24,9 +24,9 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from . import chart, house_rules, limits, recent, rules, sharing, tables
+from .http import HtmxHttpRequest, redirect
 from .models import Game, Member, Table
 from .table_forms import KeepTogetherForm, MemberNameForm, NewGameForm, TableStartForm
-from .views import HtmxHttpRequest, redirect
 
 
 def _table_or_404(**lookup: str) -> Table:

@@ -16,7 +16,6 @@ from django.http import (
     HttpRequest,
     HttpResponse,
     HttpResponseBadRequest,
-    HttpResponseRedirect,
     JsonResponse,
 )
 from django.template.response import TemplateResponse
@@ -25,8 +24,6 @@ from django.urls import reverse
 from django.utils.translation import get_language, gettext, ngettext
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET, require_http_methods
-from django_htmx.http import HttpResponseClientRedirect
-from django_htmx.middleware import HtmxDetails
 
 from . import (
     counting,
@@ -45,21 +42,11 @@ from . import (
 )
 from .errors import rules_error_message
 from .forms import PlayersForm, RoundForm, StartForm
+from .http import HtmxHttpRequest, redirect
 from .models import Game, GameEvent, Round, Status, snapshot
 from .scoreboard import Scoreboard
 
 logger = logging.getLogger(__name__)
-
-
-class HtmxHttpRequest(HttpRequest):
-    htmx: HtmxDetails
-
-
-def redirect(request: HtmxHttpRequest, url: str) -> HttpResponse:
-    """Go to `url`: a client-side redirect for htmx, a 303 See Other otherwise."""
-    if request.htmx:
-        return HttpResponseClientRedirect(url)
-    return HttpResponseRedirect(url, status=303)
 
 
 @require_http_methods(["GET", "POST"])
