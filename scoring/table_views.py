@@ -23,7 +23,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods
 
-from . import chart, house_rules, limits, recent, rules, sharing, tables
+from . import chart, house_rules, http, limits, recent, rules, sharing, tables
 from .http import HtmxHttpRequest, redirect
 from .models import Game, Member, Table
 from .table_forms import KeepTogetherForm, MemberNameForm, NewGameForm, TableStartForm
@@ -76,16 +76,19 @@ SHOWN_IN_PLAY = 3
 SHOWN_GAMES = 10
 
 
+@http.require_GET_when_watch_only
 @require_http_methods(["GET", "POST"])
-def table_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
+def table_page(request: HtmxHttpRequest, token: str, editable: bool) -> HttpResponse:
     """The table from its edit link: its games, standings, head to head and chart; start a
-    game, add or rename a member. Template: scoring/table.html (see _table_response).
+    game, add or rename a member. From the watch-only link (`editable` false) the same page,
+    read-only: no form, and no edit token anywhere (the games are linked by their view
+    links). Template: scoring/table.html (see _table_response).
 
-    POST actions (the `action` field): `play` (NewGameForm: the members who play today,
-    guests and new members) goes to the new game's page; `add_member` and `rename` (a member's
-    `member` id and new `name`) come back here. A refused form is shown again with what was
-    typed and the reason."""
-    table = _table_or_404(edit_token=token)
+    POST actions, from the edit link only (the `action` field): `play` (NewGameForm: the
+    members who play today, guests and new members) goes to the new game's page; `add_member`
+    and `rename` (a member's `member` id and new `name`) come back here. A refused form is
+    shown again with what was typed and the reason."""
+    table = _table_or_404(**http.token_lookup(token, editable))
     members = list(table.members.all())
     forms: dict = {}
     status = 200
@@ -134,12 +137,12 @@ def table_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
                 else:
                     return redirect(request, f"{here}#members")
             forms["renamed"] = (member.pk, form)
-    response = _table_response(request, table, members, editable=True, **forms)
+    response = _table_response(request, table, members, editable, **forms)
     response.status_code = status
     if status == 429:
         response["Retry-After"] = str(limits.WINDOW_SECONDS)
     if request.method == "GET":
-        recent.remember_table(request, response, table, "t")
+        recent.remember_table(request, response, table, "t" if editable else "w")
     return response
 
 
@@ -150,16 +153,6 @@ def _member(members: list[Member], posted: str | None) -> Member:
         if str(member.pk) == posted:
             return member
     raise Http404
-
-
-@require_GET
-def table_view_page(request: HttpRequest, token: str) -> HttpResponse:
-    """The same page, read-only, from the watch-only link: no form, and no edit token
-    anywhere (the games are linked by their view links). Template: scoring/table.html."""
-    table = _table_or_404(view_token=token)
-    response = _table_response(request, table, list(table.members.all()), editable=False)
-    recent.remember_table(request, response, table, "w")
-    return response
 
 
 def _table_response(
@@ -254,15 +247,10 @@ def wins_chart(members: list[Member], games: list[tables.GameResult]) -> chart.C
 
 
 @require_GET
-def table_export_json(request: HttpRequest, token: str) -> StreamingHttpResponse:
-    """The table as a rami-table/1 document (scoring.tables.export_table), offered as a file."""
-    return _table_download(_table_or_404(edit_token=token))
-
-
-@require_GET
-def table_view_export_json(request: HttpRequest, token: str) -> StreamingHttpResponse:
-    """The same document from the watch-only link: it holds no token of any kind."""
-    return _table_download(_table_or_404(view_token=token))
+def table_export_json(request: HttpRequest, token: str, editable: bool) -> StreamingHttpResponse:
+    """The table as a rami-table/1 document (scoring.tables.export_table), offered as a file,
+    from either link: it holds no token of any kind."""
+    return _table_download(_table_or_404(**http.token_lookup(token, editable)))
 
 
 def _table_download(table: Table) -> StreamingHttpResponse:

@@ -31,6 +31,7 @@ from . import (
     forms,
     history,
     house_rules,
+    http,
     limits,
     phones,
     recent,
@@ -278,24 +279,27 @@ def _fixing(
 ACTIONS = {"save", "preview", "delete", "undo", "correct", "replace", "rematch"}
 
 
+@http.require_GET_when_watch_only
 @require_http_methods(["GET", "POST"])
-def game_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
+def game_page(request: HtmxHttpRequest, token: str, editable: bool) -> HttpResponse:
     """The game: scoreboard, round entry, round table, sharing. Template: scoring/game.html.
+    From the watch-only link (`editable` false) the same scoreboard, read-only and live: no
+    form, and the edit token appears nowhere.
 
-    POST actions (the `action` field): `save` a new round, `preview` its points (the
-    #preview part), `correct` a round taken back into the form (its `round`, `for_round`
-    and `revision`), `replace` a round another phone saved first with the one typed here
-    (the same fields, from the conflict notice), `delete` a round (its `round` id, `number`
-    and `revision` as the phone saw them), `undo` a change this phone made (its `event`),
-    `rematch`. Every change is made by this phone (scoring.phones).
+    POST actions, from the edit link only (the `action` field): `save` a new round,
+    `preview` its points (the #preview part), `correct` a round taken back into the form
+    (its `round`, `for_round` and `revision`), `replace` a round another phone saved first
+    with the one typed here (the same fields, from the conflict notice), `delete` a round
+    (its `round` id, `number` and `revision` as the phone saw them), `undo` a change this
+    phone made (its `event`), `rematch`. Every change is made by this phone (scoring.phones).
     htmx requests get the #game_body part back; others are redirected (303) after a change.
     A change that another phone's change has overtaken is refused with 409 and the reason.
     """
     if request.method == "GET":
         with snapshot():
-            game = _game_or_404(edit_token=token)
-            response = _rendered(_game_page(request, game, editable=True))
-        recent.remember(request, response, game, "g")
+            game = _game_or_404(**http.token_lookup(token, editable))
+            response = _rendered(_game_page(request, game, editable))
+        recent.remember(request, response, game, "g" if editable else "v")
         return response
 
     game = _game_or_404(edit_token=token)
@@ -500,28 +504,10 @@ def _number(text: str | None) -> int:
 
 
 @require_GET
-def view_page(request: HttpRequest, token: str) -> HttpResponse:
-    """The same scoreboard, read-only and live, for the view link. Template:
-    scoring/game.html (editable false: no form, and the edit token appears nowhere)."""
-    with snapshot():
-        game = _game_or_404(view_token=token)
-        response = _rendered(_game_page(request, game, editable=False))
-    recent.remember(request, response, game, "v")
-    return response
-
-
-@require_GET
 @never_cache
-def poll(request: HttpRequest, token: str) -> HttpResponse:
-    """Live updates for the edit page; see _poll."""
-    return _poll(request, token, editable=True)
-
-
-@require_GET
-@never_cache
-def view_poll(request: HttpRequest, token: str) -> HttpResponse:
-    """Live updates for the view page; see _poll."""
-    return _poll(request, token, editable=False)
+def poll(request: HttpRequest, token: str, editable: bool) -> HttpResponse:
+    """Live updates for the game page, from the edit or the watch-only link; see _poll."""
+    return _poll(request, token, editable)
 
 
 def _poll(request: HttpRequest, token: str, editable: bool) -> HttpResponse:
@@ -686,27 +672,16 @@ def _csv_download(game: Game) -> HttpResponse:
 
 
 @require_GET
-def export_json(request: HttpRequest, token: str) -> HttpResponse:
-    """The game as a rami-game/1 document, offered as a file."""
-    return _json_download(_game_or_404(edit_token=token))
+def export_json(request: HttpRequest, token: str, editable: bool) -> HttpResponse:
+    """The game as a rami-game/1 document, offered as a file, from either link."""
+    return _json_download(_game_or_404(**http.token_lookup(token, editable)))
 
 
 @require_GET
-def export_csv(request: HttpRequest, token: str) -> HttpResponse:
-    """The rounds as CSV, one row per round and player (scoring/rounds_csv.py)."""
-    return _csv_download(_game_or_404(edit_token=token))
-
-
-@require_GET
-def view_export_csv(request: HttpRequest, token: str) -> HttpResponse:
-    """The same CSV, from the read-only link."""
-    return _csv_download(_game_or_404(view_token=token))
-
-
-@require_GET
-def view_export_json(request: HttpRequest, token: str) -> HttpResponse:
-    """The rami-game/1 document, from the read-only link."""
-    return _json_download(_game_or_404(view_token=token))
+def export_csv(request: HttpRequest, token: str, editable: bool) -> HttpResponse:
+    """The rounds as CSV, one row per round and player (scoring/rounds_csv.py), from either
+    link."""
+    return _csv_download(_game_or_404(**http.token_lookup(token, editable)))
 
 
 # Installing the app on a phone. The colours match templates/_head_icons.html.
@@ -769,15 +744,10 @@ def rules_page(request: HttpRequest) -> TemplateResponse:
 
 
 @require_GET
-def game_rules_page(request: HttpRequest, token: str) -> TemplateResponse:
-    """The rules this game plays by, from its players' link. See _game_rules."""
-    return _game_rules(request, _game_or_404(edit_token=token), editable=True)
-
-
-@require_GET
-def view_rules_page(request: HttpRequest, token: str) -> TemplateResponse:
-    """The same, from the watch-only link (which shows no edit token)."""
-    return _game_rules(request, _game_or_404(view_token=token), editable=False)
+def game_rules_page(request: HttpRequest, token: str, editable: bool) -> TemplateResponse:
+    """The rules this game plays by, from its players' link or its watch-only link (which
+    shows no edit token). See _game_rules."""
+    return _game_rules(request, _game_or_404(**http.token_lookup(token, editable)), editable)
 
 
 def _game_rules(request: HttpRequest, game: Game, editable: bool) -> TemplateResponse:
