@@ -192,7 +192,11 @@ def _table_response(
         "played": played if all_games else played[:SHOWN_GAMES],
         "played_count": len(played),
         "chart": wins_chart(members, games),
-        "share": _share_links(request, table, editable),
+        "share": sharing.links(
+            request,
+            edit=reverse("table", args=[table.edit_token]) if editable else None,
+            view=reverse("table_view", args=[table.view_token]),
+        ),
     }
     if editable:
         context["play_form"] = play_form or NewGameForm(members=members)
@@ -207,19 +211,6 @@ def _table_response(
             for member in members
         ]
     return TemplateResponse(request, "scoring/table.html", context)
-
-
-def _share_links(request: HttpRequest, table: Table, editable: bool) -> list[dict]:
-    """The table's links as phones on the network can open them, with their QR codes; the
-    watch-only page offers only its own."""
-    links = []
-    if editable:
-        links.append({"kind": "edit", "path": reverse("table", args=[table.edit_token])})
-    links.append({"kind": "view", "path": reverse("table_view", args=[table.view_token])})
-    for link in links:
-        link["url"] = sharing.public_url(request, link["path"])
-        link["qr"] = sharing.qr_svg(link["url"])
-    return links
 
 
 def wins_chart(members: list[Member], games: list[tables.GameResult]) -> chart.Chart | None:

@@ -124,19 +124,6 @@ def _round_form(game: Game, data=None, next_round: int | None = None, **kwargs) 
     return form
 
 
-def _share_links(request: HttpRequest, game: Game, editable: bool) -> list[dict]:
-    """The links to share, as phones on the network can open them, with their QR codes.
-    The view page offers only the view link: the edit token must appear nowhere on it."""
-    links = []
-    if editable:
-        links.append({"kind": "edit", "path": reverse("game", args=[game.edit_token])})
-    links.append({"kind": "view", "path": reverse("view", args=[game.view_token])})
-    for link in links:
-        link["url"] = sharing.public_url(request, link["path"])
-        link["qr"] = sharing.qr_svg(link["url"])
-    return links
-
-
 def _game_response(
     request: HtmxHttpRequest,
     game: Game,
@@ -169,7 +156,11 @@ def _game_response(
     if editable and partial != "changes":  # a live update of what changed sends no form
         context["form"] = form or _round_form(game, next_round=board.next_round_number)
     if not partial:
-        context["share"] = _share_links(request, game, editable)
+        context["share"] = sharing.links(
+            request,
+            edit=reverse("game", args=[game.edit_token]) if editable else None,
+            view=reverse("view", args=[game.view_token]),
+        )
     template = "scoring/game.html" + (f"#{partial}" if partial else "")
     return TemplateResponse(request, template, context)
 
