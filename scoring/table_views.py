@@ -15,15 +15,14 @@ from __future__ import annotations
 
 from itertools import accumulate
 
-from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from . import chart, house_rules, http, limits, recent, rules, sharing, tables
+from .errors import rules_error_message
 from .http import HtmxHttpRequest, redirect
 from .models import Game, Member, Table
 from .table_forms import KeepTogetherForm, MemberNameForm, NewGameForm, TableStartForm
@@ -37,35 +36,24 @@ def _table_or_404(**lookup: str) -> Table:
         raise Http404 from None
 
 
-def _too_many(request: HttpRequest, action: str) -> bool:
-    """Whether this client has started too many games or tables this minute (scoring/limits.py,
-    the start page's limit)."""
-    return not limits.allow(request, action, settings.RAMI_NEW_GAMES_PER_MINUTE)
-
-
-def _limited(response: TemplateResponse) -> TemplateResponse:
-    response.status_code = 429
-    response["Retry-After"] = str(limits.WINDOW_SECONDS)
-    return response
-
-
 @require_http_methods(["GET", "POST"])
+@limits.limited("new-table")
 def table_start(request: HtmxHttpRequest) -> HttpResponse:
     """Start a table: its name and its first members. Template: scoring/table_start.html;
     context: `form` (TableStartForm). Limited like new games (429 with everything typed)."""
     form = TableStartForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        if not _too_many(request, "new-table"):
+        try:
+            limits.spend(request)
+        except rules.RulesError as error:
+            form.add_error(None, rules_error_message(error))
+        else:
             table = tables.start_table(
                 form.cleaned_data["name"],
                 form.cleaned_data["members"],
                 house_rules=form.cleaned_data["house_rules"],
             )
             return redirect(request, reverse("table", args=[table.edit_token]))
-        form.add_error(
-            None, gettext("Too many new tables from this device: wait a minute, then try again.")
-        )
-        return _limited(TemplateResponse(request, "scoring/table_start.html", {"form": form}))
     return TemplateResponse(request, "scoring/table_start.html", {"form": form})
 
 
@@ -78,6 +66,7 @@ SHOWN_GAMES = 10
 
 @http.require_GET_when_watch_only
 @require_http_methods(["GET", "POST"])
+@limits.limited("new-game")
 def table_page(request: HtmxHttpRequest, token: str, editable: bool) -> HttpResponse:
     """The table from its edit link: its games, standings, head to head and chart; start a
     game, add or rename a member. From the watch-only link (`editable` false) the same page,
@@ -87,11 +76,10 @@ def table_page(request: HtmxHttpRequest, token: str, editable: bool) -> HttpResp
     POST actions, from the edit link only (the `action` field): `play` (NewGameForm: the
     members who play today, guests and new members) goes to the new game's page; `add_member`
     and `rename` (a member's `member` id and new `name`) come back here. A refused form is
-    shown again with what was typed and the reason."""
+    shown again with what was typed and the reason (a new game past the limit, with 429)."""
     table = _table_or_404(**http.token_lookup(token, editable))
     members = list(table.members.all())
     forms: dict = {}
-    status = 200
     if request.method == "POST":
         action = request.POST.get("action")
         if action not in TABLE_ACTIONS:
@@ -100,21 +88,13 @@ def table_page(request: HtmxHttpRequest, token: str, editable: bool) -> HttpResp
         if action == "play":
             form = NewGameForm(request.POST, members=members)
             if form.is_valid():
-                if _too_many(request, "new-game"):
-                    form.add_error(
-                        None,
-                        gettext(
-                            "Too many new games from this device: wait a minute, then try again."
-                        ),
-                    )
-                    status = 429
+                try:
+                    limits.spend(request)
+                    game = tables.new_game(table, form.cleaned_data["players"])
+                except rules.RulesError as error:
+                    form.refused(error)
                 else:
-                    try:
-                        game = tables.new_game(table, form.cleaned_data["players"])
-                    except rules.RulesError as error:
-                        form.refused(error)
-                    else:
-                        return redirect(request, reverse("game", args=[game.edit_token]))
+                    return redirect(request, reverse("game", args=[game.edit_token]))
             forms["play_form"] = form
         elif action == "add_member":
             form = MemberNameForm(request.POST, prefix="add")
@@ -138,11 +118,9 @@ def table_page(request: HtmxHttpRequest, token: str, editable: bool) -> HttpResp
                     return redirect(request, f"{here}#members")
             forms["renamed"] = (member.pk, form)
     response = _table_response(request, table, members, editable, **forms)
-    response.status_code = status
-    if status == 429:
-        response["Retry-After"] = str(limits.WINDOW_SECONDS)
     if request.method == "GET":
-        recent.remember_table(request, response, table, "t" if editable else "w")
+        # The recent list's kind of link: "t" the edit link, "w" the watch-only one.
+        recent.remember_table(request, response, table, ("w", "t")[editable])
     return response
 
 
@@ -256,6 +234,7 @@ def _table_download(table: Table) -> StreamingHttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
+@limits.limited("new-table")
 def keep_together(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """Move a game (finished, typically: the game page offers it then) into a new table of
     its players, named as typed or after them (scoring.tables.keep_game), and go to the
@@ -268,13 +247,12 @@ def keep_together(request: HtmxHttpRequest, token: str) -> HttpResponse:
         raise Http404 from None
     form = KeepTogetherForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        if game.table_id is None and _too_many(request, "new-table"):
-            form.add_error(
-                None,
-                gettext("Too many new tables from this device: wait a minute, then try again."),
-            )
-            context = {"game": game, "form": form}
-            return _limited(TemplateResponse(request, "scoring/table_keep.html", context))
-        table = tables.keep_game(None, game, name=form.cleaned_data["name"])
-        return redirect(request, reverse("table", args=[table.edit_token]))
+        try:
+            if game.table_id is None:  # a game kept already only goes to its table
+                limits.spend(request)
+        except rules.RulesError as error:
+            form.add_error(None, rules_error_message(error))
+        else:
+            table = tables.keep_game(None, game, name=form.cleaned_data["name"])
+            return redirect(request, reverse("table", args=[table.edit_token]))
     return TemplateResponse(request, "scoring/table_keep.html", {"game": game, "form": form})

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import logging
 
-from django.conf import settings
 from django.core.exceptions import BadRequest
 from django.db import DatabaseError, connection
 from django.http import (
@@ -54,6 +53,7 @@ logger = logging.getLogger(__name__)
 # The page lists this browser's recent games and tables by their edit links: no cache may keep
 # it, as none may keep a page reached by a token (rami_site.middleware).
 @cache_control(private=True, no_store=True)
+@limits.limited("new-game")
 def start(request: HtmxHttpRequest) -> HttpResponse:
     """Start a game with 2 to 6 players; this browser's recent games. Template:
     scoring/start.html. POST `action=forget` takes a game off the recent list (the game stays).
@@ -66,20 +66,18 @@ def start(request: HtmxHttpRequest) -> HttpResponse:
         recent.forget(request, response, request.POST.get("token", ""))
         return response
     form = StartForm(request.POST or None)
-    too_many = False
     if request.method == "POST" and form.is_valid():
-        if limits.allow(request, "new-game", settings.RAMI_NEW_GAMES_PER_MINUTE):
+        try:
+            limits.spend(request)
+        except rules.RulesError as error:
+            form.add_error(None, rules_error_message(error))
+        else:
             game = Game.start(
                 form.cleaned_data["names"],
                 first_dealer=form.cleaned_data["first_dealer"],
                 house_rules=form.cleaned_data["house_rules"],
             )
             return redirect(request, reverse("game", args=[game.edit_token]))
-        too_many = True
-        form.add_error(
-            None,
-            gettext("Too many new games from this device: wait a minute, then try again."),
-        )
     games = recent.games(request)
     house = (form.cleaned_data.get("house_rules") if form.is_bound else None) or rules.SEEDS
     filled = form.filled_count() if form.is_bound else 0
@@ -98,11 +96,7 @@ def start(request: HtmxHttpRequest) -> HttpResponse:
         "wins": statistics.wins_per_name([game for game, _kind in games]),
         "recent_tables": recent.tables(request),
     }
-    response = TemplateResponse(request, "scoring/start.html", context)
-    if too_many:
-        response.status_code = 429
-        response["Retry-After"] = str(limits.WINDOW_SECONDS)
-    return response
+    return TemplateResponse(request, "scoring/start.html", context)
 
 
 def _game_or_404(**lookup: str) -> Game:
@@ -272,6 +266,7 @@ ACTIONS = {"save", "preview", "delete", "undo", "correct", "replace", "rematch"}
 
 @http.require_GET_when_watch_only
 @require_http_methods(["GET", "POST"])
+@limits.limited("new-game")
 def game_page(request: HtmxHttpRequest, token: str, editable: bool) -> HttpResponse:
     """The game: scoreboard, round entry, round table, sharing. Template: scoring/game.html.
     From the watch-only link (`editable` false) the same scoreboard, read-only and live: no
@@ -290,7 +285,8 @@ def game_page(request: HtmxHttpRequest, token: str, editable: bool) -> HttpRespo
         with snapshot():
             game = _game_or_404(**http.token_lookup(token, editable))
             response = _rendered(_game_page(request, game, editable))
-        recent.remember(request, response, game, "g" if editable else "v")
+        # The recent list's kind of link: "g" the edit link, "v" the watch-only one.
+        recent.remember(request, response, game, ("v", "g")[editable])
         return response
 
     game = _game_or_404(edit_token=token)
@@ -317,11 +313,9 @@ def game_page(request: HtmxHttpRequest, token: str, editable: bool) -> HttpRespo
     try:
         if action == "rematch":
             # A rematch is a new game: counted with the start page's and a table's (a tap on
-            # one made already only goes there).
-            if game.next_game_id is None and not limits.allow(
-                request, "new-game", settings.RAMI_NEW_GAMES_PER_MINUTE
-            ):
-                return _too_many_games(request, game)
+            # one made already only goes there); past the limit, refused as 429.
+            if game.next_game_id is None:
+                limits.spend(request)
             return redirect(request, reverse("game", args=[game.rematch().edit_token]))
         if action == "delete":
             game.delete_round(_round_as_seen(request.POST), phone=phone)
@@ -394,18 +388,9 @@ def _round_as_seen(data) -> Round:
     )
 
 
-def _too_many_games(request: HtmxHttpRequest, game: Game) -> HttpResponse:
-    """The game page saying that this client started too many games this minute: 429."""
-    partial = "game_body" if request.htmx else ""
-    refused = gettext("Too many new games from this device: wait a minute, then try again.")
-    response = _game_response(request, game, partial=partial, refused=refused)
-    response.status_code = 429
-    response["Retry-After"] = str(limits.WINDOW_SECONDS)
-    return response
-
-
 def _refused(request: HtmxHttpRequest, game: Game, error: rules.RulesError) -> HttpResponse:
-    """The game page (for htmx, its body) saying why a change was not made: 409 Conflict."""
+    """The game page (for htmx, its body) saying why a change was not made: 409 Conflict (429
+    when it was a rematch past the limit, @limits.limited)."""
     partial = "game_body" if request.htmx else ""
     response = _game_response(
         request, game, partial=partial, refused=rules_error_message(error, game.names)
