@@ -9,6 +9,7 @@ from types import SimpleNamespace
 import numpy
 import pytest
 import zxingcpp
+from django.urls import get_resolver, reverse
 
 from rami_site import addresses
 from scoring import sharing
@@ -105,6 +106,32 @@ def test_the_view_link_cannot_change_anything(client, every_kind_game):
     assert client.get(f"/g/{view}/export.json").status_code == 404
     assert export_game(every_kind_game) == before
     assert Game.objects.count() == 1
+
+
+def watch_only_urls(game: Game, table) -> list[str]:
+    """Every URL of a watch-only link (those the URL configuration gives `editable` false)."""
+    urls = []
+    for pattern in get_resolver().url_patterns[0].url_patterns:
+        if pattern.default_args.get("editable") is False:
+            token = table.view_token if pattern.name.startswith("table") else game.view_token
+            urls.append(reverse(pattern.name, args=[token]))
+    return urls
+
+
+def test_every_watch_only_url_answers_only_get(client, every_kind_game, thursday_table):
+    urls = watch_only_urls(every_kind_game, thursday_table)
+    assert {url.split("/")[1] for url in urls} == {"v", "w"} and len(urls) == 7
+    for url in urls:
+        assert client.get(url).status_code == 200, url
+        for method in ("post", "put", "patch", "delete", "head", "options"):
+            response = getattr(client, method)(url)
+            assert response.status_code == 405, (method, url)
+            assert response["Allow"] == "GET"
+            assert every_kind_game.edit_token not in response.content.decode()
+    # Their edit links' pages take posts.
+    edit = every_kind_game.edit_token
+    assert client.post(f"/g/{edit}/", {"action": "nope"}).status_code == 400
+    assert client.post(f"/t/{thursday_table.edit_token}/", {"action": "nope"}).status_code == 400
 
 
 def test_unknown_tokens_are_a_plain_404(client, every_kind_game):
