@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import ClassVar
 
@@ -51,13 +51,9 @@ class RulesError(ValueError):
 
     `code` names the kind of mistake; `player` is the index of the player concerned (or None);
     `details` holds the rest (`card`, `value`, `count`, `limit`, ...). What a person reads is
-    written once, in scoring/errors.py, which says it in the page's language and, through
-    `describe` (set when the app is loaded), in English for `str()`, the command line and the
-    importer. Used without Django, `str()` gives the code and the details.
+    written once, in scoring/errors.py: `rules_error_message` in the page's language,
+    `english` for the command line and the importer. `str()` gives the code and the details.
     """
-
-    # The English message of an error: scoring.errors.english, once the app is loaded.
-    describe: ClassVar[Callable[[RulesError], str] | None] = None
 
     def __init__(self, code: str, player: int | None = None, **details: object) -> None:
         self.code = code
@@ -66,8 +62,6 @@ class RulesError(ValueError):
         super().__init__(code)
 
     def __str__(self) -> str:
-        if RulesError.describe is not None:
-            return RulesError.describe(self)
         details = ", ".join(f"{name}={value!r}" for name, value in self.details.items())
         return f"{self.code} ({details})" if details else self.code
 

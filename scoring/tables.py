@@ -44,6 +44,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from . import exchange, rules
+from .errors import english
 from .exchange import ExchangeError
 from .models import Game, Hand, Member, Player, Status, Table
 
@@ -788,7 +789,7 @@ def parse_table(document: object) -> TableDocument:
     try:
         name = check_table_name(name)
     except rules.RulesError as error:
-        raise ExchangeError(f'"name": {error}') from None
+        raise ExchangeError(f'"name": {english(error)}') from None
     members = _parse_members(document.get("members"))
     house_rules = exchange.parse_rules(document.get("rules"))
     games = document.get("games", [])
@@ -813,9 +814,9 @@ def _parse_members(members: object) -> list[str]:
         return check_member_names(members)
     except rules.RulesError as error:
         if error.player is None:
-            raise ExchangeError(f'"members": {error}') from None
+            raise ExchangeError(f'"members": {english(error)}') from None
         raise ExchangeError(
-            f'"members": {exchange._quoted(members[error.player])}: {error}'
+            f'"members": {exchange._quoted(members[error.player])}: {english(error)}'
         ) from None
 
 

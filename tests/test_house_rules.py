@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring import rules
+from scoring import errors, rules
 from scoring.exchange import ExchangeError, export_game, import_game
 from scoring.models import Game
 from scoring.rules import Hand, Rules, RulesError, score_round
@@ -141,7 +141,7 @@ def test_every_value_is_checked_on_creation():
     with pytest.raises(RulesError) as raised:
         Rules(joker=101)
     assert raised.value.code == "bad_rule"
-    assert str(raised.value) == "Give a whole number from 0 to 100, not “101”."
+    assert errors.english(raised.value) == "Give a whole number from 0 to 100, not “101”."
 
 
 # The exchange format.

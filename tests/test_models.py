@@ -5,6 +5,7 @@ import time
 import pytest
 from django.db import IntegrityError, transaction
 
+from scoring import errors
 from scoring.exchange import export_game, import_game
 from scoring.models import Game, Round
 from scoring.rules import Hand, RoundEntry, RulesError
@@ -97,7 +98,8 @@ def test_a_game_takes_no_more_than_500_rounds(game):
     with pytest.raises(RulesError) as raised:
         game.record_round(won_by(0, None, 3, 4))
     assert raised.value.code == "too_many_rounds"
-    assert str(raised.value) == "A game has at most 500 rounds: start a rematch to play on."
+    message = "A game has at most 500 rounds: start a rematch to play on."
+    assert errors.english(raised.value) == message
     with pytest.raises(RulesError):
         game.record_round(won_by(0, None, 3, 4), past_the_end=True)
     assert game.rounds.count() == 500

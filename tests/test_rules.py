@@ -4,6 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from scoring import errors
 from scoring.rules import (
     DECK_SIZE,
     MAX_HAND_VALUE,
@@ -78,7 +79,7 @@ def test_unknown_cards_are_refused_with_the_card_named(code):
         card_points(code)
     assert caught.value.code == "unknown_card"
     assert caught.value.details["card"] == code.strip()
-    assert f"“{code.strip()}”" in str(caught.value)
+    assert f"“{code.strip()}”" in errors.english(caught.value)
 
 
 def test_card_codes_are_case_insensitive_and_canonical():
@@ -445,4 +446,6 @@ def test_a_hand_holds_at_most_the_whole_deck():
     with pytest.raises(RulesError) as caught:
         Hand(cards=("2",) * 109)
     assert caught.value.code == "too_many_cards"
-    assert str(caught.value) == "A hand holds at most 108 cards (the whole deck), not 109."
+    assert (
+        errors.english(caught.value) == "A hand holds at most 108 cards (the whole deck), not 109."
+    )
