@@ -94,7 +94,7 @@ def parse_round(
     names: Sequence[str],
     round_number: int,
     target: int,
-    house_rules: rules.Rules = rules.SEEDS,
+    house_rules: rules.Rules,
 ) -> RoundEntry:
     """One round of a document, checked by the rules (its points computed once to that end)."""
     if not isinstance(document, Mapping):
@@ -149,7 +149,7 @@ def parse_round(
 class GameDocument:
     names: list[str]
     rounds: list[RoundEntry]
-    rules: rules.Rules = rules.SEEDS
+    rules: rules.Rules
 
 
 def parse_rules(document: object) -> rules.Rules:

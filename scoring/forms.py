@@ -332,7 +332,7 @@ class RoundForm(forms.Form):
         *args,
         players: list[Player],
         target: int,
-        house_rules: rules.Rules = rules.SEEDS,
+        house_rules: rules.Rules,
         preview: bool = False,
         **kwargs,
     ) -> None:

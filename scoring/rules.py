@@ -220,12 +220,12 @@ class NotOpenedSum:
 SEEDS = Rules()
 
 
-def card_points(code: str, rules: Rules = SEEDS) -> int:
+def card_points(code: str, rules: Rules) -> int:
     """What a card costs when it is left in a hand at the end of a round."""
     return rules.card_points(code)
 
 
-def hand_value(cards: Iterable[str], rules: Rules = SEEDS) -> int:
+def hand_value(cards: Iterable[str], rules: Rules) -> int:
     """The sum of the cards left in a hand."""
     return sum(rules.card_points(card) for card in cards)
 
@@ -236,7 +236,7 @@ MAX_HAND_VALUE = SEEDS.max_hand_value
 LARGEST_HAND_VALUE = 8 * 100 + COPIES_PER_RANK * (25 + 3 * 25 + sum(range(2, 11)))
 
 
-def target_for(players: int, rules: Rules = SEEDS) -> int:
+def target_for(players: int, rules: Rules) -> int:
     """The target of a game: 100 points per opponent (or what the rules set)."""
     return rules.target_for(players)
 
@@ -273,17 +273,12 @@ class Hand:
         """Whether the cards or the value were given at all."""
         return bool(self.cards) or self.value is not None
 
-    @property
-    def points(self) -> int:
-        """The hand value under the seeds' rules: the typed value, or the sum of the cards."""
-        return self.worth(SEEDS)
-
     def worth(self, rules: Rules) -> int:
         """The hand value under `rules`: the typed value, or the sum of the cards."""
         return self.value if self.value is not None else hand_value(self.cards, rules)
 
 
-def _deck_limits(card: str, jokers: int = JOKERS_IN_DECK) -> list[tuple[str, int]]:
+def _deck_limits(card: str, jokers: int) -> list[tuple[str, int]]:
     """What a card counts against, and how many of that the deck holds: a joker against the
     jokers; any other card against its rank, and a card with a suit against itself too."""
     rank = card_rank(card)
@@ -307,7 +302,7 @@ class Excess:
     limit: int
 
 
-def deck_excess(hands: Sequence[Hand | None], rules: Rules = SEEDS) -> list[tuple[Excess, ...]]:
+def deck_excess(hands: Sequence[Hand | None], rules: Rules) -> list[tuple[Excess, ...]]:
     """For each hand, in seat order, the copies it holds that the deck no longer has (an empty
     tuple for a hand within the deck). The cards are dealt out of the deck seat by seat: the
     copies the deck still holds go to the earlier seats, so that A♥ A♥ for one player and A♥
@@ -336,7 +331,7 @@ def deck_excess(hands: Sequence[Hand | None], rules: Rules = SEEDS) -> list[tupl
     ]
 
 
-def deck_errors(hands: Sequence[Hand | None], rules: Rules = SEEDS) -> list[RulesError]:
+def deck_errors(hands: Sequence[Hand | None], rules: Rules) -> list[RulesError]:
     """The deck check's errors, in seat order: one for each card a hand holds too many of
     (deck_excess), naming that hand ("too_many_copies"; "no_jokers" for a joker in a game
     whose deck has none). The round form shows them all at once, each next to its player;
@@ -352,14 +347,14 @@ def deck_errors(hands: Sequence[Hand | None], rules: Rules = SEEDS) -> list[Rule
     return errors
 
 
-def check_deck(hands: Sequence[Hand], rules: Rules = SEEDS) -> None:
+def check_deck(hands: Sequence[Hand], rules: Rules) -> None:
     """Refuse a round whose hands hold more copies of a card than the deck has."""
     errors = deck_errors(hands, rules)
     if errors:
         raise errors[0]
 
 
-def round_winners(hands: Sequence[Hand], winner: int | None, rules: Rules = SEEDS) -> list[int]:
+def round_winners(hands: Sequence[Hand], winner: int | None, rules: Rules) -> list[int]:
     """The players who score 0: the one who went out, or in a blocked round (winner None)
     every player sharing the lowest hand value."""
     if winner is not None:
@@ -370,7 +365,7 @@ def round_winners(hands: Sequence[Hand], winner: int | None, rules: Rules = SEED
 
 
 def hand_errors(
-    hands: Sequence[Hand | None], winner: int | None, hand_rummy: bool, rules: Rules = SEEDS
+    hands: Sequence[Hand | None], winner: int | None, hand_rummy: bool, rules: Rules
 ) -> list[RulesError]:
     """The first error of each player's own hand in a round, in seat order: a hand missing, or
     a value that no cards make (more than the deck is worth, or less than the cheapest card: a
@@ -400,7 +395,8 @@ def score_round(
     winner: int | None,
     target: int,
     hand_rummy: bool = False,
-    rules: Rules = SEEDS,
+    *,
+    rules: Rules,
 ) -> list[int]:
     """The points each player scores in a round, in the order of `hands`, under `rules`.
 
@@ -537,12 +533,12 @@ class RoundEntry:
             return "hand_rummy"
         return "blocked" if self.blocked else "normal"
 
-    def points(self, target: int, rules: Rules = SEEDS) -> list[int]:
+    def points(self, target: int, rules: Rules) -> list[int]:
         """Each player's points (score_round), worked out once for a target and rules: the form
         that checks a round and the model that stores it share the answer."""
         scored = self.__dict__.get("_scored")
         if scored is None or scored[0] != (target, rules):
-            points = score_round(self.hands, self.winner, target, self.hand_rummy, rules)
+            points = score_round(self.hands, self.winner, target, self.hand_rummy, rules=rules)
             scored = ((target, rules), points)
             object.__setattr__(self, "_scored", scored)
         return list(scored[1])
@@ -559,7 +555,7 @@ class RoundEntry:
 
         return shape(self) == shape(other)
 
-    def winners(self, rules: Rules = SEEDS) -> list[int]:
+    def winners(self, rules: Rules) -> list[int]:
         """Who scores 0: the one who went out, or everyone with the lowest hand of a blocked
         round."""
         return round_winners(self.hands, self.winner, rules)

@@ -774,9 +774,9 @@ def rules_page(request: HttpRequest) -> TemplateResponse:
     round ends, computed by the rules engine)."""
     context = {
         "numbers": counting.rule_numbers(),
-        "card_values": counting.card_value_rows(),
-        "targets": counting.targets(),
-        "examples": counting.worked_examples(),
+        "card_values": counting.card_value_rows(rules.SEEDS),
+        "targets": counting.targets(rules.SEEDS),
+        "examples": counting.worked_examples(rules.SEEDS),
     }
     return TemplateResponse(request, "scoring/rules.html", context)
 

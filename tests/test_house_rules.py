@@ -97,7 +97,7 @@ def house_rules(draw):
 def scored(hands, winner, target, house=None, hand_rummy=False):
     try:
         if house is None:
-            return score_round(hands, winner, target, hand_rummy=hand_rummy)
+            return score_round(hands, winner, target, hand_rummy=hand_rummy, rules=rules.SEEDS)
         return score_round(hands, winner, target, hand_rummy=hand_rummy, rules=house)
     except RulesError as error:
         return error.code
@@ -107,11 +107,11 @@ def scored(hands, winner, target, house=None, hand_rummy=False):
 @given(rounds())
 def test_the_seeds_rules_give_what_the_rules_gave_without_them(round_):
     hands, winner = round_
-    target = rules.target_for(len(hands))
+    target = rules.target_for(len(hands), rules.SEEDS)
     assert scored(hands, winner, target) == scored(hands, winner, target, Rules())
     assert rules.target_for(len(hands), Rules()) == target
     for hand in hands:
-        assert rules.hand_value(hand.cards, Rules()) == rules.hand_value(hand.cards)
+        assert rules.hand_value(hand.cards, Rules()) == rules.hand_value(hand.cards, rules.SEEDS)
 
 
 @settings(max_examples=300, deadline=None)
