@@ -86,7 +86,7 @@ def check_table_name(name: str) -> str:
 
 def table_rules(table: Table) -> rules.Rules:
     """The rules the table's new games play by: the seeds', with its house rules on top."""
-    return rules.Rules(**table.house_rules)
+    return table.house_rules
 
 
 # Changing a table
@@ -118,7 +118,7 @@ def start_table(name: str, members: Sequence[str], house_rules: rules.Rules | No
     name = check_table_name(name)
     members = check_member_names(members)
     with transaction.atomic():
-        table = Table.objects.create(name=name, house_rules=(house_rules or rules.SEEDS).changes())
+        table = Table.objects.create(name=name, house_rules=house_rules or {})
         Member.objects.bulk_create(
             Member(table=table, name=member, name_key=rules.name_key(member), position=position)
             for position, member in enumerate(members)
@@ -661,7 +661,7 @@ def results(table: Table) -> list[GameResult]:
                 status=status,
                 version=version,
                 rounds=rounds,
-                target=rules.Rules(**house).target_for(len(seated)),
+                target=house.target_for(len(seated)),
                 players=seated,
                 winner=seated[winner] if winner is not None else None,
             )

@@ -237,7 +237,7 @@ def test_a_game_started_with_house_rules_scores_by_them(client, db):
 def test_a_game_started_without_house_rules_plays_the_seeds(client, db):
     client.post("/", start_post())
     client.post("/", {"player_0": "Dana", "player_1": "Emil"})
-    assert [game.house_rules for game in Game.objects.all()] == [{}, {}]
+    assert [game.house_rules.changes() for game in Game.objects.all()] == [{}, {}]
     assert all(game.rules == rules.SEEDS for game in Game.objects.all())
 
 
