@@ -22,7 +22,7 @@ from django.http import (
 from django.template.response import TemplateResponse
 from django.templatetags.static import static
 from django.urls import reverse
-from django.utils.translation import get_language, gettext, ngettext
+from django.utils.translation import get_language, gettext
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
@@ -31,7 +31,6 @@ from django_htmx.middleware import HtmxDetails
 from . import (
     counting,
     exchange,
-    forms,
     history,
     house_rules,
     limits,
@@ -799,26 +798,12 @@ def _game_rules(request: HttpRequest, game: Game, editable: bool) -> TemplateRes
     `game`, `editable`, `house_rules` (what differs from the players' documents), `values`
     (label, value pairs), `card_values`, `targets`, `examples` (counting.worked_examples)."""
     house = game.rules
-    values = []
-    for name, (label, _unit) in forms.HOUSE_RULES.items():
-        key = forms.RULE_KEYS.get(name, name)
-        value = getattr(house, key)
-        if name == "hand_rummy":
-            value = dict(forms.HAND_RUMMY_CHOICES)["double" if value == "double" else "fixed"]
-        elif name == "hand_rummy_points" and house.hand_rummy == rules.Rules.DOUBLE:
-            continue
-        elif name == "not_opened_cap_half_target":
-            value = gettext("yes") if value else gettext("no")
-        elif value is None:
-            value = "-"
-        elif name != "jokers_in_deck":
-            value = ngettext("%(count)s point", "%(count)s points", value) % {"count": value}
-        values.append({"label": label, "value": value})
+    said = [rule for rule in house_rules.in_words(house) if rule.said is not None]
     context = {
         "game": game,
         "editable": editable,
         "house_rules": house_rules.summary(house),
-        "values": values,
+        "values": [{"label": rule.label, "value": rule.said} for rule in said],
         "card_values": counting.card_value_rows(house),
         "targets": counting.targets(house),
         "examples": counting.worked_examples(house),

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from scoring import errors, rules
 from scoring.exchange import ExchangeError, export_game, import_game
+from scoring.house_rules import in_words, summary
 from scoring.models import Game
 from scoring.rules import Hand, Rules, RulesError, score_round
 from tests.conftest import round_post, without_bdi
@@ -317,3 +318,23 @@ def test_a_backup_and_a_restore_keep_the_house_rules(db, tmp_path):
     again = Game.objects.get()
     assert again.rules == Rules(**VARIANT)
     assert export_game(again) == before
+
+
+def test_the_rules_are_said_in_one_set_of_words_on_the_form_the_line_and_the_rules_page(client, db):
+    house = Rules(not_opened_cap_half_target=False, target_per_opponent=150, jokers_in_deck=2)
+    words = [
+        "no half-target cap for a player who never opened",
+        "target 150 per opponent",
+        "2 jokers in the deck",
+    ]
+    assert summary(house) == words
+    said = {rule.name: rule for rule in in_words(house)}
+    game = Game.start(["Ana", "Boris"], house_rules=house)
+    page = unescape(client.get(f"/g/{game.edit_token}/").content.decode())
+    assert f"House rules: {', '.join(words)}" in page
+    rules_page = unescape(client.get(f"/g/{game.edit_token}/rules/").content.decode())
+    half = said["not_opened_cap_half_target"]
+    assert f'<th scope="row">{half.label}</th><td class="number">no</td>' in rules_page
+    assert '<td class="number">150 points</td>' in rules_page
+    start_page = unescape(client.get("/").content.decode())
+    assert f"<span>{half.label}</span>" in start_page
