@@ -67,7 +67,9 @@ def redirect(request: HtmxHttpRequest, url: str) -> HttpResponse:
 @cache_control(private=True, no_store=True)
 def start(request: HtmxHttpRequest) -> HttpResponse:
     """Start a game with 2 to 6 players; this browser's recent games. Template:
-    scoring/start.html. POST `action=forget` takes a game off the recent list (the game stays).
+    scoring/start.html. POST `action=forget` takes a game off the recent list (the game stays);
+    `action=target` answers with the target line (the #target_line part) for the names and
+    the house rules typed so far.
 
     One client starts at most RAMI_NEW_GAMES_PER_MINUTE games a minute (scoring/limits.py);
     past that, the form comes back with the names typed, an error, status 429 and Retry-After.
@@ -77,6 +79,9 @@ def start(request: HtmxHttpRequest) -> HttpResponse:
         recent.forget(request, response, request.POST.get("token", ""))
         return response
     form = StartForm(request.POST or None)
+    if request.method == "POST" and request.POST.get("action") == "target":
+        form.is_valid()
+        return TemplateResponse(request, "scoring/start.html#target_line", _target_line(form))
     too_many = False
     if request.method == "POST" and form.is_valid():
         if limits.allow(request, "new-game", settings.RAMI_NEW_GAMES_PER_MINUTE):
@@ -92,18 +97,9 @@ def start(request: HtmxHttpRequest) -> HttpResponse:
             gettext("Too many new games from this device: wait a minute, then try again."),
         )
     games = recent.games(request)
-    house = (form.cleaned_data.get("house_rules") if form.is_bound else None) or rules.SEEDS
-    filled = form.filled_count() if form.is_bound else 0
     context = {
         "form": form,
-        # The target of each game size, as the house rules typed so far give it (rami.js keeps
-        # the number up to date while they change).
-        "targets": [
-            (players, house.target_for(players))
-            for players in range(rules.MIN_PLAYERS, rules.MAX_PLAYERS + 1)
-        ],
-        # The target line for the names typed, or for the four fields a new form shows.
-        "shown_players": filled if filled >= rules.MIN_PLAYERS else StartForm.SHOWN,
+        **_target_line(form),
         "more_players_open": form.more_players_open(),
         "recent": games,
         "wins": statistics.wins_per_name([game for game, _kind in games]),
@@ -114,6 +110,16 @@ def start(request: HtmxHttpRequest) -> HttpResponse:
         response.status_code = 429
         response["Retry-After"] = str(limits.WINDOW_SECONDS)
     return response
+
+
+def _target_line(form: StartForm) -> dict:
+    """The start page's target line: `target_players`, the names typed (the four fields a new
+    form shows, while fewer than two are), and their `target` under the house rules typed (the
+    seeds' while one of them is wrong: its field says so). After the form's is_valid()."""
+    filled = form.filled_count() if form.is_bound else 0
+    players = filled if filled >= rules.MIN_PLAYERS else StartForm.SHOWN
+    house = (form.cleaned_data.get("house_rules") if form.is_bound else None) or rules.SEEDS
+    return {"target_players": players, "target": house.target_for(players)}
 
 
 def _game_or_404(**lookup: str) -> Game:
