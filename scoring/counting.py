@@ -229,9 +229,9 @@ def _explanation(example: Example, numbers: ComputedExample) -> str:
     hand = numbers.hand_values[seat]
     return str(example.explanation) % {
         "hand": hand,
-        "penalty": rules.NEVER_OPENED_PENALTY,
-        "sum": hand + rules.NEVER_OPENED_PENALTY,
-        "cap": min(rules.NEVER_OPENED_CAP, numbers.target // 2),
+        "penalty": rules.SEEDS.not_opened_penalty,
+        "sum": hand + rules.SEEDS.not_opened_penalty,
+        "cap": min(rules.SEEDS.not_opened_cap, numbers.target // 2),
     }
 
 
@@ -242,15 +242,15 @@ def rule_numbers() -> dict[str, int]:
         "joker": rules.SEEDS.card_points(rules.JOKER),
         "ace": rules.SEEDS.card_points("A"),
         "face": rules.SEEDS.card_points("K"),
-        "penalty": rules.NEVER_OPENED_PENALTY,
-        "cap": rules.NEVER_OPENED_CAP,
-        "hand_rummy": rules.HAND_RUMMY_POINTS,
-        "per_opponent": rules.TARGET_PER_OPPONENT,
+        "penalty": rules.SEEDS.not_opened_penalty,
+        "cap": rules.SEEDS.not_opened_cap,
+        "hand_rummy": rules.SEEDS.hand_rummy,
+        "per_opponent": rules.SEEDS.target_per_opponent,
         "two_player_target": two_player_target,
-        "two_player_cap": min(rules.NEVER_OPENED_CAP, two_player_target // 2),
+        "two_player_cap": min(rules.SEEDS.not_opened_cap, two_player_target // 2),
         "copies_per_card": rules.COPIES_PER_CARD,
         "copies_per_rank": rules.COPIES_PER_RANK,
-        "jokers": rules.JOKERS_IN_DECK,
+        "jokers": rules.SEEDS.jokers_in_deck,
         "max_hand_value": rules.MAX_HAND_VALUE,
         "min_players": rules.MIN_PLAYERS,
         "max_players": rules.MAX_PLAYERS,

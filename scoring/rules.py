@@ -24,13 +24,6 @@ RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("S", "H", "D", "C")
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
-JOKER_POINTS = 20
-ACE_POINTS = 11
-FACE_POINTS = 10
-NEVER_OPENED_PENALTY = 25
-NEVER_OPENED_CAP = 100
-HAND_RUMMY_POINTS = 200
-TARGET_PER_OPPONENT = 100
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 # Not rules of the game but of the app, so that every game fits in a file that imports again:
 # no real table plays that long, and a name longer than this breaks a phone's scoreboard.
@@ -103,22 +96,23 @@ def card_suit(card: str) -> str | None:
 class Rules:
     """The values a game plays by (SPEC 2.4): what a card left in hand costs, what a player who
     never opened pays, what a hand rummy scores, the target and the jokers in the deck. The
-    defaults are the players' documents' (the seeds), which every game plays by unless it sets
-    its own; each value is checked on creation (RulesError "bad_rule")."""
+    defaults are the players' documents' (the seeds, SPEC 1 and 2.4: SEEDS below), which every
+    game plays by unless it sets its own; each value is checked on creation (RulesError
+    "bad_rule")."""
 
-    joker: int = JOKER_POINTS
-    ace: int = ACE_POINTS
-    face: int = FACE_POINTS
-    not_opened_penalty: int = NEVER_OPENED_PENALTY
+    joker: int = 20
+    ace: int = 11
+    face: int = 10
+    not_opened_penalty: int = 25
     # The most a loser who never opened scores (None: no cap) ...
-    not_opened_cap: int | None = NEVER_OPENED_CAP
+    not_opened_cap: int | None = 100
     # ... and never more than half the target (rounded down).
     not_opened_cap_half_target: bool = True
     # What each opponent of a hand rummy scores, or "double": twice their hand value.
-    hand_rummy: int | str = HAND_RUMMY_POINTS
+    hand_rummy: int | str = 200
     # A fixed target, or None: target_per_opponent for each opponent.
     target: int | None = None
-    target_per_opponent: int = TARGET_PER_OPPONENT
+    target_per_opponent: int = 100
     jokers_in_deck: int = JOKERS_IN_DECK
 
     # Each number's range; None allowed where the SPEC allows it.
@@ -217,6 +211,7 @@ class NotOpenedSum:
     capped_by: str | None
 
 
+# The rules of the players' documents: what a game plays by unless it sets its own.
 SEEDS = Rules()
 
 
