@@ -4,8 +4,8 @@ catalogue.
 `scoring.rules` (and scoring.limits, past a limit) raises `RulesError` with a code, the index
 of the player concerned (or None) and details. `rules_error_message(error, names)` says it in
 the active language, naming the player by name and a card by its name in that language
-(cards.card_name); `english(error)` says it in English, for the command line, the importer and
-`str(error)` (rules.RulesError.describe, set by the app's ready()).
+(cards.card_name); `english(error)` says it in English, for the command line and the importer
+(each calls it: `str(error)` stays the plain module's code and details).
 
 Each code has a message without a player; the codes that can concern one player have a second
 message naming that player, used when the error carries one (the forms attach it with
@@ -200,6 +200,6 @@ def rules_error_message(error: RulesError, names: Sequence[str] = ()) -> str:
 
 
 def english(error: RulesError, names: Sequence[str] = ()) -> str:
-    """The same message in English: the command line's, the importer's and str(error)'s."""
+    """The same message in English: the command line's and the importer's."""
     with translation.override("en"):
         return rules_error_message(error, names)

@@ -20,6 +20,7 @@ from datetime import UTC, datetime
 from django.db import connection, transaction
 
 from . import rules
+from .errors import english
 from .models import Game
 from .rules import MAX_ROUNDS, RoundEntry
 
@@ -64,8 +65,8 @@ def parse_names(players: object) -> list[str]:
         return rules.check_names(players)
     except rules.RulesError as error:
         if error.player is None:
-            raise ExchangeError(str(error)) from None
-        raise _fail(None, str(error), players[error.player]) from None
+            raise ExchangeError(english(error)) from None
+        raise _fail(None, english(error), players[error.player]) from None
 
 
 def _checked_hand(document: object, round_number: int, name: str) -> dict:
@@ -93,7 +94,7 @@ def parse_round(
     names: Sequence[str],
     round_number: int,
     target: int,
-    house_rules: rules.Rules = rules.SEEDS,
+    house_rules: rules.Rules,
 ) -> RoundEntry:
     """One round of a document, checked by the rules (its points computed once to that end)."""
     if not isinstance(document, Mapping):
@@ -140,7 +141,7 @@ def parse_round(
         entry.points(target, house_rules)
     except rules.RulesError as error:
         name = names[error.player] if error.player is not None else None
-        raise _fail(round_number, str(error), name) from None
+        raise _fail(round_number, english(error), name) from None
     return entry
 
 
@@ -148,7 +149,7 @@ def parse_round(
 class GameDocument:
     names: list[str]
     rounds: list[RoundEntry]
-    rules: rules.Rules = rules.SEEDS
+    rules: rules.Rules
 
 
 def parse_rules(document: object) -> rules.Rules:
@@ -165,7 +166,7 @@ def parse_rules(document: object) -> rules.Rules:
     try:
         return rules.Rules(**document)
     except rules.RulesError as error:
-        raise ExchangeError(f'"rules": "{error.details["rule"]}": {error}') from None
+        raise ExchangeError(f'"rules": "{error.details["rule"]}": {english(error)}') from None
 
 
 def parse_game(document: object) -> GameDocument:

@@ -44,6 +44,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from . import exchange, rules
+from .errors import english
 from .exchange import ExchangeError
 from .models import Game, Hand, Member, Player, Status, Table
 
@@ -85,7 +86,7 @@ def check_table_name(name: str) -> str:
 
 def table_rules(table: Table) -> rules.Rules:
     """The rules the table's new games play by: the seeds', with its house rules on top."""
-    return rules.Rules(**table.house_rules)
+    return table.house_rules
 
 
 # Changing a table
@@ -117,7 +118,7 @@ def start_table(name: str, members: Sequence[str], house_rules: rules.Rules | No
     name = check_table_name(name)
     members = check_member_names(members)
     with transaction.atomic():
-        table = Table.objects.create(name=name, house_rules=(house_rules or rules.SEEDS).changes())
+        table = Table.objects.create(name=name, house_rules=house_rules or {})
         Member.objects.bulk_create(
             Member(table=table, name=member, name_key=rules.name_key(member), position=position)
             for position, member in enumerate(members)
@@ -660,7 +661,7 @@ def results(table: Table) -> list[GameResult]:
                 status=status,
                 version=version,
                 rounds=rounds,
-                target=rules.Rules(**house).target_for(len(seated)),
+                target=house.target_for(len(seated)),
                 players=seated,
                 winner=seated[winner] if winner is not None else None,
             )
@@ -788,7 +789,7 @@ def parse_table(document: object) -> TableDocument:
     try:
         name = check_table_name(name)
     except rules.RulesError as error:
-        raise ExchangeError(f'"name": {error}') from None
+        raise ExchangeError(f'"name": {english(error)}') from None
     members = _parse_members(document.get("members"))
     house_rules = exchange.parse_rules(document.get("rules"))
     games = document.get("games", [])
@@ -813,9 +814,9 @@ def _parse_members(members: object) -> list[str]:
         return check_member_names(members)
     except rules.RulesError as error:
         if error.player is None:
-            raise ExchangeError(f'"members": {error}') from None
+            raise ExchangeError(f'"members": {english(error)}') from None
         raise ExchangeError(
-            f'"members": {exchange._quoted(members[error.player])}: {error}'
+            f'"members": {exchange._quoted(members[error.player])}: {english(error)}'
         ) from None
 
 

@@ -20,14 +20,13 @@ from django.http import (
 from django.template.response import TemplateResponse
 from django.templatetags.static import static
 from django.urls import reverse
-from django.utils.translation import get_language, gettext, ngettext
+from django.utils.translation import get_language, gettext
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
 from . import (
     counting,
     exchange,
-    forms,
     history,
     house_rules,
     http,
@@ -56,7 +55,9 @@ logger = logging.getLogger(__name__)
 @limits.limited("new-game")
 def start(request: HtmxHttpRequest) -> HttpResponse:
     """Start a game with 2 to 6 players; this browser's recent games. Template:
-    scoring/start.html. POST `action=forget` takes a game off the recent list (the game stays).
+    scoring/start.html. POST `action=forget` takes a game off the recent list (the game stays);
+    `action=target` answers with the target line (the #target_line part) for the names and
+    the house rules typed so far.
 
     One client starts at most RAMI_NEW_GAMES_PER_MINUTE games a minute (scoring/limits.py);
     past that, the form comes back with the names typed, an error, status 429 and Retry-After.
@@ -66,6 +67,9 @@ def start(request: HtmxHttpRequest) -> HttpResponse:
         recent.forget(request, response, request.POST.get("token", ""))
         return response
     form = StartForm(request.POST or None)
+    if request.method == "POST" and request.POST.get("action") == "target":
+        form.is_valid()
+        return TemplateResponse(request, "scoring/start.html#target_line", _target_line(form))
     if request.method == "POST" and form.is_valid():
         try:
             limits.spend(request)
@@ -79,24 +83,25 @@ def start(request: HtmxHttpRequest) -> HttpResponse:
             )
             return redirect(request, reverse("game", args=[game.edit_token]))
     games = recent.games(request)
-    house = (form.cleaned_data.get("house_rules") if form.is_bound else None) or rules.SEEDS
-    filled = form.filled_count() if form.is_bound else 0
     context = {
         "form": form,
-        # The target of each game size, as the house rules typed so far give it (rami.js keeps
-        # the number up to date while they change).
-        "targets": [
-            (players, house.target_for(players))
-            for players in range(rules.MIN_PLAYERS, rules.MAX_PLAYERS + 1)
-        ],
-        # The target line for the names typed, or for the four fields a new form shows.
-        "shown_players": filled if filled >= rules.MIN_PLAYERS else StartForm.SHOWN,
+        **_target_line(form),
         "more_players_open": form.more_players_open(),
         "recent": games,
         "wins": statistics.wins_per_name([game for game, _kind in games]),
         "recent_tables": recent.tables(request),
     }
     return TemplateResponse(request, "scoring/start.html", context)
+
+
+def _target_line(form: StartForm) -> dict:
+    """The start page's target line: `target_players`, the names typed (the four fields a new
+    form shows, while fewer than two are), and their `target` under the house rules typed (the
+    seeds' while one of them is wrong: its field says so). After the form's is_valid()."""
+    filled = form.filled_count() if form.is_bound else 0
+    players = filled if filled >= rules.MIN_PLAYERS else StartForm.SHOWN
+    house = (form.cleaned_data.get("house_rules") if form.is_bound else None) or rules.SEEDS
+    return {"target_players": players, "target": house.target_for(players)}
 
 
 def _game_or_404(**lookup: str) -> Game:
@@ -712,9 +717,9 @@ def rules_page(request: HttpRequest) -> TemplateResponse:
     round ends, computed by the rules engine)."""
     context = {
         "numbers": counting.rule_numbers(),
-        "card_values": counting.card_value_rows(),
-        "targets": counting.targets(),
-        "examples": counting.worked_examples(),
+        "card_values": counting.card_value_rows(rules.SEEDS),
+        "targets": counting.targets(rules.SEEDS),
+        "examples": counting.worked_examples(rules.SEEDS),
     }
     return TemplateResponse(request, "scoring/rules.html", context)
 
@@ -732,26 +737,12 @@ def _game_rules(request: HttpRequest, game: Game, editable: bool) -> TemplateRes
     `game`, `editable`, `house_rules` (what differs from the players' documents), `values`
     (label, value pairs), `card_values`, `targets`, `examples` (counting.worked_examples)."""
     house = game.rules
-    values = []
-    for name, (label, _unit) in forms.HOUSE_RULES.items():
-        key = forms.RULE_KEYS.get(name, name)
-        value = getattr(house, key)
-        if name == "hand_rummy":
-            value = dict(forms.HAND_RUMMY_CHOICES)["double" if value == "double" else "fixed"]
-        elif name == "hand_rummy_points" and house.hand_rummy == rules.Rules.DOUBLE:
-            continue
-        elif name == "not_opened_cap_half_target":
-            value = gettext("yes") if value else gettext("no")
-        elif value is None:
-            value = "-"
-        elif name != "jokers_in_deck":
-            value = ngettext("%(count)s point", "%(count)s points", value) % {"count": value}
-        values.append({"label": label, "value": value})
+    said = [rule for rule in house_rules.in_words(house) if rule.said is not None]
     context = {
         "game": game,
         "editable": editable,
         "house_rules": house_rules.summary(house),
-        "values": values,
+        "values": [{"label": rule.label, "value": rule.said} for rule in said],
         "card_values": counting.card_value_rows(house),
         "targets": counting.targets(house),
         "examples": counting.worked_examples(house),
