@@ -335,7 +335,7 @@ def _store(games: Sequence[tuple[Backup, GameDocument]]) -> list[Game]:
             version=clock + len(scored),
             status=standing.status,
             winner_seat=standing.winner,
-            house_rules=parsed.rules.changes(),
+            house_rules=parsed.rules,
             table_id=links.table(backup),
         )
         made.append((game, names, scored))

@@ -28,6 +28,7 @@ from django.db import DatabaseError, connection, transaction
 from django.db.models import QuerySet
 
 from . import rules, tables
+from .errors import english
 from .models import MAX_MEMBERS, Game, Player, Table
 from .rules import MAX_ROUNDS, RoundEntry
 from .tables import MemberStanding
@@ -73,8 +74,8 @@ def parse_names(players: object) -> list[str]:
         return rules.check_names(players)
     except rules.RulesError as error:
         if error.player is None:
-            raise ExchangeError(str(error)) from None
-        raise _fail(None, str(error), players[error.player]) from None
+            raise ExchangeError(english(error)) from None
+        raise _fail(None, english(error), players[error.player]) from None
 
 
 def _checked_hand(document: object, round_number: int, name: str) -> dict:
@@ -102,7 +103,7 @@ def parse_round(
     names: Sequence[str],
     round_number: int,
     target: int,
-    house_rules: rules.Rules = rules.SEEDS,
+    house_rules: rules.Rules,
 ) -> RoundEntry:
     """One round of a document, checked by the rules (its points computed once to that end)."""
     if not isinstance(document, Mapping):
@@ -149,7 +150,7 @@ def parse_round(
         entry.points(target, house_rules)
     except rules.RulesError as error:
         name = names[error.player] if error.player is not None else None
-        raise _fail(round_number, str(error), name) from None
+        raise _fail(round_number, english(error), name) from None
     return entry
 
 
@@ -157,7 +158,7 @@ def parse_round(
 class GameDocument:
     names: list[str]
     rounds: list[RoundEntry]
-    rules: rules.Rules = rules.SEEDS
+    rules: rules.Rules
 
 
 def parse_rules(document: object) -> rules.Rules:
@@ -174,7 +175,7 @@ def parse_rules(document: object) -> rules.Rules:
     try:
         return rules.Rules(**document)
     except rules.RulesError as error:
-        raise ExchangeError(f'"rules": "{error.details["rule"]}": {error}') from None
+        raise ExchangeError(f'"rules": "{error.details["rule"]}": {english(error)}') from None
 
 
 def parse_game(document: object) -> GameDocument:
@@ -483,7 +484,7 @@ def parse_table(document: object) -> TableDocument:
     try:
         name = Table.check_name(name)
     except rules.RulesError as error:
-        raise ExchangeError(f'"name": {error}') from None
+        raise ExchangeError(f'"name": {english(error)}') from None
     members = _parse_members(document.get("members"))
     house_rules = parse_rules(document.get("rules"))
     games = document.get("games", [])
@@ -508,8 +509,10 @@ def _parse_members(members: object) -> list[str]:
         return rules.check_names(members, members_at_most=MAX_MEMBERS)
     except rules.RulesError as error:
         if error.player is None:
-            raise ExchangeError(f'"members": {error}') from None
-        raise ExchangeError(f'"members": {_quoted(members[error.player])}: {error}') from None
+            raise ExchangeError(f'"members": {english(error)}') from None
+        raise ExchangeError(
+            f'"members": {_quoted(members[error.player])}: {english(error)}'
+        ) from None
 
 
 def _parse_game(document: object, number: int) -> datetime | None:

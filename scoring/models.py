@@ -20,7 +20,9 @@ from functools import cached_property
 
 from django.db import connection, models, transaction
 from django.db.models import Count, F, Max, OuterRef, Q, Subquery, Sum
+from django.db.models.fields.json import KeyTransform
 from django.db.models.functions import Coalesce
+from django.db.models.query_utils import DeferredAttribute
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -38,6 +40,58 @@ def new_token() -> str:
     while (token := secrets.token_urlsafe(TOKEN_BYTES)).startswith("-"):
         pass
     return token
+
+
+class _RulesAttribute(DeferredAttribute):
+    """Whatever is put into a RulesField, its model's attribute holds a rules.Rules: a new
+    object's default ({}) and the stored changes too."""
+
+    def __set__(self, instance, value) -> None:
+        if isinstance(value, Mapping):
+            value = rules.Rules(**value)
+        instance.__dict__[self.field.attname] = value
+
+
+class RulesField(models.JSONField):
+    """House rules (SPEC 2.4) as one rules.Rules value, stored as the values that differ from
+    the seeds' (Rules.changes()): {} for a game or a table that plays by the players'
+    documents, every game stored before house rules among them. RulesError when the stored
+    values are not rules."""
+
+    descriptor_class = _RulesAttribute
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("default", dict)
+        kwargs.setdefault("blank", True)
+        super().__init__(*args, **kwargs)
+
+    def deconstruct(self):
+        # What the column holds is a plain JSON object: migrations know it as a JSONField, and
+        # a historical model (in a data migration) reads the changes as they are stored.
+        name, _path, args, kwargs = super().deconstruct()
+        return name, "django.db.models.JSONField", args, kwargs
+
+    def from_db_value(self, value, expression, connection):
+        value = super().from_db_value(value, expression, connection)
+        # One value of the rules read on its own (house_rules__joker) stays that value.
+        if isinstance(expression, KeyTransform) or not isinstance(value, Mapping):
+            return value
+        return rules.Rules(**value)
+
+    def get_prep_value(self, value):
+        if isinstance(value, rules.Rules):
+            value = value.changes()
+        return super().get_prep_value(value)
+
+    def value_from_object(self, obj):
+        """The stored changes, for a form (the admin's) and a serializer (dumpdata)."""
+        value = super().value_from_object(obj)
+        return value.changes() if isinstance(value, rules.Rules) else value
+
+    def validate(self, value, model_instance) -> None:
+        if isinstance(value, rules.Rules):
+            value = value.changes()
+        super().validate(value, model_instance)
 
 
 class Status(models.TextChoices):
@@ -85,7 +139,7 @@ class Table(models.Model):
     edit_token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
     view_token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
     # The house rules of the table's new games (SPEC 2.4), as Game.house_rules keeps them.
-    house_rules = models.JSONField(default=dict, blank=True)
+    house_rules = RulesField()
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -97,10 +151,10 @@ class Table(models.Model):
 
     # Reading
 
-    @cached_property
+    @property
     def rules(self) -> rules.Rules:
         """The rules the table's new games play by: the seeds', with its house rules on top."""
-        return rules.Rules(**self.house_rules)
+        return self.house_rules
 
     @staticmethod
     def check_name(name: str) -> str:
@@ -132,14 +186,13 @@ class Table(models.Model):
         cls, name: str, members: Sequence[str], house_rules: rules.Rules | None = None
     ) -> Table:
         """A new table named `name` with these members (in this order), whose new games play
-        by `house_rules` (the seeds' when None). RulesError when a name is wrong: a member's
-        error carries the member's index as its `player` (rules.check_names)."""
+        by `house_rules` (None: none, the players' documents' rules). RulesError when a name
+        is wrong: a member's error carries the member's index as its `player`
+        (rules.check_names)."""
         name = cls.check_name(name)
         members = rules.check_names(members, members_at_most=MAX_MEMBERS)
         with transaction.atomic():
-            table = cls.objects.create(
-                name=name, house_rules=(house_rules or rules.SEEDS).changes()
-            )
+            table = cls.objects.create(name=name, house_rules=house_rules or {})
             Member.objects.bulk_create(
                 Member(table=table, name=member, name_key=rules.name_key(member), position=position)
                 for position, member in enumerate(members)
@@ -452,9 +505,8 @@ class Game(models.Model):
     # Kept in step with the rounds by refresh_standing(), so that lists need no totals.
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
     winner_seat = models.PositiveSmallIntegerField(null=True, blank=True)
-    # The house rules (SPEC 2.4) where they differ from the seeds', by the rules object's keys:
-    # {} for a game played by the players' documents (every game stored before house rules).
-    house_rules = models.JSONField(default=dict, blank=True)
+    # The rules this game plays by (SPEC 2.4); stored as what differs from the seeds'.
+    house_rules = RulesField()
     # The rematch of this game, made once: every later tap, and every watcher, goes there.
     next_game = models.OneToOneField(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="previous_game"
@@ -517,10 +569,10 @@ class Game(models.Model):
     def names(self) -> list[str]:
         return [player.name for player in self.seated_players]
 
-    @cached_property
+    @property
     def rules(self) -> rules.Rules:
         """The rules this game plays by: the seeds', with its house rules on top."""
-        return rules.Rules(**self.house_rules)
+        return self.house_rules
 
     @property
     def target(self) -> int:
@@ -545,12 +597,12 @@ class Game(models.Model):
         cls, names: Sequence[str], first_dealer: int = 0, house_rules: rules.Rules | None = None
     ) -> Game:
         """A new game for these players (names already checked with rules.check_names), played
-        by `house_rules` (the seeds' when None)."""
+        by `house_rules` (None: none, the players' documents' rules)."""
         with transaction.atomic():
             game = cls.objects.create(
                 first_dealer=first_dealer % len(names),
                 version=clock_version(),
-                house_rules=(house_rules or rules.SEEDS).changes(),
+                house_rules=house_rules or {},
             )
             Player.objects.bulk_create(
                 Player(game=game, seat=seat, name=name, name_key=rules.name_key(name))

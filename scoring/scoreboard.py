@@ -43,7 +43,7 @@ class StoredRound:
     def points(self) -> list[int]:
         return [hand.points if hand else 0 for hand in self.hands]
 
-    def winners(self, house_rules: rules.Rules = rules.SEEDS) -> list[int]:
+    def winners(self, house_rules: rules.Rules) -> list[int]:
         """Who scored 0 by going out, or with the lowest hand of a blocked round (the rules
         decide, from the hands' values)."""
         if self.winner is not None:

@@ -24,7 +24,6 @@ from itertools import combinations
 from django.db.models import Count, F, Q, Sum
 from django.db.models.functions import Coalesce
 
-from . import rules
 from .models import Hand, Member, Player, Status, Table
 
 # Fewer finished games than this, and a member's numbers say little: the page labels them as
@@ -343,7 +342,7 @@ def results(table: Table, played: Played | None = None) -> list[GameResult]:
                 status=status,
                 version=version,
                 rounds=rounds,
-                target=rules.Rules(**house).target_for(len(seated)),
+                target=house.target_for(len(seated)),
                 players=seated,
                 winner=seated[winner] if winner is not None else None,
             )

@@ -13,8 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring import rules
+from scoring import errors, rules
 from scoring.exchange import ExchangeError, export_game, import_game
+from scoring.house_rules import in_words, summary
 from scoring.models import Game
 from scoring.rules import Hand, Rules, RulesError, score_round
 from tests.conftest import round_post, without_bdi
@@ -97,7 +98,7 @@ def house_rules(draw):
 def scored(hands, winner, target, house=None, hand_rummy=False):
     try:
         if house is None:
-            return score_round(hands, winner, target, hand_rummy=hand_rummy)
+            return score_round(hands, winner, target, hand_rummy=hand_rummy, rules=rules.SEEDS)
         return score_round(hands, winner, target, hand_rummy=hand_rummy, rules=house)
     except RulesError as error:
         return error.code
@@ -107,11 +108,11 @@ def scored(hands, winner, target, house=None, hand_rummy=False):
 @given(rounds())
 def test_the_seeds_rules_give_what_the_rules_gave_without_them(round_):
     hands, winner = round_
-    target = rules.target_for(len(hands))
+    target = rules.target_for(len(hands), rules.SEEDS)
     assert scored(hands, winner, target) == scored(hands, winner, target, Rules())
     assert rules.target_for(len(hands), Rules()) == target
     for hand in hands:
-        assert rules.hand_value(hand.cards, Rules()) == rules.hand_value(hand.cards)
+        assert rules.hand_value(hand.cards, Rules()) == rules.hand_value(hand.cards, rules.SEEDS)
 
 
 @settings(max_examples=300, deadline=None)
@@ -141,7 +142,7 @@ def test_every_value_is_checked_on_creation():
     with pytest.raises(RulesError) as raised:
         Rules(joker=101)
     assert raised.value.code == "bad_rule"
-    assert str(raised.value) == "Give a whole number from 0 to 100, not “101”."
+    assert errors.english(raised.value) == "Give a whole number from 0 to 100, not “101”."
 
 
 # The exchange format.
@@ -237,7 +238,7 @@ def test_a_game_started_with_house_rules_scores_by_them(client, db):
 def test_a_game_started_without_house_rules_plays_the_seeds(client, db):
     client.post("/", start_post())
     client.post("/", {"player_0": "Dana", "player_1": "Emil"})
-    assert [game.house_rules for game in Game.objects.all()] == [{}, {}]
+    assert [game.house_rules.changes() for game in Game.objects.all()] == [{}, {}]
     assert all(game.rules == rules.SEEDS for game in Game.objects.all())
 
 
@@ -317,3 +318,23 @@ def test_a_backup_and_a_restore_keep_the_house_rules(db, tmp_path):
     again = Game.objects.get()
     assert again.rules == Rules(**VARIANT)
     assert export_game(again) == before
+
+
+def test_the_rules_are_said_in_one_set_of_words_on_the_form_the_line_and_the_rules_page(client, db):
+    house = Rules(not_opened_cap_half_target=False, target_per_opponent=150, jokers_in_deck=2)
+    words = [
+        "no half-target cap for a player who never opened",
+        "target 150 per opponent",
+        "2 jokers in the deck",
+    ]
+    assert summary(house) == words
+    said = {rule.name: rule for rule in in_words(house)}
+    game = Game.start(["Ana", "Boris"], house_rules=house)
+    page = unescape(client.get(f"/g/{game.edit_token}/").content.decode())
+    assert f"House rules: {', '.join(words)}" in page
+    rules_page = unescape(client.get(f"/g/{game.edit_token}/rules/").content.decode())
+    half = said["not_opened_cap_half_target"]
+    assert f'<th scope="row">{half.label}</th><td class="number">no</td>' in rules_page
+    assert '<td class="number">150 points</td>' in rules_page
+    start_page = unescape(client.get("/").content.decode())
+    assert f"<span>{half.label}</span>" in start_page

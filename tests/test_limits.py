@@ -2,6 +2,7 @@
 past that, the start page answers 429 with Retry-After, the names kept and a clear error, and
 starts nothing."""
 
+import re
 from html import unescape
 from types import SimpleNamespace
 
@@ -167,3 +168,78 @@ def test_page_fragments_filling_the_default_cache_do_not_reset_the_count(client,
     for number in range(1200):
         cache.set(f"template.cache.game_rounds.{number}", "<tr>…</tr>")
     assert start(client).status_code == 429
+
+
+# A table's pages: a new table (its own form, or a game kept at a new table) and a new game
+# from a table are counted as the start page's games are; adding a member is not.
+
+TABLE_MESSAGE = "Too many new tables from this device: wait a minute, then try again."
+NEW_TABLE = {"name": "Thursday", "member_0": "Ana", "member_1": "Boris"}
+
+
+def test_the_new_table_form_past_the_limit_answers_429_with_everything_typed(client, settings):
+    settings.RAMI_NEW_GAMES_PER_MINUTE = 1
+    assert client.post("/t/new/", NEW_TABLE).status_code == 303
+    response = client.post("/t/new/", NEW_TABLE)
+    assert response.status_code == 429
+    assert response["Retry-After"] == "60"
+    html = unescape(response.content.decode())
+    assert f'<div class="errors" role="alert"><p>{TABLE_MESSAGE}</p></div>' in html
+    for name in NEW_TABLE.values():
+        assert f'value="{name}"' in html
+    assert Table.objects.count() == 1
+
+
+def test_new_tables_and_new_games_are_counted_apart(client, settings):
+    settings.RAMI_NEW_GAMES_PER_MINUTE = 1
+    assert start(client).status_code == 303
+    assert client.post("/t/new/", NEW_TABLE).status_code == 303
+    assert start(client).status_code == 429
+    assert client.post("/t/new/", NEW_TABLE).status_code == 429
+
+
+def test_a_new_game_from_a_table_past_the_limit_keeps_the_toggles_and_the_guest(client, settings):
+    settings.RAMI_NEW_GAMES_PER_MINUTE = 1
+    table = Table.start("Friday", ["Ana", "Boris", "Cyril"])
+    members = {member.name: member.pk for member in table.members.all()}
+    play = {"action": "play", "play-members": [members["Ana"], members["Cyril"]]}
+    assert client.post(f"/t/{table.edit_token}/", play).status_code == 303
+    response = client.post(f"/t/{table.edit_token}/", {**play, "play-guest_0": "Eva"})
+    assert response.status_code == 429
+    assert response["Retry-After"] == "60"
+    html = unescape(response.content.decode())
+    assert f'<div class="errors" role="alert"><p>{MESSAGE}</p></div>' in html
+    assert 'value="Eva"' in html
+    for name, toggled in (("Ana", True), ("Boris", False), ("Cyril", True)):
+        assert bool(re.search(rf'value="{members[name]}"[^>]*checked', html)) is toggled
+    assert table.games.count() == 1
+
+
+def test_adding_members_is_not_limited(client, settings):
+    settings.RAMI_NEW_GAMES_PER_MINUTE = 1
+    table = Table.start("Friday", ["Ana"])
+    for name in ("Boris", "Cyril", "Dana"):
+        add = {"action": "add_member", "add-name": name}
+        assert client.post(f"/t/{table.edit_token}/", add).status_code == 303
+    assert [member.name for member in table.members.all()] == ["Ana", "Boris", "Cyril", "Dana"]
+
+
+def test_keeping_games_at_new_tables_past_the_limit_answers_429_with_the_name_typed(
+    client, settings
+):
+    settings.RAMI_NEW_GAMES_PER_MINUTE = 1
+    first, second = finished_game(), finished_game()
+    assert client.post(f"/g/{first.edit_token}/keep/", {"name": "Sunday"}).status_code == 303
+    response = client.post(f"/g/{second.edit_token}/keep/", {"name": "Monday"})
+    assert response.status_code == 429
+    assert response["Retry-After"] == "60"
+    html = unescape(response.content.decode())
+    assert TABLE_MESSAGE in html and 'value="Monday"' in html
+    second.refresh_from_db()
+    assert second.table is None
+    # A game kept already only goes to its table: nothing new, nothing counted.
+    response = client.post(f"/g/{first.edit_token}/keep/", {"name": "Again"})
+    first.refresh_from_db()
+    assert response.status_code == 303
+    assert response["Location"] == f"/t/{first.table.edit_token}/"
+    assert Table.objects.count() == 1

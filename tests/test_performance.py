@@ -235,9 +235,11 @@ def test_the_round_forms_inputs_are_the_ones_django_draws(kind):
     game = Game.start(["Ana", 'Bo"ris', "<Cyril>", "D&na"])
     data = ROUND_FORMS[kind]
     if kind == "edited":
-        form = RoundForm(players=game.seated_players, target=300, initial=data)
+        form = RoundForm(
+            players=game.seated_players, target=300, house_rules=game.rules, initial=data
+        )
     else:
-        form = RoundForm(data, players=game.seated_players, target=300)
+        form = RoundForm(data, players=game.seated_players, target=300, house_rules=game.rules)
         form.initial["for_round"] = 1
         if data:
             form.is_valid()

@@ -15,10 +15,8 @@ def test_start_page_offers_four_name_fields_and_two_more(client):
     assert html.count('class="name-row"') == 6
     assert html.index('<details class="more-players">') < html.index('name="player_4"')
     assert html.index('name="player_3"') < html.index('<details class="more-players">')
-    shown = re.findall(
-        r'<span class="target-for" data-players="\d" data-target="\d+">([^<]+)</span>', html
-    )
-    assert shown == ["Target: 300 points with 4 players"]  # the others are hidden
+    shown = re.findall(r'<span class="target-for">([^<]+)</span>', html)
+    assert shown == ["Target: 300 points with 4 players"]
 
 
 def test_starting_a_game_leads_to_its_page(client):
@@ -62,7 +60,30 @@ def test_six_names_typed_show_the_six_player_target_and_keep_the_extra_fields_op
         "/", {f"player_{i}": name for i, name in enumerate("ABCDE" + "A")}
     ).content.decode()
     assert '<details class="more-players" open>' in html
-    shown = re.findall(
-        r'<span class="target-for" data-players="\d" data-target="\d+">([^<]+)</span>', html
-    )
+    shown = re.findall(r'<span class="target-for">([^<]+)</span>', html)
     assert shown == ["Target: 500 points with 6 players"]
+
+
+def test_the_target_line_is_drawn_again_for_the_names_and_rules_typed(client):
+    typed = {"player_0": "Ana", "player_1": "Boris", "player_2": "Cyril", "rules_shown": "on"}
+    line = client.post(
+        "/",
+        {**typed, "target_per_opponent": "150", "action": "target"},
+        headers={"HX-Request": "true"},
+    ).content.decode()
+    assert line == '<span class="target-for">Target: 300 points with 3 players</span>'
+    fixed = client.post("/", {**typed, "target": "500", "action": "target"}).content.decode()
+    assert fixed == '<span class="target-for">Target: 500 points with 3 players</span>'
+    # A rule out of range: the players' documents' target until it is put right.
+    wrong = client.post("/", {**typed, "target": "5", "action": "target"}).content.decode()
+    assert wrong == '<span class="target-for">Target: 200 points with 3 players</span>'
+    assert Game.objects.count() == 0
+
+
+def test_a_start_form_sent_back_shows_the_target_under_the_rules_typed(client):
+    html = client.post(
+        "/", {"player_0": "Ana", "player_1": "ana", "rules_shown": "on", "target": "750"}
+    ).content.decode()
+    assert re.findall(r'<span class="target-for">([^<]+)</span>', html) == [
+        "Target: 750 points with 2 players"
+    ]
