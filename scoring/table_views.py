@@ -3,12 +3,14 @@
 A table is reached like a game: by its edit link `/t/<edit-token>/` (start games, add and rename
 members) and by its watch-only link `/w/<view-token>/`, which changes nothing and shows no edit
 token, neither the table's nor any of its games' (its games are linked by their view links).
-Every change is an ordinary form post answered by a 303 redirect; the rules of tables, members
-and games are scoring.tables' (and scoring.rules'), never written here.
+Every change is an ordinary form post answered by a 303 redirect, made by a `Table` method (as
+a game's by a `Game` method); the rules of tables, members and games are the models' and
+scoring.rules', never written here.
 
-A table's page reads its numbers in a fixed number of queries, whatever the number of its games
-(scoring.tables: standings, head_to_head, results): tests/test_table_views.py counts them for 3
-and for 200 games, and `make bench` measures the page of a 200-game table.
+A table's page reads its numbers in five queries, whatever the number of its games
+(scoring.tables.Played: the members and the players' totals read once for the standings, head
+to head and results): tests/test_table_views.py counts them for 3 and for 200 games, and
+`make bench-pages` measures the page of a 200-game table.
 """
 
 from __future__ import annotations
