@@ -39,7 +39,7 @@ class Element:
         self.node = node
 
     def __repr__(self) -> str:
-        markup = lxml.html.tostring(self.node, encoding="unicode", with_tail=False)
+        markup = self.markup
         return f"<Element {markup[:300]}{'…' if len(markup) > 300 else ''}>"
 
     @property
@@ -53,6 +53,12 @@ class Element:
     def get(self, name: str, default: str | None = None) -> str | None:
         """The attribute `name`, unescaped (`&amp;` is `&`)."""
         return self.node.get(name, default)
+
+    @property
+    def markup(self) -> str:
+        """The element as markup, to compare it whole with the same element elsewhere (the rows
+        a live update sends and the rows a fresh page shows)."""
+        return lxml.html.tostring(self.node, encoding="unicode", with_tail=False)
 
     @property
     def checked(self) -> bool:
