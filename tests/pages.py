@@ -1,9 +1,9 @@
 """Reading a page as a person sees it, for the tests' asserts (STYLE.md rule 9).
 
-`page(response)` parses an answer (a whole page or an htmx fragment) with lxml; CSS selectors
+`read(response)` parses an answer (a whole page or an htmx fragment) with lxml; CSS selectors
 (cssselect) find its parts:
 
-    shown = page(response)
+    shown = read(response)
     assert "Ana wins the game" in shown.text
     assert shown.texts("span.sum") == ["40", "56"]
     assert shown.one("#points-2").text == "45"
@@ -106,8 +106,8 @@ def _read(node: lxml.html.HtmlElement, pieces: list[str]) -> None:
         pieces.append(" ")
 
 
-def page(answer) -> Element:
-    """The page (or htmx fragment) of a test client's response, an HTTP response whose body
+def read(answer) -> Element:
+    """Read the page (or htmx fragment) of a test client's response, an HTTP response whose body
     was read into `.text`, or markup."""
     if hasattr(answer, "content"):
         markup = answer.content.decode()

@@ -14,8 +14,7 @@ from scoring.rules import Rules
 from scoring.scoreboard import Scoreboard
 from tests.conftest import delete_post, edit_post, round_post
 from tests.long_games import long_game_document
-from tests.pages import Element
-from tests.pages import page as read
+from tests.pages import Element, read
 
 pytestmark = pytest.mark.django_db
 

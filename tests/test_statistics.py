@@ -10,7 +10,7 @@ from scoring.scoreboard import Scoreboard
 from scoring.statistics import PlayedRound
 
 from .conftest import game_document
-from .pages import page
+from .pages import read
 
 # Two players (target 100), made by hand: every way to win a round and to be caught.
 EVA_FILIP = [
@@ -61,7 +61,7 @@ def test_a_blocked_round_is_won_by_nobody():
     assert (eva.rounds_won, eva.best_points, eva.longest_run) == (0, 0, 2)
     assert filip.rounds_won == 0
     html = render_to_string("scoring/_statistics.html", {"statistics": [eva, filip]})
-    assert page(html).rows()[1] == ["Rounds won", "0", "0"]
+    assert read(html).rows()[1] == ["Rounds won", "0", "0"]
     note = " ".join(html[html.index('id="rounds-won-note"') :].split())
     assert "Rounds won counts the rounds a player went out in" in note
     assert "the lowest hand of a blocked round scores 0 but is not counted" in note
@@ -115,7 +115,7 @@ def test_the_statistics_table_shows_each_number_under_its_player(every_kind_game
     html = render_to_string(
         "scoring/_statistics.html", {"statistics": Scoreboard.for_game(every_kind_game).statistics}
     )
-    assert page(html).rows() == [
+    assert read(html).rows() == [
         ["", "Ana", "Boris", "Cyril", "Dana"],
         ["Rounds won", "2", "0", "0", "1"],
         ["Hand rummies", "0", "0", "0", "1"],
@@ -134,7 +134,7 @@ def test_a_long_list_of_rounds_is_counted_not_listed():
         "scoring/_statistics.html",
         {"statistics": statistics.player_statistics(["Eva", "Filip"], rounds)},
     )
-    best = page(html).rows()[5]
+    best = read(html).rows()[5]
     assert best == ["Best round", "0 5 rounds", "10 5 rounds"]
 
 
@@ -177,7 +177,7 @@ def test_wins_per_name_counts_finished_games_ignoring_case(
         ("Dana", 0, 1),
     ]
     html = render_to_string("scoring/_wins_per_name.html", {"wins_per_name": table})
-    assert page(html).rows() == [
+    assert read(html).rows() == [
         ["Player", "Wins", "Games"],
         ["ANA", "2", "3"],
         ["Boris", "1", "2"],
