@@ -30,6 +30,8 @@ INLINE = frozenset({
 })  # fmt: skip
 # Elements a person never reads, wherever they are.
 SILENT = frozenset(("head", "script", "style", "template", "noscript"))
+# Attributes whose text a person reads (a placeholder) or hears (a label).
+READ_ALOUD = ("aria-label", "title", "alt", "placeholder")
 
 
 class Element:
@@ -72,6 +74,15 @@ class Element:
         _read(self.node, pieces)
         return " ".join("".join(pieces).split())
 
+    def strings(self) -> list[str]:
+        """Every text the element may show or have read out, hidden now or not (a button shown
+        by JavaScript, a <template>, the <title>): each run of text between two tags, folded,
+        and the attributes read aloud (`READ_ALOUD`); not scripts and styles. What a
+        translation has to cover."""
+        pieces: list[str] = []
+        _every_string(self.node, pieces)
+        return [folded for piece in pieces if (folded := " ".join(piece.split()))]
+
     def select(self, css: str) -> list[Element]:
         """The elements inside this one that match the CSS selector, in page order."""
         return [Element(node) for node in self.node.cssselect(css)]
@@ -104,6 +115,17 @@ def _read(node: lxml.html.HtmlElement, pieces: list[str]) -> None:
             pieces.append(child.tail)
     if block:
         pieces.append(" ")
+
+
+def _every_string(node: lxml.html.HtmlElement, pieces: list[str]) -> None:
+    pieces.extend(node.get(name) or "" for name in READ_ALOUD)
+    if node.text and node.tag not in ("script", "style"):
+        pieces.append(node.text)
+    for child in node:
+        if isinstance(child.tag, str):
+            _every_string(child, pieces)
+        if child.tail:
+            pieces.append(child.tail)
 
 
 def read(answer) -> Element:
