@@ -11,6 +11,7 @@ import pytest
 from scoring import exchange
 from scoring.exchange import import_game
 from scoring.models import Game, Table
+from tests.pages import read
 
 GAMES = Path(__file__).parent / "games"
 
@@ -136,6 +137,11 @@ def edit_post(game: Game, number: int, winner, hands=None, **extra) -> dict:
     """The POST data of round `number`'s edit form (round_post, with the round's identity)."""
     seen = as_seen(game, number)
     return round_post(winner, hands, round=seen["round"], revision=seen["revision"], **extra)
+
+
+def totals(answer) -> list[int]:
+    """Each player's total as the game page (or its fragment) shows it, in seat order."""
+    return [int(total) for total in read(answer).texts(".sum")]
 
 
 def without_bdi(html: str) -> str:

@@ -130,7 +130,9 @@ def _every_string(node: lxml.html.HtmlElement, pieces: list[str]) -> None:
 
 def read(answer) -> Element:
     """Read the page (or htmx fragment) of a test client's response, an HTTP response whose body
-    was read into `.text`, or markup."""
+    was read into `.text`, or markup; a page already read is itself."""
+    if isinstance(answer, Element):
+        return answer
     if hasattr(answer, "content"):
         markup = answer.content.decode()
     elif hasattr(answer, "text"):
