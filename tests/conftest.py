@@ -11,7 +11,7 @@ import pytest
 from scoring import exchange
 from scoring.exchange import import_game
 from scoring.models import Game, Table
-from tests.pages import read
+from tests.pages import Element, read
 
 GAMES = Path(__file__).parent / "games"
 
@@ -142,6 +142,14 @@ def edit_post(game: Game, number: int, winner, hands=None, **extra) -> dict:
 def totals(answer) -> list[int]:
     """Each player's total as the game page (or its fragment) shows it, in seat order."""
     return [int(total) for total in read(answer).texts(".sum")]
+
+
+def history_change(answer, heading: str) -> Element:
+    """The change of a game's history page under this heading ("Round 2 edited")."""
+    (change,) = (
+        change for change in read(answer).select("li.change") if change.one("h2").text == heading
+    )
+    return change
 
 
 def without_bdi(html: str) -> str:

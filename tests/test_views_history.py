@@ -7,7 +7,7 @@ import pytest
 
 from scoring.models import Game
 from scoring.rules import Hand, RoundEntry
-from tests.conftest import delete_post, edit_post, round_post
+from tests.conftest import delete_post, edit_post, history_change, round_post
 from tests.pages import Element, read
 
 pytestmark = pytest.mark.django_db
@@ -23,12 +23,6 @@ def url(game: Game) -> str:
 def changes(shown: Element) -> list[str]:
     """The heading of each change, in page order."""
     return shown.texts("li.change h2")
-
-
-def section(shown: Element, heading: str) -> Element:
-    """The change under this heading."""
-    (change,) = (change for change in shown.select("li.change") if change.one("h2").text == heading)
-    return change
 
 
 @pytest.fixture
@@ -67,14 +61,14 @@ def test_the_history_lists_every_change_newest_first(client, game):
 
 def test_each_change_shows_the_round_with_cards_hands_and_points(client, game):
     shown = read(client.get(url(game)))
-    added = section(shown, "Round 1 saved")
+    added = history_change(shown, "Round 1 saved")
     cards = [card.get("aria-label") for card in added.select(".card")]
     assert cards == ["ace of hearts", "joker", "five of clubs"]
     assert "hand 20" in added.text and "not opened" in added.text
     # Boris 36 points, Cyril 20 + 25 = 45.
     assert added.texts("td.points") == ["0", "36", "45"]
 
-    edited = section(shown, "Round 2 edited")
+    edited = history_change(shown, "Round 2 edited")
     before, after = edited.select("figure")
     assert (before.one("figcaption").text, after.one("figcaption").text) == ("Before", "After")
     assert before.texts("td.points") == ["12", "0", "3"]
@@ -90,13 +84,13 @@ def test_each_change_says_when(client, game):
 def test_only_a_deleted_round_not_yet_back_can_be_restored(client, game):
     shown = read(client.get(url(game)))
     assert len(shown.select("button[value=restore]")) == 1
-    deleted = section(shown, "Round 3 deleted")
+    deleted = history_change(shown, "Round 3 deleted")
     assert deleted.one("button[value=restore]").text == "Restore round 3"
-    assert "Restored since." in section(shown, "Round 1 deleted").text
+    assert "Restored since." in history_change(shown, "Round 1 deleted").text
 
 
 def test_restoring_from_the_history_puts_the_round_back_at_its_place(client, game):
-    form = section(read(client.get(url(game))), "Round 3 deleted").one("form.restore")
+    form = history_change(client.get(url(game)), "Round 3 deleted").one("form.restore")
     event = form.one("input[name=event]").get("value")
     # The form posts to the page itself.
     assert (form.get("method"), form.get("action")) == ("post", None)
@@ -121,8 +115,8 @@ def test_kinds_of_round_are_named(client, four_players):
         )
     )
     shown = read(client.get(url(game)))
-    assert section(shown, "Round 1 saved").one("figcaption").text == "The round hand rummy"
-    blocked = section(shown, "Round 2 saved")
+    assert history_change(shown, "Round 1 saved").one("figcaption").text == "The round hand rummy"
+    blocked = history_change(shown, "Round 2 saved")
     assert blocked.one("figcaption").text == "The round blocked"
     # A tie for the lowest hand: both score 0.
     assert blocked.texts("td.points") == ["0", "0", "9", "4"]
@@ -141,10 +135,10 @@ def test_a_blocked_round_shows_its_lowest_hands_and_nobody_out(client, four_play
         )
     )
     shown = read(client.get(url(game)))
-    normal = section(shown, "Round 1 saved")
+    normal = history_change(shown, "Round 1 saved")
     assert len(normal.select("tr.winner")) == 1
     assert normal.texts(".note").count("out") == 1
-    blocked = section(shown, "Round 2 saved")
+    blocked = history_change(shown, "Round 2 saved")
     assert not blocked.select(".winner")
     assert len(blocked.select("tr.lowest")) == 2
     notes = blocked.texts(".note")
