@@ -144,6 +144,12 @@ def totals(answer) -> list[int]:
     return [int(total) for total in read(answer).texts(".sum")]
 
 
+def round_rows(answer) -> list[str]:
+    """The round table's rows a game page (or a live update) shows, whole: their text, links
+    and classes, to compare with another page's."""
+    return [row.markup for row in read(answer).select("tr[id^=round-]")]
+
+
 def history_change(answer, heading: str) -> Element:
     """The change of a game's history page under this heading ("Round 2 edited")."""
     (change,) = (

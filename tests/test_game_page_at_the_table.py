@@ -12,7 +12,7 @@ from scoring.exchange import import_game
 from scoring.models import Game, GameEvent
 from scoring.rules import Rules
 from scoring.scoreboard import Scoreboard
-from tests.conftest import delete_post, edit_post, round_post
+from tests.conftest import delete_post, edit_post, round_post, round_rows
 from tests.long_games import long_game_document
 from tests.pages import Element, read
 
@@ -321,11 +321,6 @@ def test_a_poll_from_the_version_before_a_save_gets_only_what_changed_in_3_kb(cl
     assert len(gzip.compress(whole.content)) > 3 * len(gzip.compress(response.content))
 
 
-def rows(html: str) -> list[str]:
-    """The round table's rows as a page shows them, whole: their text, links and classes."""
-    return [row.markup for row in read(html).select("tr[id^=round-]")]
-
-
 @pytest.mark.parametrize("change", ["edit", "delete", "further behind", "undo"])
 def test_a_change_to_the_rounds_sends_the_rows_a_fresh_page_shows(client, change):
     game = long_game(20, players=4)
@@ -345,7 +340,7 @@ def test_a_change_to_the_rounds_sends_the_rows_a_fresh_page_shows(client, change
     assert response["HX-Reswap"] == "none"
     html = response.content.decode()
     fresh = client.get(page).content.decode()
-    assert rows(html) == rows(fresh)
+    assert round_rows(html) == round_rows(fresh)
     assert read(html).one("#more-rounds").text == read(fresh).one("#more-rounds").text
     # The totals are the heads of the entry's rows: sent out of band, as a fresh page has them.
     assert standings(html) == standings(fresh) != []
