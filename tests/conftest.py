@@ -106,7 +106,8 @@ class Phone:
         cookie = re.search(r"csrftoken=([^;]+)", response.getheader("Set-Cookie") or "")
         if cookie:
             self.cookie = cookie.group(1)
-        self.token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', response.text)[1]
+        # The first form's token: every form of the page carries one.
+        self.token = read(response).select("input[name=csrfmiddlewaretoken]")[0].get("value")
         return response.text
 
     def post(self, path: str, data: dict) -> http.client.HTTPResponse:

@@ -53,8 +53,9 @@ class Element:
         return dict(self.node.attrib)
 
     def get(self, name: str, default: str | None = None) -> str | None:
-        """The attribute `name`, unescaped (`&amp;` is `&`)."""
-        return self.node.get(name, default)
+        """The attribute `name`, unescaped (`&amp;` is `&`). Names are read as HTML reads them,
+        whatever their case (an <svg>'s `viewBox` is `viewbox`)."""
+        return self.node.get(name.lower(), default)
 
     @property
     def markup(self) -> str:

@@ -15,7 +15,8 @@ from rami_site import addresses
 from scoring import sharing
 from scoring.exchange import export_game
 from scoring.models import Game
-from tests.conftest import round_post, without_bdi
+from tests.conftest import round_post, totals
+from tests.pages import read
 
 pytestmark = pytest.mark.django_db
 
@@ -24,12 +25,9 @@ def qr_codes(html: str) -> list[str]:
     """Decode every QR code drawn on a page: read segno's SVG path back into modules, paint
     them as pixels, and let a real decoder (zxing-cpp) read the picture."""
     decoded = []
-    for size, path in re.findall(
-        r'<svg[^>]*viewBox="0 0 (\d+) \d+"[^>]*class="qr".*?<path stroke="#000" d="([^"]+)"',
-        html,
-        re.S,
-    ):
-        size = int(size)
+    for svg in read(html).select("svg.qr"):
+        size = int(svg.get("viewBox").split()[2])
+        path = svg.one('path[stroke="#000"]').get("d")
         modules = numpy.full((size, size), 255, dtype=numpy.uint8)
         x = y = 0.0
         for command, a, b in re.findall(r"([Mmh])(-?[\d.]+)(?:[ ,](-?[\d.]+))?", path):
@@ -74,15 +72,15 @@ def test_rami_public_url_wins(client, four_players, settings):
 
 def test_the_view_page_shows_the_scoreboard_and_only_the_view_link(client, every_kind_game):
     response = client.get(f"/v/{every_kind_game.view_token}/")
-    html = without_bdi(response.content.decode())
+    html = response.content.decode()
+    shown = read(html)
     assert response.status_code == 200
-    assert "Ana wins the game!" in html and '<span class="sum">307</span>' in html
+    assert "Ana wins the game!" in shown.text and 307 in totals(shown)
     assert every_kind_game.edit_token not in html
-    assert (
-        'name="winner"' not in html and 'value="rematch"' not in html and "Edit round" not in html
-    )
+    assert not shown.select("[name=winner], [value=rematch]")
+    assert "Edit round" not in " ".join(shown.strings())
     assert qr_codes(html) == [f"http://testserver/v/{every_kind_game.view_token}/"]
-    assert f'href="/v/{every_kind_game.view_token}/export.csv"' in html
+    assert shown.select(f'a[href="/v/{every_kind_game.view_token}/export.csv"]')
 
 
 def test_the_view_link_cannot_change_anything(client, every_kind_game):
