@@ -157,8 +157,3 @@ def history_change(answer, heading: str) -> Element:
         change for change in read(answer).select("li.change") if change.one("h2").text == heading
     )
     return change
-
-
-def without_bdi(html: str) -> str:
-    """The page with each name's <bdi> isolation taken off, to read sentences as shown."""
-    return re.sub(r"</?bdi( class=\"[^\"]*\")?>", "", html)
