@@ -7,7 +7,7 @@ PORT ?= 8000
 # make run serves with DEBUG off; the secret key is made once into an ignored local file.
 PROD_ENV = DJANGO_DEBUG=false DJANGO_SECRET_KEY="$$(cat .secret_key)"
 
-.PHONY: run dev test test-quick test-postgres browser setup migrate static lint clean screenshots bench layout lighthouse
+.PHONY: run dev test test-quick test-postgres browser setup migrate static lint clean screenshots bench bench-pages layout lighthouse
 
 run: setup .secret_key
 	$(PROD_ENV) $(PY) manage.py migrate --no-input
@@ -55,6 +55,11 @@ screenshots: setup
 # BENCH_ARGS="--duration 10" for longer runs, "--server sync" or "granian" to compare.
 bench: setup
 	$(PY) bench/run.py $(BENCH_ARGS)
+
+# Each page's time in-process (Django's test client, no server) over /healthz's, with its
+# queries: the budgets of the game page (15x) and the changed poll (8x); printed.
+bench-pages: setup
+	$(PY) bench/in_process.py
 
 # The page on every phone (issue 22): the widest box of each page in each language and the chart
 # labels (bench/LAYOUT.md), the round form's height, the taps of a round and the screen after a

@@ -60,11 +60,8 @@ def six_player_game(rounds: int):
 
 def table_of(games: int):
     """A table of six members and `games` finished games of three of them."""
-    from scoring import exchange
+    from scoring.exchange import import_table
 
-    importer = getattr(exchange, "import_table", None)
-    if importer is None:  # before issue 23, rami-table/1 lived in scoring/tables.py
-        from scoring.tables import import_table as importer
     documents = []
     for number in range(games):
         players = [PLAYERS[(number + seat) % 6] for seat in range(3)]
@@ -76,7 +73,7 @@ def table_of(games: int):
             }
         )
     document = {"format": "rami-table/1", "name": "Thursday", "members": PLAYERS}
-    return importer({**document, "games": documents})
+    return import_table({**document, "games": documents})
 
 
 def requests() -> dict[str, dict]:

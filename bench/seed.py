@@ -29,7 +29,7 @@ django.setup()
 
 from django.db import transaction  # noqa: E402
 
-from scoring import tables  # noqa: E402
+from scoring import exchange  # noqa: E402
 from scoring.exchange import import_game  # noqa: E402
 from scoring.models import Game, GameEvent, Hand, Player, Round  # noqa: E402
 
@@ -110,7 +110,7 @@ def seed_tables() -> dict:
     200 games, whose pages must make the same number of queries."""
     made = {}
     for games in (3, 200):
-        table = tables.import_table(table_document(games))
+        table = exchange.import_table(table_document(games))
         made[f"table{games}"] = {"edit": table.edit_token, "view": table.view_token}
     return made
 

@@ -42,7 +42,7 @@ from datetime import datetime
 
 from django.db import IntegrityError, connection, transaction
 
-from . import exchange, rules, tables
+from . import exchange, rules
 from .exchange import ExchangeError, GameDocument
 from .models import (
     TOKEN_PATTERN,
@@ -96,10 +96,7 @@ def backup_table_document(table: Table) -> dict:
     """A table as rami-table/1 without its games (each has its own backup file, which names
     the table), plus what a restore needs to bring back the same links."""
     return {
-        "format": tables.FORMAT,
-        "name": table.name,
-        "members": [member.name for member in table.members.all()],
-        "rules": tables.table_rules(table).document(),
+        **exchange.table_fields(table),
         FIELD: {
             "edit_token": table.edit_token,
             "view_token": table.view_token,
@@ -177,10 +174,10 @@ def restore_table(document: object) -> Table | None:
         return None
     if document.get("games"):
         raise ExchangeError('"games": a table\'s backup holds none (each has its own file)')
-    parsed = tables.parse_table(document)
+    parsed = exchange.parse_table(document)
     try:
         with transaction.atomic():
-            table = tables.start_table(parsed.name, parsed.members, house_rules=parsed.rules)
+            table = Table.start(parsed.name, parsed.members, house_rules=parsed.rules)
             Table.objects.filter(pk=table.pk).update(
                 edit_token=edit_token, view_token=view_token, created_at=created_at
             )
@@ -338,7 +335,7 @@ def _store(games: Sequence[tuple[Backup, GameDocument]]) -> list[Game]:
             version=clock + len(scored),
             status=standing.status,
             winner_seat=standing.winner,
-            house_rules=parsed.rules.changes(),
+            house_rules=parsed.rules,
             table_id=links.table(backup),
         )
         made.append((game, names, scored))

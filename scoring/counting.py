@@ -137,7 +137,7 @@ class ComputedExample:
 
 
 @cache
-def computed_examples(house: rules.Rules = rules.SEEDS) -> dict[str, ComputedExample]:
+def computed_examples(house: rules.Rules) -> dict[str, ComputedExample]:
     """Each example scored by rules.score_round under `house` (once per process and rules:
     keyed by the rules, it cannot go stale). An example those rules refuse (a joker in a deck
     without jokers) is left out."""
@@ -180,7 +180,7 @@ class WorkedExample:
     decided: bool
 
 
-def worked_examples(house: rules.Rules = rules.SEEDS) -> list[WorkedExample]:
+def worked_examples(house: rules.Rules) -> list[WorkedExample]:
     """The examples in the active language, with their numbers computed under `house` and
     their card faces."""
     computed = computed_examples(house)
@@ -229,35 +229,35 @@ def _explanation(example: Example, numbers: ComputedExample) -> str:
     hand = numbers.hand_values[seat]
     return str(example.explanation) % {
         "hand": hand,
-        "penalty": rules.NEVER_OPENED_PENALTY,
-        "sum": hand + rules.NEVER_OPENED_PENALTY,
-        "cap": min(rules.NEVER_OPENED_CAP, numbers.target // 2),
+        "penalty": rules.SEEDS.not_opened_penalty,
+        "sum": hand + rules.SEEDS.not_opened_penalty,
+        "cap": min(rules.SEEDS.not_opened_cap, numbers.target // 2),
     }
 
 
 def rule_numbers() -> dict[str, int]:
-    """The numbers the page states, each from the rules module."""
-    two_player_target = rules.target_for(rules.MIN_PLAYERS)
+    """The numbers the page states (the seeds' rules), each from the rules module."""
+    two_player_target = rules.SEEDS.target_for(rules.MIN_PLAYERS)
     return {
-        "joker": rules.card_points(rules.JOKER),
-        "ace": rules.card_points("A"),
-        "face": rules.card_points("K"),
-        "penalty": rules.NEVER_OPENED_PENALTY,
-        "cap": rules.NEVER_OPENED_CAP,
-        "hand_rummy": rules.HAND_RUMMY_POINTS,
-        "per_opponent": rules.TARGET_PER_OPPONENT,
+        "joker": rules.SEEDS.card_points(rules.JOKER),
+        "ace": rules.SEEDS.card_points("A"),
+        "face": rules.SEEDS.card_points("K"),
+        "penalty": rules.SEEDS.not_opened_penalty,
+        "cap": rules.SEEDS.not_opened_cap,
+        "hand_rummy": rules.SEEDS.hand_rummy,
+        "per_opponent": rules.SEEDS.target_per_opponent,
         "two_player_target": two_player_target,
-        "two_player_cap": min(rules.NEVER_OPENED_CAP, two_player_target // 2),
+        "two_player_cap": min(rules.SEEDS.not_opened_cap, two_player_target // 2),
         "copies_per_card": rules.COPIES_PER_CARD,
         "copies_per_rank": rules.COPIES_PER_RANK,
-        "jokers": rules.JOKERS_IN_DECK,
+        "jokers": rules.SEEDS.jokers_in_deck,
         "max_hand_value": rules.MAX_HAND_VALUE,
         "min_players": rules.MIN_PLAYERS,
         "max_players": rules.MAX_PLAYERS,
     }
 
 
-def targets(house: rules.Rules = rules.SEEDS) -> list[tuple[int, int]]:
+def targets(house: rules.Rules) -> list[tuple[int, int]]:
     """(players, target) for every game size."""
     return [
         (players, house.target_for(players))
@@ -265,9 +265,7 @@ def targets(house: rules.Rules = rules.SEEDS) -> list[tuple[int, int]]:
     ]
 
 
-def card_value_rows(
-    house: rules.Rules = rules.SEEDS,
-) -> list[tuple[str, list[CardFace], int | None]]:
+def card_value_rows(house: rules.Rules) -> list[tuple[str, list[CardFace], int | None]]:
     """The rows of the table of card values: which cards, a face of each, their points
     (None for "its number")."""
     return [

@@ -1,10 +1,11 @@
-"""Every message a person can read about a refused round, game or name: the one catalogue.
+"""Every message a person can read about a refused round, game, table or name: the one
+catalogue.
 
-`scoring.rules` raises `RulesError` with a code, the index of the player concerned (or None)
-and details. `rules_error_message(error, names)` says it in the active language, naming the
-player by name and a card by its name in that language (cards.card_name); `english(error)` says
-it in English, for the command line, the importer and `str(error)` (rules.RulesError.describe,
-set by the app's ready()).
+`scoring.rules` (and scoring.limits, past a limit) raises `RulesError` with a code, the index
+of the player concerned (or None) and details. `rules_error_message(error, names)` says it in
+the active language, naming the player by name and a card by its name in that language
+(cards.card_name); `english(error)` says it in English, for the command line and the importer
+(each calls it: `str(error)` stays the plain module's code and details).
 
 Each code has a message without a player; the codes that can concern one player have a second
 message naming that player, used when the error carries one (the forms attach it with
@@ -110,7 +111,7 @@ MESSAGES = {
         "The player chosen to deal first has no name: type one, or choose another dealer."
     ),
     "first_dealer_unknown": _("Choose one of the players to deal first."),
-    # Tables (scoring/tables.py).
+    # Tables (models.Table).
     "member_count": _("A table has 1 to %(limit)s members, not %(count)s."),
     "member_duplicate": _("Two members have this name: make them different."),
     "member_lookalike": _(
@@ -121,6 +122,9 @@ MESSAGES = {
         "Another member of this table, or a guest in one of its games, already has this name."
     ),
     "game_at_another_table": _("This game is kept at another table already."),
+    # One client making too many games or tables in a minute (scoring/limits.py).
+    "too_many_games": _("Too many new games from this device: wait a minute, then try again."),
+    "too_many_tables": _("Too many new tables from this device: wait a minute, then try again."),
 }
 
 PLAYER_MESSAGES = {
@@ -196,6 +200,6 @@ def rules_error_message(error: RulesError, names: Sequence[str] = ()) -> str:
 
 
 def english(error: RulesError, names: Sequence[str] = ()) -> str:
-    """The same message in English: the command line's, the importer's and str(error)'s."""
+    """The same message in English: the command line's and the importer's."""
     with translation.override("en"):
         return rules_error_message(error, names)

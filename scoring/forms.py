@@ -11,9 +11,8 @@ from dataclasses import dataclass
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
-from . import rules
+from . import house_rules, rules
 from .cards import read_typed
 from .errors import MESSAGES, rules_error_message
 from .models import Player, Round
@@ -34,41 +33,38 @@ class HouseRulesForm(forms.Form):
         self._add_house_rule_fields()
 
     def house_rule_fields(self) -> list[forms.BoundField]:
-        return [self[name] for name in HOUSE_RULES]
+        return [self[name] for name in house_rules.FIELDS]
 
     def _add_house_rule_fields(self) -> None:
-        """The house rules, prefilled with the seeds' values. `rules_shown` tells a form that
-        carried them from a post that did not (a script's): that one plays the seeds' rules."""
+        """The house rules in their words (house_rules.in_words), prefilled with the seeds'
+        values. `rules_shown` tells a form that carried them from a post that did not (a
+        script's): that one plays the seeds' rules."""
         self.fields["rules_shown"] = forms.BooleanField(
             widget=forms.HiddenInput, required=False, initial=True
         )
-        for name, (label, unit) in HOUSE_RULES.items():
-            if name == "not_opened_cap_half_target":
-                field = forms.BooleanField(label=label, required=False)
-            elif name == "hand_rummy":
+        for rule in house_rules.in_words(rules.SEEDS):
+            if rule.name == "not_opened_cap_half_target":
+                field = forms.BooleanField(label=rule.label, required=False)
+            elif rule.name == "hand_rummy":
                 field = forms.ChoiceField(
-                    label=label,
-                    choices=HAND_RUMMY_CHOICES,
+                    label=rule.label,
+                    choices=house_rules.HAND_RUMMY_CHOICES,
                     widget=forms.RadioSelect,
                     required=False,
                 )
             else:
-                low, high = rules.Rules.RANGES[RULE_KEYS.get(name, name)]
+                low, high = rules.Rules.RANGES[house_rules.RULE_KEYS.get(rule.name, rule.name)]
                 field = forms.CharField(
-                    label=label,
-                    help_text=unit,
+                    label=rule.label,
+                    help_text=rule.unit,
                     required=False,
                     widget=forms.NumberInput(
                         attrs={"inputmode": "numeric", "min": low, "max": high}
                     ),
                 )
             field.validators = []
-            self.fields[name] = field
-        self.initial.update(
-            {name: getattr(rules.SEEDS, RULE_KEYS.get(name, name)) for name in HOUSE_RULES}
-        )
-        # The seeds' hand rummy scores a fixed number of points (HAND_RUMMY_POINTS).
-        self.initial["hand_rummy"] = "fixed"
+            self.fields[rule.name] = field
+            self.initial[rule.name] = rule.value
 
     def _house_rules(self, cleaned: dict) -> rules.Rules | None:
         """The rules the form sets (the seeds' where a value is left empty and may not be),
@@ -78,10 +74,10 @@ class HouseRulesForm(forms.Form):
         values: dict = {
             "not_opened_cap_half_target": bool(cleaned.get("not_opened_cap_half_target"))
         }
-        for name in HOUSE_RULES:
+        for name in house_rules.FIELDS:
             if name in ("not_opened_cap_half_target", "hand_rummy"):
                 continue
-            key = RULE_KEYS.get(name, name)
+            key = house_rules.RULE_KEYS.get(name, name)
             text = str(cleaned.get(name) or "").strip()
             if not text:
                 value = None if key in rules.Rules.MAY_BE_NONE else getattr(rules.SEEDS, key)
@@ -96,9 +92,9 @@ class HouseRulesForm(forms.Form):
                 self.add_error(name, rules_error_message(error))
                 continue
             values[key] = value
-        if cleaned.get("hand_rummy") == "double":
+        if cleaned.get("hand_rummy") == rules.Rules.DOUBLE:
             values["hand_rummy"] = rules.Rules.DOUBLE
-        if any(name in self.errors for name in HOUSE_RULES):
+        if any(name in self.errors for name in house_rules.FIELDS):
             return None
         return rules.Rules(**values)
 
@@ -260,30 +256,6 @@ class PlayersForm(forms.Form):
         self.add_error(None if error.player is None else f"name_{error.player}", message)
 
 
-# The word after a number field of points (not the round form's label "points").
-POINTS = pgettext_lazy("after a number field", "points")
-# The house rules a game may set (SPEC 2.4), in plain words: the form field of each value,
-# by its key in the rules object, with the words before and after the number.
-HOUSE_RULES = {
-    "joker": (_("A joker left in hand counts"), POINTS),
-    "ace": (_("An ace left in hand counts"), POINTS),
-    "face": (_("A king, queen or jack left in hand counts"), POINTS),
-    "not_opened_penalty": (_("A player who never opened pays"), _("points more,")),
-    "not_opened_cap": (_("at most"), _("points (empty: no limit)")),
-    "not_opened_cap_half_target": (_("and never more than half the target"), ""),
-    "hand_rummy": (_("After a hand rummy each opponent scores"), ""),
-    "hand_rummy_points": (_("Points for each opponent of a hand rummy"), POINTS),
-    "target_per_opponent": (_("The target is, for each opponent,"), POINTS),
-    "target": (_("or a fixed target of"), _("points (empty: it follows from the players)")),
-    "jokers_in_deck": (_("Jokers in the deck (besides two packs of 52 cards)"), ""),
-}
-# The form's fields that set a value under another key of the rules object.
-RULE_KEYS = {"hand_rummy_points": "hand_rummy"}
-HAND_RUMMY_CHOICES = [
-    ("fixed", _("a fixed number of points")),
-    ("double", _("twice the value of the cards in hand")),
-]
-
 WINNER_MISSING = _("Tap who went out, or “Nobody: blocked round”.")
 
 
@@ -332,7 +304,7 @@ class RoundForm(forms.Form):
         *args,
         players: list[Player],
         target: int,
-        house_rules: rules.Rules = rules.SEEDS,
+        house_rules: rules.Rules,
         preview: bool = False,
         **kwargs,
     ) -> None:

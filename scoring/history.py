@@ -77,7 +77,7 @@ def round_as_it_was(
     names: list[str],
     number: int,
     target: int,
-    house_rules: rules.Rules = rules.SEEDS,
+    house_rules: rules.Rules,
 ) -> RoundAsItWas | None:
     if document is None:
         return None

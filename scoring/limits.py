@@ -16,12 +16,20 @@ from __future__ import annotations
 
 import hashlib
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import wraps
 
 from django.conf import settings
 from django.core.cache import caches
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
+
+from .rules import RulesError
 
 WINDOW_SECONDS = 60
+# What a view limited by @limited makes, and the code of the message (errors.MESSAGES) that
+# refuses it past the limit.
+REFUSALS = {"new-game": "too_many_games", "new-table": "too_many_tables"}
 
 
 def client_address(request: HttpRequest) -> str:
@@ -53,3 +61,42 @@ def allow(request: HttpRequest, action: str, per_minute: int) -> bool:
         counts.add(key, 1, WINDOW_SECONDS + 5)
         count = 1
     return count <= per_minute
+
+
+@dataclass
+class _Count:
+    """What a request to a view decorated with @limited may make, and whether it was refused."""
+
+    action: str
+    refused: bool = False
+
+
+def limited(action: str) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
+    """Decorate a view that makes something new, `action` ("new-game" or "new-table"), which
+    one client makes at most RAMI_NEW_GAMES_PER_MINUTE times a minute. The view calls
+    `spend(request)` just before making it: past the limit, that raises the RulesError that
+    says so (errors.MESSAGES), which the view shows as any refusal, everything typed kept;
+    the page it answers then goes out as 429 Too Many Requests with Retry-After."""
+
+    def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+        @wraps(view)
+        def limited_view(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+            count = request.rami_count = _Count(action)
+            response = view(request, *args, **kwargs)
+            if count.refused:
+                response.status_code = 429
+                response["Retry-After"] = str(WINDOW_SECONDS)
+            return response
+
+        return limited_view
+
+    return decorate
+
+
+def spend(request: HttpRequest) -> None:
+    """Count one more of what this view (decorated with @limited) makes; past the limit, raise
+    the RulesError that refuses it."""
+    count = request.rami_count
+    if not allow(request, count.action, settings.RAMI_NEW_GAMES_PER_MINUTE):
+        count.refused = True
+        raise RulesError(REFUSALS[count.action])

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 
 from django.utils.translation import gettext as _
 
-from . import rules
+from . import exchange, rules
 
 # Excel and LibreOffice read a file as UTF-8 (names like "Šárka", "Гошо") only with a BOM.
 BYTE_ORDER_MARK = "\ufeff"
@@ -58,7 +58,7 @@ def rows(document: Mapping) -> list[list[object]]:
     names = document["players"]
     rounds = document["rounds"]
     # The game's own card values (an export always says them; a document without is the seeds').
-    house = rules.Rules(**document.get("rules", {}))
+    house = exchange.parse_rules(document.get("rules"))
     after = rules.standings(
         ([round_["points"][name] for name in names] for round_ in rounds),
         len(names),

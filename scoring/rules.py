@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import ClassVar
 
@@ -24,13 +24,6 @@ RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("S", "H", "D", "C")
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
-JOKER_POINTS = 20
-ACE_POINTS = 11
-FACE_POINTS = 10
-NEVER_OPENED_PENALTY = 25
-NEVER_OPENED_CAP = 100
-HAND_RUMMY_POINTS = 200
-TARGET_PER_OPPONENT = 100
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 # Not rules of the game but of the app, so that every game fits in a file that imports again:
 # no real table plays that long, and a name longer than this breaks a phone's scoreboard.
@@ -51,13 +44,9 @@ class RulesError(ValueError):
 
     `code` names the kind of mistake; `player` is the index of the player concerned (or None);
     `details` holds the rest (`card`, `value`, `count`, `limit`, ...). What a person reads is
-    written once, in scoring/errors.py, which says it in the page's language and, through
-    `describe` (set when the app is loaded), in English for `str()`, the command line and the
-    importer. Used without Django, `str()` gives the code and the details.
+    written once, in scoring/errors.py: `rules_error_message` in the page's language,
+    `english` for the command line and the importer. `str()` gives the code and the details.
     """
-
-    # The English message of an error: scoring.errors.english, once the app is loaded.
-    describe: ClassVar[Callable[[RulesError], str] | None] = None
 
     def __init__(self, code: str, player: int | None = None, **details: object) -> None:
         self.code = code
@@ -66,8 +55,6 @@ class RulesError(ValueError):
         super().__init__(code)
 
     def __str__(self) -> str:
-        if RulesError.describe is not None:
-            return RulesError.describe(self)
         details = ", ".join(f"{name}={value!r}" for name, value in self.details.items())
         return f"{self.code} ({details})" if details else self.code
 
@@ -109,22 +96,23 @@ def card_suit(card: str) -> str | None:
 class Rules:
     """The values a game plays by (SPEC 2.4): what a card left in hand costs, what a player who
     never opened pays, what a hand rummy scores, the target and the jokers in the deck. The
-    defaults are the players' documents' (the seeds), which every game plays by unless it sets
-    its own; each value is checked on creation (RulesError "bad_rule")."""
+    defaults are the players' documents' (the seeds, SPEC 1 and 2.4: SEEDS below), which every
+    game plays by unless it sets its own; each value is checked on creation (RulesError
+    "bad_rule")."""
 
-    joker: int = JOKER_POINTS
-    ace: int = ACE_POINTS
-    face: int = FACE_POINTS
-    not_opened_penalty: int = NEVER_OPENED_PENALTY
+    joker: int = 20
+    ace: int = 11
+    face: int = 10
+    not_opened_penalty: int = 25
     # The most a loser who never opened scores (None: no cap) ...
-    not_opened_cap: int | None = NEVER_OPENED_CAP
+    not_opened_cap: int | None = 100
     # ... and never more than half the target (rounded down).
     not_opened_cap_half_target: bool = True
     # What each opponent of a hand rummy scores, or "double": twice their hand value.
-    hand_rummy: int | str = HAND_RUMMY_POINTS
+    hand_rummy: int | str = 200
     # A fixed target, or None: target_per_opponent for each opponent.
     target: int | None = None
-    target_per_opponent: int = TARGET_PER_OPPONENT
+    target_per_opponent: int = 100
     jokers_in_deck: int = JOKERS_IN_DECK
 
     # Each number's range; None allowed where the SPEC allows it.
@@ -223,15 +211,16 @@ class NotOpenedSum:
     capped_by: str | None
 
 
+# The rules of the players' documents: what a game plays by unless it sets its own.
 SEEDS = Rules()
 
 
-def card_points(code: str, rules: Rules = SEEDS) -> int:
+def card_points(code: str, rules: Rules) -> int:
     """What a card costs when it is left in a hand at the end of a round."""
     return rules.card_points(code)
 
 
-def hand_value(cards: Iterable[str], rules: Rules = SEEDS) -> int:
+def hand_value(cards: Iterable[str], rules: Rules) -> int:
     """The sum of the cards left in a hand."""
     return sum(rules.card_points(card) for card in cards)
 
@@ -242,7 +231,7 @@ MAX_HAND_VALUE = SEEDS.max_hand_value
 LARGEST_HAND_VALUE = 8 * 100 + COPIES_PER_RANK * (25 + 3 * 25 + sum(range(2, 11)))
 
 
-def target_for(players: int, rules: Rules = SEEDS) -> int:
+def target_for(players: int, rules: Rules) -> int:
     """The target of a game: 100 points per opponent (or what the rules set)."""
     return rules.target_for(players)
 
@@ -279,17 +268,12 @@ class Hand:
         """Whether the cards or the value were given at all."""
         return bool(self.cards) or self.value is not None
 
-    @property
-    def points(self) -> int:
-        """The hand value under the seeds' rules: the typed value, or the sum of the cards."""
-        return self.worth(SEEDS)
-
     def worth(self, rules: Rules) -> int:
         """The hand value under `rules`: the typed value, or the sum of the cards."""
         return self.value if self.value is not None else hand_value(self.cards, rules)
 
 
-def _deck_limits(card: str, jokers: int = JOKERS_IN_DECK) -> list[tuple[str, int]]:
+def _deck_limits(card: str, jokers: int) -> list[tuple[str, int]]:
     """What a card counts against, and how many of that the deck holds: a joker against the
     jokers; any other card against its rank, and a card with a suit against itself too."""
     rank = card_rank(card)
@@ -313,7 +297,7 @@ class Excess:
     limit: int
 
 
-def deck_excess(hands: Sequence[Hand | None], rules: Rules = SEEDS) -> list[tuple[Excess, ...]]:
+def deck_excess(hands: Sequence[Hand | None], rules: Rules) -> list[tuple[Excess, ...]]:
     """For each hand, in seat order, the copies it holds that the deck no longer has (an empty
     tuple for a hand within the deck). The cards are dealt out of the deck seat by seat: the
     copies the deck still holds go to the earlier seats, so that A♥ A♥ for one player and A♥
@@ -342,7 +326,7 @@ def deck_excess(hands: Sequence[Hand | None], rules: Rules = SEEDS) -> list[tupl
     ]
 
 
-def deck_errors(hands: Sequence[Hand | None], rules: Rules = SEEDS) -> list[RulesError]:
+def deck_errors(hands: Sequence[Hand | None], rules: Rules) -> list[RulesError]:
     """The deck check's errors, in seat order: one for each card a hand holds too many of
     (deck_excess), naming that hand ("too_many_copies"; "no_jokers" for a joker in a game
     whose deck has none). The round form shows them all at once, each next to its player;
@@ -358,14 +342,14 @@ def deck_errors(hands: Sequence[Hand | None], rules: Rules = SEEDS) -> list[Rule
     return errors
 
 
-def check_deck(hands: Sequence[Hand], rules: Rules = SEEDS) -> None:
+def check_deck(hands: Sequence[Hand], rules: Rules) -> None:
     """Refuse a round whose hands hold more copies of a card than the deck has."""
     errors = deck_errors(hands, rules)
     if errors:
         raise errors[0]
 
 
-def round_winners(hands: Sequence[Hand], winner: int | None, rules: Rules = SEEDS) -> list[int]:
+def round_winners(hands: Sequence[Hand], winner: int | None, rules: Rules) -> list[int]:
     """The players who score 0: the one who went out, or in a blocked round (winner None)
     every player sharing the lowest hand value."""
     if winner is not None:
@@ -376,7 +360,7 @@ def round_winners(hands: Sequence[Hand], winner: int | None, rules: Rules = SEED
 
 
 def hand_errors(
-    hands: Sequence[Hand | None], winner: int | None, hand_rummy: bool, rules: Rules = SEEDS
+    hands: Sequence[Hand | None], winner: int | None, hand_rummy: bool, rules: Rules
 ) -> list[RulesError]:
     """The first error of each player's own hand in a round, in seat order: a hand missing, or
     a value that no cards make (more than the deck is worth, or less than the cheapest card: a
@@ -406,7 +390,8 @@ def score_round(
     winner: int | None,
     target: int,
     hand_rummy: bool = False,
-    rules: Rules = SEEDS,
+    *,
+    rules: Rules,
 ) -> list[int]:
     """The points each player scores in a round, in the order of `hands`, under `rules`.
 
@@ -543,12 +528,12 @@ class RoundEntry:
             return "hand_rummy"
         return "blocked" if self.blocked else "normal"
 
-    def points(self, target: int, rules: Rules = SEEDS) -> list[int]:
+    def points(self, target: int, rules: Rules) -> list[int]:
         """Each player's points (score_round), worked out once for a target and rules: the form
         that checks a round and the model that stores it share the answer."""
         scored = self.__dict__.get("_scored")
         if scored is None or scored[0] != (target, rules):
-            points = score_round(self.hands, self.winner, target, self.hand_rummy, rules)
+            points = score_round(self.hands, self.winner, target, self.hand_rummy, rules=rules)
             scored = ((target, rules), points)
             object.__setattr__(self, "_scored", scored)
         return list(scored[1])
@@ -565,7 +550,7 @@ class RoundEntry:
 
         return shape(self) == shape(other)
 
-    def winners(self, rules: Rules = SEEDS) -> list[int]:
+    def winners(self, rules: Rules) -> list[int]:
         """Who scores 0: the one who went out, or everyone with the lowest hand of a blocked
         round."""
         return round_winners(self.hands, self.winner, rules)
@@ -711,11 +696,16 @@ def same_name(name: str, other: str, index: int | None = None, members: bool = F
     return RulesError("name_duplicate", index) if same else RulesError("name_lookalike", index)
 
 
-def check_names(names: Sequence[str]) -> list[str]:
+def check_names(names: Sequence[str], members_at_most: int | None = None) -> list[str]:
     """The names cleaned (clean_name): 2 to 6 of them, each checked (check_name) and unique by
     name key, so neither the same ignoring case nor look-alikes; else RulesError naming the
-    player (its index)."""
-    if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+    player (its index). The members of a table (`members_at_most`: how many it may have) are 1 to
+    that many, and their errors say members: "member_count", "member_duplicate",
+    "member_lookalike"."""
+    if members_at_most is not None:
+        if not 1 <= len(names) <= members_at_most:
+            raise RulesError("member_count", count=len(names), limit=members_at_most)
+    elif not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
         raise RulesError("player_count", count=len(names))
     cleaned = []
     seen: dict[str, str] = {}
@@ -726,7 +716,7 @@ def check_names(names: Sequence[str]) -> list[str]:
             raise error.for_player(index) from None
         key = name_key(name)
         if key in seen:
-            raise same_name(name, seen[key], index)
+            raise same_name(name, seen[key], index, members=members_at_most is not None)
         seen[key] = name
         cleaned.append(name)
     return cleaned

@@ -28,7 +28,7 @@ class StoredHand(NamedTuple):
 @dataclass(slots=True)
 class StoredRound:
     """One round as stored, its hands by seat (None for a seat without a stored hand). Made
-    by Scoreboard.rounds_in_order and read only after that."""
+    by Scoreboard._round and read only after that."""
 
     number: int
     winner: int | None
@@ -47,7 +47,7 @@ class StoredRound:
     def points(self) -> list[int]:
         return [hand.points if hand else 0 for hand in self.hands]
 
-    def winners(self, house_rules: rules.Rules = rules.SEEDS) -> list[int]:
+    def winners(self, house_rules: rules.Rules) -> list[int]:
         """Who scored 0 by going out, or with the lowest hand of a blocked round (the rules
         decide, from the hands' values)."""
         if self.winner is not None:

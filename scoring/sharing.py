@@ -1,4 +1,5 @@
-"""The links a game is shared by, as phones at the table can open them, and their QR codes.
+"""The links a game or a table is shared by, as phones at the table can open them, and their
+QR codes.
 
 A page opened as http://localhost:8000/ would share links that no phone can open; such links
 use this machine's address on the local network instead, or the setting RAMI_PUBLIC_URL (from
@@ -8,6 +9,7 @@ the environment variable of that name) when it is set.
 from __future__ import annotations
 
 import socket
+from dataclasses import dataclass
 from functools import lru_cache
 
 import segno
@@ -67,6 +69,29 @@ def public_base(request: HttpRequest) -> str:
 
 def public_url(request: HttpRequest, path: str) -> str:
     return public_base(request) + path
+
+
+@dataclass(frozen=True)
+class Link:
+    """A link to share (templates/scoring/_share.html): `kind` "edit" (the players' or the
+    group's link) or "view" (the watch-only link), its `url` as phones can open it, and its QR
+    code."""
+
+    kind: str
+    url: str
+    qr: SafeString
+
+
+def links(request: HttpRequest, edit: str | None, view: str) -> list[Link]:
+    """The links of a game or a table to share, with their QR codes: the edit link's path
+    `edit` (None on a watch-only page, where the edit token must appear nowhere) and the
+    watch-only link's path `view`."""
+    paths = [("edit", edit), ("view", view)] if edit is not None else [("view", view)]
+    found = []
+    for kind, path in paths:
+        url = public_url(request, path)
+        found.append(Link(kind=kind, url=url, qr=qr_svg(url)))
+    return found
 
 
 @lru_cache(maxsize=256)

@@ -1,6 +1,6 @@
 """Forms of a table's pages (SPEC 2.5): start a table, start a game from it, add or rename a
 member, keep a finished game's group together. They only gather what was typed; the rules of
-names, members and games are checked by scoring.tables (and scoring.rules under it), whose
+names, members and games are checked by the Table methods (and scoring.rules under them), whose
 RulesError each form puts next to the field concerned (`refused`), keeping everything typed.
 """
 
@@ -11,10 +11,10 @@ from collections.abc import Sequence
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from . import rules, tables
+from . import rules
 from .errors import rules_error_message
 from .forms import HouseRulesForm
-from .models import Member
+from .models import MAX_MEMBERS, Member, NewMember, Table
 
 
 def _name_field(label, **attrs) -> forms.CharField:
@@ -60,16 +60,18 @@ class TableStartForm(HouseRulesForm):
         return any(field.value() or field.errors for field in self.member_fields()[self.SHOWN :])
 
     def clean(self):
-        """The name and the members typed, checked as scoring.tables.start_table checks
+        """The name and the members typed, checked as Table.start checks
         them, each error next to its field."""
         cleaned = super().clean()
         try:
-            cleaned["name"] = tables.check_table_name(cleaned.get("name") or "")
+            cleaned["name"] = Table.check_name(cleaned.get("name") or "")
         except rules.RulesError as error:
             self.add_error("name", rules_error_message(error))
         typed = _filled(cleaned, "member", self.FIELDS)
         try:
-            cleaned["members"] = tables.check_member_names([name for _index, name in typed])
+            cleaned["members"] = rules.check_names(
+                [name for _index, name in typed], members_at_most=MAX_MEMBERS
+            )
         except rules.RulesError as error:
             if error.player is None:
                 # No member typed: said under the first member's field.
@@ -81,7 +83,7 @@ class TableStartForm(HouseRulesForm):
 
 class KeepTogetherForm(forms.Form):
     """The name of the new table that a finished game moves into (empty: named after its
-    players, scoring.tables.keep_game)."""
+    players, Table.keep_together)."""
 
     name = _name_field(_("Name of the table"), placeholder=_("Thursday cards"))
 
@@ -90,7 +92,7 @@ class KeepTogetherForm(forms.Form):
         if not name.strip():
             return None
         try:
-            return tables.check_table_name(name)
+            return Table.check_name(name)
         except rules.RulesError as error:
             raise forms.ValidationError(rules_error_message(error), code=error.code) from None
 
@@ -130,11 +132,11 @@ class NewGameForm(forms.Form):
         )
 
     def clean(self):
-        """`players` for scoring.tables.new_game: the members chosen (a Member each), then the
+        """`players` for Table.new_game: the members chosen (a Member each), then the
         names typed (a NewMember for those who join, else a str: a guest)."""
         cleaned = super().clean()
         chosen = set(cleaned.get("members") or [])
-        players: list[Member | tables.NewMember | str] = []
+        players: list[Member | NewMember | str] = []
         # The field each seat comes from, to put an error about that player next to it.
         self.seat_fields: list[str] = []
         for member in self.members:
@@ -142,13 +144,13 @@ class NewGameForm(forms.Form):
                 players.append(member)
                 self.seat_fields.append("members")
         for index, name in _filled(cleaned, "guest", self.GUESTS):
-            players.append(tables.NewMember(name) if cleaned.get(f"join_{index}") else name)
+            players.append(NewMember(name) if cleaned.get(f"join_{index}") else name)
             self.seat_fields.append(f"guest_{index}")
         cleaned["players"] = players
         return cleaned
 
     def refused(self, error: rules.RulesError) -> None:
-        """Put the error of scoring.tables.new_game next to the player it names (the members'
+        """Put the error of Table.new_game next to the player it names (the members'
         toggles, or the name typed), or over the form."""
         players = self.cleaned_data.get("players", [])
         names = [getattr(player, "name", player) for player in players]

@@ -3,30 +3,31 @@
 A table is reached like a game: by its edit link `/t/<edit-token>/` (start games, add and rename
 members) and by its watch-only link `/w/<view-token>/`, which changes nothing and shows no edit
 token, neither the table's nor any of its games' (its games are linked by their view links).
-Every change is an ordinary form post answered by a 303 redirect; the rules of tables, members
-and games are scoring.tables' (and scoring.rules'), never written here.
+Every change is an ordinary form post answered by a 303 redirect, made by a `Table` method (as
+a game's by a `Game` method); the rules of tables, members and games are the models' and
+scoring.rules', never written here.
 
-A table's page reads its numbers in a fixed number of queries, whatever the number of its games
-(scoring.tables: standings, head_to_head, results): tests/test_table_views.py counts them for 3
-and for 200 games, and `make bench` measures the page of a 200-game table.
+A table's page reads its numbers in five queries, whatever the number of its games
+(scoring.tables.Played: the members and the players' totals read once for the standings, head
+to head and results): tests/test_table_views.py counts them for 3 and for 200 games, and
+`make bench-pages` measures the page of a 200-game table.
 """
 
 from __future__ import annotations
 
 from itertools import accumulate
 
-from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods
 
-from . import chart, house_rules, limits, recent, rules, sharing, tables
+from . import chart, exchange, house_rules, http, limits, recent, rules, sharing, tables
+from .errors import rules_error_message
+from .http import HtmxHttpRequest, redirect
 from .models import Game, Member, Table
 from .table_forms import KeepTogetherForm, MemberNameForm, NewGameForm, TableStartForm
-from .views import HtmxHttpRequest, redirect
 
 
 def _table_or_404(**lookup: str) -> Table:
@@ -37,35 +38,24 @@ def _table_or_404(**lookup: str) -> Table:
         raise Http404 from None
 
 
-def _too_many(request: HttpRequest, action: str) -> bool:
-    """Whether this client has started too many games or tables this minute (scoring/limits.py,
-    the start page's limit)."""
-    return not limits.allow(request, action, settings.RAMI_NEW_GAMES_PER_MINUTE)
-
-
-def _limited(response: TemplateResponse) -> TemplateResponse:
-    response.status_code = 429
-    response["Retry-After"] = str(limits.WINDOW_SECONDS)
-    return response
-
-
 @require_http_methods(["GET", "POST"])
+@limits.limited("new-table")
 def table_start(request: HtmxHttpRequest) -> HttpResponse:
     """Start a table: its name and its first members. Template: scoring/table_start.html;
     context: `form` (TableStartForm). Limited like new games (429 with everything typed)."""
     form = TableStartForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        if not _too_many(request, "new-table"):
-            table = tables.start_table(
+        try:
+            limits.spend(request)
+        except rules.RulesError as error:
+            form.add_error(None, rules_error_message(error))
+        else:
+            table = Table.start(
                 form.cleaned_data["name"],
                 form.cleaned_data["members"],
                 house_rules=form.cleaned_data["house_rules"],
             )
             return redirect(request, reverse("table", args=[table.edit_token]))
-        form.add_error(
-            None, gettext("Too many new tables from this device: wait a minute, then try again.")
-        )
-        return _limited(TemplateResponse(request, "scoring/table_start.html", {"form": form}))
     return TemplateResponse(request, "scoring/table_start.html", {"form": form})
 
 
@@ -76,19 +66,22 @@ SHOWN_IN_PLAY = 3
 SHOWN_GAMES = 10
 
 
+@http.require_GET_when_watch_only
 @require_http_methods(["GET", "POST"])
-def table_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
+@limits.limited("new-game")
+def table_page(request: HtmxHttpRequest, token: str, editable: bool) -> HttpResponse:
     """The table from its edit link: its games, standings, head to head and chart; start a
-    game, add or rename a member. Template: scoring/table.html (see _table_response).
+    game, add or rename a member. From the watch-only link (`editable` false) the same page,
+    read-only: no form, and no edit token anywhere (the games are linked by their view
+    links). Template: scoring/table.html (see _table_response).
 
-    POST actions (the `action` field): `play` (NewGameForm: the members who play today,
-    guests and new members) goes to the new game's page; `add_member` and `rename` (a member's
-    `member` id and new `name`) come back here. A refused form is shown again with what was
-    typed and the reason."""
-    table = _table_or_404(edit_token=token)
+    POST actions, from the edit link only (the `action` field): `play` (NewGameForm: the
+    members who play today, guests and new members) goes to the new game's page; `add_member`
+    and `rename` (a member's `member` id and new `name`) come back here. A refused form is
+    shown again with what was typed and the reason (a new game past the limit, with 429)."""
+    table = _table_or_404(**http.token_lookup(token, editable))
     members = list(table.members.all())
     forms: dict = {}
-    status = 200
     if request.method == "POST":
         action = request.POST.get("action")
         if action not in TABLE_ACTIONS:
@@ -97,27 +90,19 @@ def table_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
         if action == "play":
             form = NewGameForm(request.POST, members=members)
             if form.is_valid():
-                if _too_many(request, "new-game"):
-                    form.add_error(
-                        None,
-                        gettext(
-                            "Too many new games from this device: wait a minute, then try again."
-                        ),
-                    )
-                    status = 429
+                try:
+                    limits.spend(request)
+                    game = table.new_game(form.cleaned_data["players"])
+                except rules.RulesError as error:
+                    form.refused(error)
                 else:
-                    try:
-                        game = tables.new_game(table, form.cleaned_data["players"])
-                    except rules.RulesError as error:
-                        form.refused(error)
-                    else:
-                        return redirect(request, reverse("game", args=[game.edit_token]))
+                    return redirect(request, reverse("game", args=[game.edit_token]))
             forms["play_form"] = form
         elif action == "add_member":
             form = MemberNameForm(request.POST, prefix="add")
             if form.is_valid():
                 try:
-                    tables.add_member(table, form.cleaned_data["name"])
+                    table.add_member(form.cleaned_data["name"])
                 except rules.RulesError as error:
                     form.refused(error)
                 else:
@@ -128,18 +113,16 @@ def table_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
             form = MemberNameForm(request.POST, prefix=f"rename-{member.pk}")
             if form.is_valid():
                 try:
-                    tables.rename_member(member, form.cleaned_data["name"])
+                    table.rename_member(member, form.cleaned_data["name"])
                 except rules.RulesError as error:
                     form.refused(error)
                 else:
                     return redirect(request, f"{here}#members")
             forms["renamed"] = (member.pk, form)
-    response = _table_response(request, table, members, editable=True, **forms)
-    response.status_code = status
-    if status == 429:
-        response["Retry-After"] = str(limits.WINDOW_SECONDS)
+    response = _table_response(request, table, members, editable, **forms)
     if request.method == "GET":
-        recent.remember_table(request, response, table, "t")
+        # The recent list's kind of link: "t" the edit link, "w" the watch-only one.
+        recent.remember_table(request, response, table, ("w", "t")[editable])
     return response
 
 
@@ -150,16 +133,6 @@ def _member(members: list[Member], posted: str | None) -> Member:
         if str(member.pk) == posted:
             return member
     raise Http404
-
-
-@require_GET
-def table_view_page(request: HttpRequest, token: str) -> HttpResponse:
-    """The same page, read-only, from the watch-only link: no form, and no edit token
-    anywhere (the games are linked by their view links). Template: scoring/table.html."""
-    table = _table_or_404(view_token=token)
-    response = _table_response(request, table, list(table.members.all()), editable=False)
-    recent.remember_table(request, response, table, "w")
-    return response
 
 
 def _table_response(
@@ -180,8 +153,10 @@ def _table_response(
     (wins_chart), `small_sample` (tables.SMALL_SAMPLE), `members`, `games_count`, `share`
     (the links with their QR codes); on the edit link the forms: `play_form`, `add_form` and
     `renames` ((member, form) for each member)."""
-    table_standings = tables.standings(table)
-    games = tables.results(table)
+    # The members and the players' totals read once, for the standings, the games and the pairs.
+    at_table = tables.Played.of(table, members)
+    table_standings = tables.standings(table, at_table)
+    games = tables.results(table, at_table)
     played = [game for game in reversed(games) if game.finished]
     in_play = [game for game in reversed(games) if not game.finished]
     all_games = request.GET.get("games") == "all"
@@ -190,16 +165,20 @@ def _table_response(
         "editable": editable,
         "members": members,
         "games_count": len(games),
-        "house_rules": house_rules.summary(tables.table_rules(table)),
+        "house_rules": house_rules.summary(table.rules),
         "ranked": [standing for standing in table_standings if not standing.small_sample],
         "small_samples": [standing for standing in table_standings if standing.small_sample],
         "small_sample": tables.SMALL_SAMPLE,
-        "pairs": tables.head_to_head(table),
+        "pairs": tables.head_to_head(table, at_table),
         "in_play": in_play if all_games else in_play[:SHOWN_IN_PLAY],
         "played": played if all_games else played[:SHOWN_GAMES],
         "played_count": len(played),
         "chart": wins_chart(members, games),
-        "share": _share_links(request, table, editable),
+        "share": sharing.links(
+            request,
+            edit=reverse("table", args=[table.edit_token]) if editable else None,
+            view=reverse("table_view", args=[table.view_token]),
+        ),
     }
     if editable:
         context["play_form"] = play_form or NewGameForm(members=members)
@@ -214,19 +193,6 @@ def _table_response(
             for member in members
         ]
     return TemplateResponse(request, "scoring/table.html", context)
-
-
-def _share_links(request: HttpRequest, table: Table, editable: bool) -> list[dict]:
-    """The table's links as phones on the network can open them, with their QR codes; the
-    watch-only page offers only its own."""
-    links = []
-    if editable:
-        links.append({"kind": "edit", "path": reverse("table", args=[table.edit_token])})
-    links.append({"kind": "view", "path": reverse("table_view", args=[table.view_token])})
-    for link in links:
-        link["url"] = sharing.public_url(request, link["path"])
-        link["qr"] = sharing.qr_svg(link["url"])
-    return links
 
 
 def wins_chart(members: list[Member], games: list[tables.GameResult]) -> chart.Chart | None:
@@ -254,22 +220,17 @@ def wins_chart(members: list[Member], games: list[tables.GameResult]) -> chart.C
 
 
 @require_GET
-def table_export_json(request: HttpRequest, token: str) -> StreamingHttpResponse:
-    """The table as a rami-table/1 document (scoring.tables.export_table), offered as a file."""
-    return _table_download(_table_or_404(edit_token=token))
-
-
-@require_GET
-def table_view_export_json(request: HttpRequest, token: str) -> StreamingHttpResponse:
-    """The same document from the watch-only link: it holds no token of any kind."""
-    return _table_download(_table_or_404(view_token=token))
+def table_export_json(request: HttpRequest, token: str, editable: bool) -> StreamingHttpResponse:
+    """The table as a rami-table/1 document (scoring.exchange.export_table), offered as a file,
+    from either link: it holds no token of any kind."""
+    return _table_download(_table_or_404(**http.token_lookup(token, editable)))
 
 
 def _table_download(table: Table) -> StreamingHttpResponse:
     # Streamed game by game: a table of 2,000 games is some 10 MB of JSON, which neither the
     # worker nor the phone then waits for whole before the first byte.
     response = StreamingHttpResponse(
-        tables.export_table_text(table), content_type="application/json"
+        exchange.export_table_text(table), content_type="application/json"
     )
     filename = f"rami-table-{timezone.localdate():%Y-%m-%d}.json"
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
@@ -277,9 +238,10 @@ def _table_download(table: Table) -> StreamingHttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
+@limits.limited("new-table")
 def keep_together(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """Move a game (finished, typically: the game page offers it then) into a new table of
-    its players, named as typed or after them (scoring.tables.keep_game), and go to the
+    its players, named as typed or after them (Table.keep_together), and go to the
     table's page. A game kept already goes to its table. Template (the form again, with the
     reason, when the name is refused; and for GET): scoring/table_keep.html; context: `game`,
     `form` (KeepTogetherForm)."""
@@ -289,13 +251,12 @@ def keep_together(request: HtmxHttpRequest, token: str) -> HttpResponse:
         raise Http404 from None
     form = KeepTogetherForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        if game.table_id is None and _too_many(request, "new-table"):
-            form.add_error(
-                None,
-                gettext("Too many new tables from this device: wait a minute, then try again."),
-            )
-            context = {"game": game, "form": form}
-            return _limited(TemplateResponse(request, "scoring/table_keep.html", context))
-        table = tables.keep_game(None, game, name=form.cleaned_data["name"])
-        return redirect(request, reverse("table", args=[table.edit_token]))
+        try:
+            if game.table_id is None:  # a game kept already only goes to its table
+                limits.spend(request)
+        except rules.RulesError as error:
+            form.add_error(None, rules_error_message(error))
+        else:
+            table = Table.keep_together(game, name=form.cleaned_data["name"])
+            return redirect(request, reverse("table", args=[table.edit_token]))
     return TemplateResponse(request, "scoring/table_keep.html", {"game": game, "form": form})

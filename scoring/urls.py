@@ -20,31 +20,41 @@ class TokenConverter:
 
 register_converter(TokenConverter, "token")
 
+# What a view of both links is told: opened by the edit link, or by the watch-only one (which
+# changes nothing and shows no edit token).
+EDIT = {"editable": True}
+WATCH = {"editable": False}
+
 urlpatterns = [
     path("", views.start, name="start"),
     path("healthz", views.healthz, name="healthz"),
-    path("g/<token:token>/", views.game_page, name="game"),
+    # A game: /g/ its edit link, /v/ its watch-only link; one view for each page, told by
+    # `editable` which link it was opened by.
+    path("g/<token:token>/", views.game_page, EDIT, name="game"),
     path("g/<token:token>/rounds/<int:number>/", views.round_page, name="round"),
-    path("g/<token:token>/poll", views.poll, name="poll"),
-    path("v/<token:token>/", views.view_page, name="view"),
-    path("v/<token:token>/poll", views.view_poll, name="view_poll"),
-    path("g/<token:token>/export.json", views.export_json, name="export_json"),
-    path("g/<token:token>/export.csv", views.export_csv, name="export_csv"),
-    path("v/<token:token>/export.csv", views.view_export_csv, name="view_export_csv"),
-    path("v/<token:token>/export.json", views.view_export_json, name="view_export_json"),
+    path("g/<token:token>/poll", views.poll, EDIT, name="poll"),
+    path("v/<token:token>/", views.game_page, WATCH, name="view"),
+    path("v/<token:token>/poll", views.poll, WATCH, name="view_poll"),
+    path("g/<token:token>/export.json", views.export_json, EDIT, name="export_json"),
+    path("g/<token:token>/export.csv", views.export_csv, EDIT, name="export_csv"),
+    path("v/<token:token>/export.csv", views.export_csv, WATCH, name="view_export_csv"),
+    path("v/<token:token>/export.json", views.export_json, WATCH, name="view_export_json"),
     path("manifest.webmanifest", views.manifest, name="manifest"),
     path("rules/", views.rules_page, name="rules"),
-    path("g/<token:token>/rules/", views.game_rules_page, name="game_rules"),
-    path("v/<token:token>/rules/", views.view_rules_page, name="view_rules"),
+    path("g/<token:token>/rules/", views.game_rules_page, EDIT, name="game_rules"),
+    path("v/<token:token>/rules/", views.game_rules_page, WATCH, name="view_rules"),
     path("g/<token:token>/history/", views.history_page, name="history"),
     # Tables (SPEC 2.5): /t/ the edit link, /w/ the watch-only link ("new" is never a token).
     path("t/new/", table_views.table_start, name="table_start"),
-    path("t/<token:token>/", table_views.table_page, name="table"),
-    path("t/<token:token>/export.json", table_views.table_export_json, name="table_export_json"),
-    path("w/<token:token>/", table_views.table_view_page, name="table_view"),
+    path("t/<token:token>/", table_views.table_page, EDIT, name="table"),
+    path(
+        "t/<token:token>/export.json", table_views.table_export_json, EDIT, name="table_export_json"
+    ),
+    path("w/<token:token>/", table_views.table_page, WATCH, name="table_view"),
     path(
         "w/<token:token>/export.json",
-        table_views.table_view_export_json,
+        table_views.table_export_json,
+        WATCH,
         name="table_view_export_json",
     ),
     path("g/<token:token>/keep/", table_views.keep_together, name="keep_together"),

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import logging
 
-from django.conf import settings
 from django.core.exceptions import BadRequest
 from django.db import DatabaseError, connection
 from django.http import (
@@ -16,24 +15,21 @@ from django.http import (
     HttpRequest,
     HttpResponse,
     HttpResponseBadRequest,
-    HttpResponseRedirect,
     JsonResponse,
 )
 from django.template.response import TemplateResponse
 from django.templatetags.static import static
 from django.urls import reverse
-from django.utils.translation import get_language, gettext, ngettext
+from django.utils.translation import get_language, gettext
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET, require_http_methods
-from django_htmx.http import HttpResponseClientRedirect
-from django_htmx.middleware import HtmxDetails
 
 from . import (
     counting,
     exchange,
-    forms,
     history,
     house_rules,
+    http,
     limits,
     phones,
     recent,
@@ -41,34 +37,26 @@ from . import (
     rules,
     sharing,
     statistics,
-    tables,
 )
 from .errors import rules_error_message
 from .forms import PlayersForm, RoundForm, StartForm
+from .http import HtmxHttpRequest, redirect
 from .models import Changes, Game, GameEvent, Round, snapshot
 from .scoreboard import Scoreboard
 
 logger = logging.getLogger(__name__)
 
 
-class HtmxHttpRequest(HttpRequest):
-    htmx: HtmxDetails
-
-
-def redirect(request: HtmxHttpRequest, url: str) -> HttpResponse:
-    """Go to `url`: a client-side redirect for htmx, a 303 See Other otherwise."""
-    if request.htmx:
-        return HttpResponseClientRedirect(url)
-    return HttpResponseRedirect(url, status=303)
-
-
 @require_http_methods(["GET", "POST"])
 # The page lists this browser's recent games and tables by their edit links: no cache may keep
 # it, as none may keep a page reached by a token (rami_site.middleware).
 @cache_control(private=True, no_store=True)
+@limits.limited("new-game")
 def start(request: HtmxHttpRequest) -> HttpResponse:
     """Start a game with 2 to 6 players; this browser's recent games. Template:
-    scoring/start.html. POST `action=forget` takes a game off the recent list (the game stays).
+    scoring/start.html. POST `action=forget` takes a game off the recent list (the game stays);
+    `action=target` answers with the target line (the #target_line part) for the names and
+    the house rules typed so far.
 
     One client starts at most RAMI_NEW_GAMES_PER_MINUTE games a minute (scoring/limits.py);
     past that, the form comes back with the names typed, an error, status 429 and Retry-After.
@@ -78,43 +66,41 @@ def start(request: HtmxHttpRequest) -> HttpResponse:
         recent.forget(request, response, request.POST.get("token", ""))
         return response
     form = StartForm(request.POST or None)
-    too_many = False
+    if request.method == "POST" and request.POST.get("action") == "target":
+        form.is_valid()
+        return TemplateResponse(request, "scoring/start.html#target_line", _target_line(form))
     if request.method == "POST" and form.is_valid():
-        if limits.allow(request, "new-game", settings.RAMI_NEW_GAMES_PER_MINUTE):
+        try:
+            limits.spend(request)
+        except rules.RulesError as error:
+            form.add_error(None, rules_error_message(error))
+        else:
             game = Game.start(
                 form.cleaned_data["names"],
                 first_dealer=form.cleaned_data["first_dealer"],
                 house_rules=form.cleaned_data["house_rules"],
             )
             return redirect(request, reverse("game", args=[game.edit_token]))
-        too_many = True
-        form.add_error(
-            None,
-            gettext("Too many new games from this device: wait a minute, then try again."),
-        )
     games = recent.games(request)
-    house = (form.cleaned_data.get("house_rules") if form.is_bound else None) or rules.SEEDS
-    filled = form.filled_count() if form.is_bound else 0
     context = {
         "form": form,
-        # The target of each game size, as the house rules typed so far give it (rami.js keeps
-        # the number up to date while they change).
-        "targets": [
-            (players, house.target_for(players))
-            for players in range(rules.MIN_PLAYERS, rules.MAX_PLAYERS + 1)
-        ],
-        # The target line for the names typed, or for the four fields a new form shows.
-        "shown_players": filled if filled >= rules.MIN_PLAYERS else StartForm.SHOWN,
+        **_target_line(form),
         "more_players_open": form.more_players_open(),
         "recent": games,
         "wins": statistics.wins_per_name([game for game, _kind in games]),
         "recent_tables": recent.tables(request),
     }
-    response = TemplateResponse(request, "scoring/start.html", context)
-    if too_many:
-        response.status_code = 429
-        response["Retry-After"] = str(limits.WINDOW_SECONDS)
-    return response
+    return TemplateResponse(request, "scoring/start.html", context)
+
+
+def _target_line(form: StartForm) -> dict:
+    """The start page's target line: `target_players`, the names typed (the four fields a new
+    form shows, while fewer than two are), and their `target` under the house rules typed (the
+    seeds' while one of them is wrong: its field says so). After the form's is_valid()."""
+    filled = form.filled_count() if form.is_bound else 0
+    players = filled if filled >= rules.MIN_PLAYERS else StartForm.SHOWN
+    house = (form.cleaned_data.get("house_rules") if form.is_bound else None) or rules.SEEDS
+    return {"target_players": players, "target": house.target_for(players)}
 
 
 def _game_or_404(**lookup: str) -> Game:
@@ -134,19 +120,6 @@ def _round_form(game: Game, data=None, next_round: int | None = None, **kwargs) 
     if data is None and next_round is not None:
         form.initial["for_round"] = next_round
     return form
-
-
-def _share_links(request: HttpRequest, game: Game, editable: bool) -> list[dict]:
-    """The links to share, as phones on the network can open them, with their QR codes.
-    The view page offers only the view link: the edit token must appear nowhere on it."""
-    links = []
-    if editable:
-        links.append({"kind": "edit", "path": reverse("game", args=[game.edit_token])})
-    links.append({"kind": "view", "path": reverse("view", args=[game.view_token])})
-    for link in links:
-        link["url"] = sharing.public_url(request, link["path"])
-        link["qr"] = sharing.qr_svg(link["url"])
-    return links
 
 
 def _game_response(
@@ -181,7 +154,11 @@ def _game_response(
     if editable and partial != "changes":  # a live update of what changed sends no form
         context["form"] = form or _round_form(game, next_round=board.next_round_number)
     if not partial:
-        context["share"] = _share_links(request, game, editable)
+        context["share"] = sharing.links(
+            request,
+            edit=reverse("game", args=[game.edit_token]) if editable else None,
+            view=reverse("view", args=[game.view_token]),
+        )
     template = "scoring/game.html" + (f"#{partial}" if partial else "")
     return TemplateResponse(request, template, context)
 
@@ -291,24 +268,29 @@ def _fixing(
 ACTIONS = {"save", "preview", "delete", "undo", "correct", "replace", "rematch"}
 
 
+@http.require_GET_when_watch_only
 @require_http_methods(["GET", "POST"])
-def game_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
+@limits.limited("new-game")
+def game_page(request: HtmxHttpRequest, token: str, editable: bool) -> HttpResponse:
     """The game: scoreboard, round entry, round table, sharing. Template: scoring/game.html.
+    From the watch-only link (`editable` false) the same scoreboard, read-only and live: no
+    form, and the edit token appears nowhere.
 
-    POST actions (the `action` field): `save` a new round, `preview` its points (the
-    #preview part), `correct` a round taken back into the form (its `round`, `for_round`
-    and `revision`), `replace` a round another phone saved first with the one typed here
-    (the same fields, from the conflict notice), `delete` a round (its `round` id, `number`
-    and `revision` as the phone saw them), `undo` a change this phone made (its `event`),
-    `rematch`. Every change is made by this phone (scoring.phones).
+    POST actions, from the edit link only (the `action` field): `save` a new round,
+    `preview` its points (the #preview part), `correct` a round taken back into the form
+    (its `round`, `for_round` and `revision`), `replace` a round another phone saved first
+    with the one typed here (the same fields, from the conflict notice), `delete` a round
+    (its `round` id, `number` and `revision` as the phone saw them), `undo` a change this
+    phone made (its `event`), `rematch`. Every change is made by this phone (scoring.phones).
     htmx requests get the #game_body part back; others are redirected (303) after a change.
     A change that another phone's change has overtaken is refused with 409 and the reason.
     """
     if request.method == "GET":
         with snapshot():
-            game = _game_or_404(edit_token=token)
-            response = _rendered(_game_page(request, game, editable=True))
-        recent.remember(request, response, game, "g")
+            game = _game_or_404(**http.token_lookup(token, editable))
+            response = _rendered(_game_page(request, game, editable))
+        # The recent list's kind of link: "g" the edit link, "v" the watch-only one.
+        recent.remember(request, response, game, ("v", "g")[editable])
         return response
 
     game = _game_or_404(edit_token=token)
@@ -335,11 +317,9 @@ def game_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
     try:
         if action == "rematch":
             # A rematch is a new game: counted with the start page's and a table's (a tap on
-            # one made already only goes there).
-            if game.next_game_id is None and not limits.allow(
-                request, "new-game", settings.RAMI_NEW_GAMES_PER_MINUTE
-            ):
-                return _too_many_games(request, game)
+            # one made already only goes there); past the limit, refused as 429.
+            if game.next_game_id is None:
+                limits.spend(request)
             return redirect(request, reverse("game", args=[game.rematch().edit_token]))
         if action == "delete":
             game.delete_round(_round_as_seen(request.POST), phone=phone)
@@ -412,18 +392,9 @@ def _round_as_seen(data) -> Round:
     )
 
 
-def _too_many_games(request: HtmxHttpRequest, game: Game) -> HttpResponse:
-    """The game page saying that this client started too many games this minute: 429."""
-    partial = "game_body" if request.htmx else ""
-    refused = gettext("Too many new games from this device: wait a minute, then try again.")
-    response = _game_response(request, game, partial=partial, refused=refused)
-    response.status_code = 429
-    response["Retry-After"] = str(limits.WINDOW_SECONDS)
-    return response
-
-
 def _refused(request: HtmxHttpRequest, game: Game, error: rules.RulesError) -> HttpResponse:
-    """The game page (for htmx, its body) saying why a change was not made: 409 Conflict."""
+    """The game page (for htmx, its body) saying why a change was not made: 409 Conflict (429
+    when it was a rematch past the limit, @limits.limited)."""
     partial = "game_body" if request.htmx else ""
     response = _game_response(
         request, game, partial=partial, refused=rules_error_message(error, game.names)
@@ -513,28 +484,10 @@ def _number(text: str | None) -> int:
 
 
 @require_GET
-def view_page(request: HttpRequest, token: str) -> HttpResponse:
-    """The same scoreboard, read-only and live, for the view link. Template:
-    scoring/game.html (editable false: no form, and the edit token appears nowhere)."""
-    with snapshot():
-        game = _game_or_404(view_token=token)
-        response = _rendered(_game_page(request, game, editable=False))
-    recent.remember(request, response, game, "v")
-    return response
-
-
-@require_GET
 @never_cache
-def poll(request: HttpRequest, token: str) -> HttpResponse:
-    """Live updates for the edit page; see _poll."""
-    return _poll(request, token, editable=True)
-
-
-@require_GET
-@never_cache
-def view_poll(request: HttpRequest, token: str) -> HttpResponse:
-    """Live updates for the view page; see _poll."""
-    return _poll(request, token, editable=False)
+def poll(request: HttpRequest, token: str, editable: bool) -> HttpResponse:
+    """Live updates for the game page, from the edit or the watch-only link; see _poll."""
+    return _poll(request, token, editable)
 
 
 def _poll(request: HttpRequest, token: str, editable: bool) -> HttpResponse:
@@ -573,8 +526,8 @@ def _poll(request: HttpRequest, token: str, editable: bool) -> HttpResponse:
 def _changes(
     request: HttpRequest, game: Game, changes: Changes, editable: bool, typing: bool
 ) -> HttpResponse:
-    """The #changes part: the totals, the banners, and the rows the page shows (the rounds
-    from `changes.first` on, with the "Show all N rounds" link), whole: what a fresh page
+    """The #changes part: the totals, the banners, and the rows the page shows (the latest
+    Scoreboard.SHOWN_ROUNDS, with the "Show all N rounds" link), whole: what a fresh page
     shows, whatever the page had before (Scoreboard.for_changes)."""
     board = Scoreboard.for_changes(game, changes)
     response = _game_response(
@@ -671,27 +624,16 @@ def _csv_download(game: Game) -> HttpResponse:
 
 
 @require_GET
-def export_json(request: HttpRequest, token: str) -> HttpResponse:
-    """The game as a rami-game/1 document, offered as a file."""
-    return _json_download(_game_or_404(edit_token=token))
+def export_json(request: HttpRequest, token: str, editable: bool) -> HttpResponse:
+    """The game as a rami-game/1 document, offered as a file, from either link."""
+    return _json_download(_game_or_404(**http.token_lookup(token, editable)))
 
 
 @require_GET
-def export_csv(request: HttpRequest, token: str) -> HttpResponse:
-    """The rounds as CSV, one row per round and player (scoring/rounds_csv.py)."""
-    return _csv_download(_game_or_404(edit_token=token))
-
-
-@require_GET
-def view_export_csv(request: HttpRequest, token: str) -> HttpResponse:
-    """The same CSV, from the read-only link."""
-    return _csv_download(_game_or_404(view_token=token))
-
-
-@require_GET
-def view_export_json(request: HttpRequest, token: str) -> HttpResponse:
-    """The rami-game/1 document, from the read-only link."""
-    return _json_download(_game_or_404(view_token=token))
+def export_csv(request: HttpRequest, token: str, editable: bool) -> HttpResponse:
+    """The rounds as CSV, one row per round and player (scoring/rounds_csv.py), from either
+    link."""
+    return _csv_download(_game_or_404(**http.token_lookup(token, editable)))
 
 
 # Installing the app on a phone. The colours match templates/_head_icons.html.
@@ -746,23 +688,18 @@ def rules_page(request: HttpRequest) -> TemplateResponse:
     round ends, computed by the rules engine)."""
     context = {
         "numbers": counting.rule_numbers(),
-        "card_values": counting.card_value_rows(),
-        "targets": counting.targets(),
-        "examples": counting.worked_examples(),
+        "card_values": counting.card_value_rows(rules.SEEDS),
+        "targets": counting.targets(rules.SEEDS),
+        "examples": counting.worked_examples(rules.SEEDS),
     }
     return TemplateResponse(request, "scoring/rules.html", context)
 
 
 @require_GET
-def game_rules_page(request: HttpRequest, token: str) -> TemplateResponse:
-    """The rules this game plays by, from its players' link. See _game_rules."""
-    return _game_rules(request, _game_or_404(edit_token=token), editable=True)
-
-
-@require_GET
-def view_rules_page(request: HttpRequest, token: str) -> TemplateResponse:
-    """The same, from the watch-only link (which shows no edit token)."""
-    return _game_rules(request, _game_or_404(view_token=token), editable=False)
+def game_rules_page(request: HttpRequest, token: str, editable: bool) -> TemplateResponse:
+    """The rules this game plays by, from its players' link or its watch-only link (which
+    shows no edit token). See _game_rules."""
+    return _game_rules(request, _game_or_404(**http.token_lookup(token, editable)), editable)
 
 
 def _game_rules(request: HttpRequest, game: Game, editable: bool) -> TemplateResponse:
@@ -771,26 +708,12 @@ def _game_rules(request: HttpRequest, game: Game, editable: bool) -> TemplateRes
     `game`, `editable`, `house_rules` (what differs from the players' documents), `values`
     (label, value pairs), `card_values`, `targets`, `examples` (counting.worked_examples)."""
     house = game.rules
-    values = []
-    for name, (label, _unit) in forms.HOUSE_RULES.items():
-        key = forms.RULE_KEYS.get(name, name)
-        value = getattr(house, key)
-        if name == "hand_rummy":
-            value = dict(forms.HAND_RUMMY_CHOICES)["double" if value == "double" else "fixed"]
-        elif name == "hand_rummy_points" and house.hand_rummy == rules.Rules.DOUBLE:
-            continue
-        elif name == "not_opened_cap_half_target":
-            value = gettext("yes") if value else gettext("no")
-        elif value is None:
-            value = "-"
-        elif name != "jokers_in_deck":
-            value = ngettext("%(count)s point", "%(count)s points", value) % {"count": value}
-        values.append({"label": label, "value": value})
+    said = [rule for rule in house_rules.in_words(house) if rule.said is not None]
     context = {
         "game": game,
         "editable": editable,
         "house_rules": house_rules.summary(house),
-        "values": values,
+        "values": [{"label": rule.label, "value": rule.said} for rule in said],
         "card_values": counting.card_value_rows(house),
         "targets": counting.targets(house),
         "examples": counting.worked_examples(house),
@@ -862,8 +785,7 @@ def players_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
     status = 200
     if request.method == "POST" and form.is_valid():
         try:
-            tables.rename_players(
-                game,
+            game.rename_players(
                 form.cleaned_data["names"],
                 seen=form.cleaned_data["seen"],
                 phone=phones.of(request),

@@ -8,9 +8,10 @@ from urllib.parse import urlencode
 
 import pytest
 
-from scoring import tables
+from scoring import exchange
 from scoring.exchange import import_game
 from scoring.models import Game, Table
+from tests.pages import Element, read
 
 GAMES = Path(__file__).parent / "games"
 
@@ -33,7 +34,7 @@ def thursday() -> dict:
 
 @pytest.fixture
 def thursday_table(db) -> Table:
-    return tables.import_table(thursday())
+    return exchange.import_table(thursday())
 
 
 def big_table(games: int) -> Table:
@@ -50,7 +51,7 @@ def big_table(games: int) -> Table:
         if number % 7 == 0:
             game["rounds"] = game["rounds"][:-1]
         document["games"].append(game)
-    return tables.import_table(document)
+    return exchange.import_table(document)
 
 
 @pytest.fixture
@@ -105,7 +106,8 @@ class Phone:
         cookie = re.search(r"csrftoken=([^;]+)", response.getheader("Set-Cookie") or "")
         if cookie:
             self.cookie = cookie.group(1)
-        self.token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', response.text)[1]
+        # The first form's token: every form of the page carries one.
+        self.token = read(response).select("input[name=csrfmiddlewaretoken]")[0].get("value")
         return response.text
 
     def post(self, path: str, data: dict) -> http.client.HTTPResponse:
@@ -138,6 +140,20 @@ def edit_post(game: Game, number: int, winner, hands=None, **extra) -> dict:
     return round_post(winner, hands, round=seen["round"], revision=seen["revision"], **extra)
 
 
-def without_bdi(html: str) -> str:
-    """The page with each name's <bdi> isolation taken off, to read sentences as shown."""
-    return re.sub(r"</?bdi( class=\"[^\"]*\")?>", "", html)
+def totals(answer) -> list[int]:
+    """Each player's total as the game page (or its fragment) shows it, in seat order."""
+    return [int(total) for total in read(answer).texts(".sum")]
+
+
+def round_rows(answer) -> list[str]:
+    """The round table's rows a game page (or a live update) shows, whole: their text, links
+    and classes, to compare with another page's."""
+    return [row.markup for row in read(answer).select("tr[id^=round-]")]
+
+
+def history_change(answer, heading: str) -> Element:
+    """The change of a game's history page under this heading ("Round 2 edited")."""
+    (change,) = (
+        change for change in read(answer).select("li.change") if change.one("h2").text == heading
+    )
+    return change

@@ -14,8 +14,7 @@ import signal
 import pytest
 from django.conf import settings
 
-from scoring.models import Game
-from scoring.tables import start_table
+from scoring.models import Game, Table
 from tests.test_two_servers import free_port, production_environment
 from tests.test_worker_kill import HOST, alive_in_group, start_serve, wait_until_healthy
 
@@ -38,7 +37,7 @@ def test_the_access_log_and_the_app_log_hold_no_token(tmp_path):
         pytest.fail("The server runs with DEBUG off and needs the static files: run `make static`.")
     environment = production_environment()
     game = Game.start(["Ana", "Boris"])
-    table = start_table("Thursday cards", ["Ana", "Boris"])
+    table = Table.start("Thursday cards", ["Ana", "Boris"])
     unknown = "Zm9yIHRlc3RzIG9ubHksIG5vdCBhIHJlYWwgdG9rZW4"
     paths = {
         f"/g/{game.edit_token}/": 200,

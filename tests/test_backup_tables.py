@@ -11,7 +11,7 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from scoring import rules, tables
+from scoring import exchange, rules, tables
 from scoring.backup import FIELD, restore, restore_batch, restore_table
 from scoring.exchange import ExchangeError, loads
 from scoring.management.commands import restore_games
@@ -27,17 +27,17 @@ pytestmark = pytest.mark.django_db
 def two_tables() -> list[Table]:
     """The SPEC example's table (house rules set since), with a game of a guest in play;
     a second table of a kept game; and, apart, a game at no table."""
-    thursday_table = tables.import_table(thursday())
+    thursday_table = exchange.import_table(thursday())
     Table.objects.filter(pk=thursday_table.pk).update(house_rules={"joker": 25})
     thursday_table.refresh_from_db()
     ana = thursday_table.members.get(name="Ana")
-    game = tables.new_game(thursday_table, ["Eva", ana, "Cyril"])
+    game = thursday_table.new_game(["Eva", ana, "Cyril"])
     game.record_round(
         RoundEntry(hands=(Hand(value=9), Hand(), Hand(cards=("JK",), opened=False)), winner=1)
     )
     kept = Game.start(["Filip", "Gül"])
     kept.record_round(RoundEntry(hands=(Hand(), Hand(opened=False)), winner=0, hand_rummy=True))
-    friday = tables.keep_game(None, kept, "Friday")
+    friday = Table.keep_together(kept, "Friday")
     Game.start(["Ana", "Boris"])
     return [thursday_table, friday]
 
@@ -52,7 +52,7 @@ def everything() -> dict:
                 table.house_rules,
                 table.created_at,
                 list(table.members.values_list("name", "name_key", "position")),
-                tables.export_table(table),
+                exchange.export_table(table),
                 [
                     (s.name, s.games, s.wins, s.average_total, s.rounds, s.playing)
                     for s in tables.standings(table)
@@ -103,7 +103,7 @@ def test_a_table_file_is_its_document_without_games_plus_its_links(two_tables, t
         },
     }
     # Imported as a plain file, it is a table of those members, with no game.
-    copy = tables.import_table(json.loads(path.read_text()))
+    copy = exchange.import_table(json.loads(path.read_text()))
     assert copy.edit_token != table.edit_token
     assert [m.name for m in copy.members.all()] == ["Ana", "Boris", "Cyril", "Dana"]
 

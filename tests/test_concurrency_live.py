@@ -9,7 +9,6 @@ its own database connection. Run on SQLite (a file, IMMEDIATE transactions) and 
 
 from __future__ import annotations
 
-import re
 import threading
 from collections import Counter
 from urllib.parse import urlsplit
@@ -19,7 +18,7 @@ import pytest
 from scoring import rules
 from scoring.models import Game, GameEvent, Hand
 from scoring.rules import RoundEntry
-from tests.conftest import Phone, delete_post, edit_post, round_post
+from tests.conftest import Phone, delete_post, edit_post, round_post, totals
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
@@ -60,10 +59,6 @@ def all_at_once(posts: list[tuple[Phone, str, dict]]) -> list[int]:
     return statuses
 
 
-def totals_on(html: str) -> list[int]:
-    return [int(total) for total in re.findall(r'<span class="sum">(\d+)</span>', html)]
-
-
 @pytest.fixture
 def game() -> Game:
     # Four players: the target (300) is beyond what the rounds below add up to (210 at most).
@@ -101,7 +96,7 @@ def test_twenty_rounds_posted_at_once_are_each_kept_once(live_server, game):
         for seat in range(4)
     ]
     assert stored == [0, sum(range(2, PHONES + 2)), 2 * PHONES, 3 * PHONES]
-    assert totals_on(table[0].open(path)) == stored
+    assert totals(table[0].open(path)) == stored
     assert game.events.filter(kind="added").count() == PHONES
 
 
@@ -117,7 +112,7 @@ def test_one_form_posted_five_times_at_once_records_one_round(live_server, game)
     assert statuses == [303] * 5
     assert game.rounds.count() == 1
     assert game.events.count() == 1
-    assert totals_on(table[0].open(path)) == [0, 7, 9, 3]
+    assert totals(table[0].open(path)) == [0, 7, 9, 3]
 
 
 def played(game: Game, rounds: int) -> Game:

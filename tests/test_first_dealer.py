@@ -1,33 +1,32 @@
 """Who deals the first round, chosen on the start form: a "deals first" radio button on each
 name's row, the first one chosen unless another is."""
 
-import re
-from html import unescape
-
 import pytest
 
 from scoring.models import Game
 from tests.conftest import round_post
+from tests.pages import read
 
 pytestmark = pytest.mark.django_db
 
 
 def chosen(html: str) -> list[str]:
     """The values of the "deals first" radio buttons that are checked."""
-    return re.findall(r'name="first_dealer" value="(\d)" checked', html)
+    return [button.get("value") for button in read(html).select("input[name=first_dealer]:checked")]
 
 
 def game_page(client, game: Game) -> str:
-    """The game page's text as read, without its tags."""
-    html = client.get(f"/g/{game.edit_token}/").content.decode()
-    return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
+    """The game page's text as read."""
+    return read(client.get(f"/g/{game.edit_token}/")).text
 
 
 def test_each_name_row_offers_deals_first_and_the_first_is_chosen(client):
     html = client.get("/").content.decode()
-    assert html.count('name="first_dealer"') == 6
-    assert html.count("> deals first</label>") == 6
-    assert 'aria-label="Player 3 deals first"' in html
+    shown = read(html)
+    buttons = shown.select("input[name=first_dealer]")
+    assert [button.get("type") for button in buttons] == ["radio"] * 6
+    assert shown.texts("label").count("deals first") == 6
+    assert buttons[2].get("aria-label") == "Player 3 deals first"
     assert chosen(html) == ["0"]
 
 
@@ -75,33 +74,35 @@ def test_a_post_without_a_choice_lets_the_first_name_deal(client):
 def test_a_chosen_row_without_a_name_says_so_and_keeps_everything(client):
     typed = {"player_0": "Ana", "player_1": "Boris", "player_2": "Cyril", "first_dealer": "3"}
     response = client.post("/", typed)
-    html = unescape(response.content.decode())
+    html = response.content.decode()
+    shown = read(html)
     assert response.status_code == 200
     assert Game.objects.count() == 0
     message = "The player chosen to deal first has no name: type one, or choose another dealer."
-    assert html.count(message) == 1
+    assert shown.text.count(message) == 1
     # Next to the fourth row: after its field, before the fifth.
     assert html.index('name="player_3"') < html.index(message) < html.index('name="player_4"')
-    for name in ("Ana", "Boris", "Cyril"):
-        assert f'value="{name}"' in html
+    typed_names = [shown.one(f"input[name=player_{seat}]").get("value") for seat in range(3)]
+    assert typed_names == ["Ana", "Boris", "Cyril"]
     assert chosen(html) == ["3"]
 
 
 def test_a_chosen_row_among_the_folded_ones_opens_them_to_show_the_error(client):
     response = client.post("/", {"player_0": "Ana", "player_1": "Boris", "first_dealer": "5"})
     html = response.content.decode()
-    assert '<details class="more-players" open>' in html
-    assert "has no name" in html
+    assert read(html).one("details.more-players").get("open") is not None
+    assert "has no name" in read(html).text
     assert chosen(html) == ["5"]
 
 
 @pytest.mark.parametrize("choice", ["6", "-1", "Ana", "1.5"])
 def test_a_choice_no_row_has_is_refused(client, choice):
     response = client.post("/", {"player_0": "Ana", "player_1": "Boris", "first_dealer": choice})
-    html = response.content.decode()
+    shown = read(response)
     assert response.status_code == 200
-    assert "Choose one of the players to deal first." in html
-    assert 'value="Ana"' in html and 'value="Boris"' in html
+    assert "Choose one of the players to deal first." in shown.text
+    typed_names = [shown.one(f"input[name=player_{seat}]").get("value") for seat in range(2)]
+    assert typed_names == ["Ana", "Boris"]
     assert Game.objects.count() == 0
 
 
@@ -110,5 +111,5 @@ def test_the_choice_is_kept_when_a_name_is_refused(client):
         "/", {"player_0": "Ana", "player_1": "ana", "player_2": "Cyril", "first_dealer": "2"}
     )
     html = response.content.decode()
-    assert "Two players have this name" in html
+    assert "Two players have this name" in read(html).text
     assert chosen(html) == ["2"]

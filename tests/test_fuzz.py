@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import io
 import json
-from html import unescape
 
 import pytest
 from django.conf import settings as django_settings
@@ -27,6 +26,7 @@ from scoring import exchange, rules
 from scoring.exchange import ExchangeError, export_game, import_game
 from scoring.models import Game, GameEvent, Hand, Round
 from tests.conftest import game_document, round_post
+from tests.pages import read
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
@@ -284,7 +284,7 @@ def test_a_game_under_way_has_no_rematch(client, game):
     before = Counts()
     response = client.post(url(game), {"action": "rematch"})
     assert response.status_code == 409
-    assert "Only a finished game has a rematch" in unescape(response.content.decode())
+    assert "Only a finished game has a rematch" in read(response).text
     assert Counts() == before
 
 
@@ -476,7 +476,7 @@ def test_too_many_fields_is_a_400(client, game):
 def test_a_name_over_30_characters_is_refused(client, db):
     response = client.post("/", {"player_0": "Ana", "player_1": "B" * 31})
     assert response.status_code == 200
-    assert "at most 30 characters" in unescape(response.content.decode())
+    assert "at most 30 characters" in read(response).text
     assert not Game.objects.exists()
     assert client.post("/", {"player_0": "Ana", "player_1": "B" * 30}).status_code == 303
 
@@ -486,11 +486,8 @@ def test_more_than_108_cards_in_one_hand_are_refused_with_a_clear_error(client, 
     before = Counts()
     response = client.post(url(game), round_post(0, {1: hand, 2: 3, 3: 4}))
     assert response.status_code == 200
-    html = unescape(response.content.decode())
-    errors = html[html.index('id="errors-1"') :]
-    assert errors.index(
-        "A hand holds at most 108 cards (the whole deck), and Boris has 109."
-    ) < errors.index("</div>")
+    below = read(response).one("#errors-1").text
+    assert "A hand holds at most 108 cards (the whole deck), and Boris has 109." in below
     assert Counts() == before
 
 

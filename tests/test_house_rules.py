@@ -6,18 +6,18 @@ from __future__ import annotations
 import csv
 import io
 import json
-import re
-from html import unescape
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring import rules
+from scoring import errors, rules
 from scoring.exchange import ExchangeError, export_game, import_game
+from scoring.house_rules import in_words, summary
 from scoring.models import Game
 from scoring.rules import Hand, Rules, RulesError, score_round
-from tests.conftest import round_post, without_bdi
+from tests.conftest import round_post, totals
+from tests.pages import read
 
 VARIANT = {
     "joker": 50,
@@ -97,7 +97,7 @@ def house_rules(draw):
 def scored(hands, winner, target, house=None, hand_rummy=False):
     try:
         if house is None:
-            return score_round(hands, winner, target, hand_rummy=hand_rummy)
+            return score_round(hands, winner, target, hand_rummy=hand_rummy, rules=rules.SEEDS)
         return score_round(hands, winner, target, hand_rummy=hand_rummy, rules=house)
     except RulesError as error:
         return error.code
@@ -107,11 +107,11 @@ def scored(hands, winner, target, house=None, hand_rummy=False):
 @given(rounds())
 def test_the_seeds_rules_give_what_the_rules_gave_without_them(round_):
     hands, winner = round_
-    target = rules.target_for(len(hands))
+    target = rules.target_for(len(hands), rules.SEEDS)
     assert scored(hands, winner, target) == scored(hands, winner, target, Rules())
     assert rules.target_for(len(hands), Rules()) == target
     for hand in hands:
-        assert rules.hand_value(hand.cards, Rules()) == rules.hand_value(hand.cards)
+        assert rules.hand_value(hand.cards, Rules()) == rules.hand_value(hand.cards, rules.SEEDS)
 
 
 @settings(max_examples=300, deadline=None)
@@ -141,7 +141,7 @@ def test_every_value_is_checked_on_creation():
     with pytest.raises(RulesError) as raised:
         Rules(joker=101)
     assert raised.value.code == "bad_rule"
-    assert str(raised.value) == "Give a whole number from 0 to 100, not “101”."
+    assert errors.english(raised.value) == "Give a whole number from 0 to 100, not “101”."
 
 
 # The exchange format.
@@ -158,9 +158,9 @@ def test_the_worked_example_scores_by_its_rules_on_the_page_in_the_csv_and_the_e
     assert (document["target"], document["status"]) == (500, "playing")
     assert document["rules"] == {**Rules().document(), **VARIANT}
 
-    html = without_bdi(client.get(f"/g/{game.edit_token}/").content.decode())
-    assert re.findall(r'<span class="sum">(\d+)</span>', html) == ["40", "56", "153"]
-    assert "Target 500" in html
+    shown = read(client.get(f"/g/{game.edit_token}/"))
+    assert totals(shown) == [40, 56, 153]
+    assert "Target 500" in shown.text
 
     text = client.get(f"/v/{game.view_token}/export.csv").content.decode("utf-8-sig")
     table = list(csv.reader(io.StringIO(text)))
@@ -227,17 +227,17 @@ def test_a_game_started_with_house_rules_scores_by_them(client, db):
     assert game.rules == Rules(joker=50, ace=1, hand_rummy="double", target=500)
     page = f"/g/{game.edit_token}/"
     preview = client.post(page, round_post(0, {1: "AH JK 5C", 2: 49}, action="preview"))
-    assert 'id="points-1" class="points-preview" hx-swap-oob="true">56<' in preview.content.decode()
+    points = read(preview).one("#points-1")
+    assert (points.text, points.get("hx-swap-oob")) == ("56", "true")
     assert client.post(page, round_post(0, {1: "AH JK 5C", 2: 49})).status_code == 303
     assert game.totals() == [0, 56, 49]
-    html = unescape(client.get(page).content.decode())
-    assert "Target 500" in html
+    assert "Target 500" in read(client.get(page)).text
 
 
 def test_a_game_started_without_house_rules_plays_the_seeds(client, db):
     client.post("/", start_post())
     client.post("/", {"player_0": "Dana", "player_1": "Emil"})
-    assert [game.house_rules for game in Game.objects.all()] == [{}, {}]
+    assert [game.house_rules.changes() for game in Game.objects.all()] == [{}, {}]
     assert all(game.rules == rules.SEEDS for game in Game.objects.all())
 
 
@@ -255,10 +255,11 @@ def test_the_start_form_refuses_a_bad_value_next_to_it_and_keeps_everything(
     client, db, field, value, message
 ):
     response = client.post("/", start_post(**{field: value}))
-    html = unescape(response.content.decode())
+    shown = read(response)
     assert response.status_code == 200
-    assert message in html
-    assert 'value="Cyril"' in html and f'value="{value}"' in html
+    assert message in shown.text
+    assert shown.one("input[name=player_2]").get("value") == "Cyril"
+    assert shown.one(f"input[name={field}]").get("value") == value
     assert not Game.objects.exists()
 
 
@@ -271,12 +272,12 @@ def test_typed_values_must_be_what_the_cards_can_make(client, db):
         page = f"/g/{game.edit_token}/"
         response = client.post(page, round_post(0, {1: low - 1 if low else 0, 2: 5}))
         if low:
-            assert "less than the cheapest card (2)" in unescape(response.content.decode())
+            assert "less than the cheapest card (2)" in read(response).text
             assert game.rounds.count() == 0
         else:
             assert response.status_code == 303
     too_much = client.post(f"/g/{seeds.edit_token}/", round_post(0, {1: 841, 2: 5}))
-    assert "more than the whole deck is worth (840)" in unescape(too_much.content.decode())
+    assert "more than the whole deck is worth (840)" in read(too_much).text
 
 
 def test_a_rematch_keeps_the_house_rules(db):
@@ -287,23 +288,23 @@ def test_a_rematch_keeps_the_house_rules(db):
 
 def test_each_link_has_a_page_of_the_games_rules_with_the_round_ends_under_them(client, db):
     game = import_game(json.loads(json.dumps(EXAMPLE)))
-    page = unescape(client.get(f"/g/{game.edit_token}/").content.decode())
-    assert "House rules: joker 50, ace 1, never opened +0, never opened without a cap" in page
-    assert "hand rummy doubles, fixed target" in page
-    assert f'href="/g/{game.edit_token}/rules/"' in page
-    edit = unescape(client.get(f"/g/{game.edit_token}/rules/").content.decode())
-    view = unescape(client.get(f"/v/{game.view_token}/rules/").content.decode())
+    page = read(client.get(f"/g/{game.edit_token}/"))
+    assert "House rules: joker 50, ace 1, never opened +0, never opened without a cap" in page.text
+    assert "hand rummy doubles, fixed target" in page.text
+    assert page.select(f'a[href="/g/{game.edit_token}/rules/"]')
+    edit = client.get(f"/g/{game.edit_token}/rules/").content.decode()
+    view = client.get(f"/v/{game.view_token}/rules/").content.decode()
     for html in (edit, view):
-        assert "This game plays by house rules: joker 50" in html
+        assert "This game plays by house rules: joker 50" in read(html).text
         # The first round end of the help page, under these rules: A♥ joker 5♣ is 1 + 50 + 5.
-        example = html[html.index('id="example-ace_joker_five"') :]
-        assert re.findall(r'<td class="number points">(\d+)</td>', example)[:2] == ["0", "56"]
+        example = read(html).one("#example-ace_joker_five")
+        assert example.texts("td.number.points")[:2] == ["0", "56"]
     assert game.edit_token not in view
     # The help page stays the players' own rules.
-    help_page = unescape(client.get("/rules/").content.decode())
-    assert "unless the table sets house rules" in help_page
-    example = help_page[help_page.index('id="example-ace_joker_five"') :]
-    assert re.findall(r'<td class="number points">(\d+)</td>', example)[:2] == ["0", "36"]
+    help_page = client.get("/rules/").content.decode()
+    assert "unless the table sets house rules" in read(help_page).text
+    example = read(help_page).one("#example-ace_joker_five")
+    assert example.texts("td.number.points")[:2] == ["0", "36"]
 
 
 def test_a_backup_and_a_restore_keep_the_house_rules(db, tmp_path):
@@ -317,3 +318,23 @@ def test_a_backup_and_a_restore_keep_the_house_rules(db, tmp_path):
     again = Game.objects.get()
     assert again.rules == Rules(**VARIANT)
     assert export_game(again) == before
+
+
+def test_the_rules_are_said_in_one_set_of_words_on_the_form_the_line_and_the_rules_page(client, db):
+    house = Rules(not_opened_cap_half_target=False, target_per_opponent=150, jokers_in_deck=2)
+    words = [
+        "no half-target cap for a player who never opened",
+        "target 150 per opponent",
+        "2 jokers in the deck",
+    ]
+    assert summary(house) == words
+    said = {rule.name: rule for rule in in_words(house)}
+    game = Game.start(["Ana", "Boris"], house_rules=house)
+    page = read(client.get(f"/g/{game.edit_token}/"))
+    assert f"House rules: {', '.join(words)}" in page.text
+    rules_page = read(client.get(f"/g/{game.edit_token}/rules/"))
+    half = said["not_opened_cap_half_target"]
+    assert [half.label, "no"] in rules_page.rows()
+    assert "150 points" in rules_page.texts("td.number")
+    start_page = read(client.get("/"))
+    assert half.label in start_page.texts("label span")

@@ -1,7 +1,6 @@
 """Every page in five languages: chosen from the browser, switchable, remembered, complete."""
 
 import re
-from html.parser import HTMLParser
 
 import polib
 import pytest
@@ -10,6 +9,7 @@ from django.conf import settings
 from scoring.exchange import import_game
 from scoring.models import Game
 from tests.conftest import game_document, round_post
+from tests.pages import read
 from tests.test_catalogues import SAME_AS_ENGLISH
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
@@ -31,27 +31,10 @@ STATES = [
     "edit-round",
     "history",
 ]
-# Attributes whose text a visitor reads or hears.
-READ_ATTRIBUTES = {"aria-label", "title", "alt", "placeholder"}
 # The same in every language: the game's name, the languages' own names in the switcher, and
 # the players' names of the games below.
 NAMES = {"Ana", "Boris", "Cyril", "Dana"}
 EVERY_LANGUAGE = {"Rami", *(name for _code, name in settings.LANGUAGES), *NAMES}
-
-
-class VisibleText(HTMLParser):
-    """The text nodes and read attributes of a page, whitespace collapsed."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.texts: list[str] = []
-
-    def handle_starttag(self, tag, attrs):
-        self.texts.extend(value for name, value in attrs if name in READ_ATTRIBUTES and value)
-
-    def handle_data(self, data):
-        if data.strip():
-            self.texts.append(data)
 
 
 CARD_CODES = re.compile(r"\b(?:JK|(?:10|[2-9AJQK])[SHDC]?)\b")
@@ -61,12 +44,6 @@ ASIDE = re.compile(r"\b(?:" + "|".join(sorted(EVERY_LANGUAGE, key=len, reverse=T
 def interface_words(text: str) -> str:
     """What is left of a text once names and card codes are set aside."""
     return CARD_CODES.sub("", ASIDE.sub("", text))
-
-
-def visible_texts(html: str) -> list[str]:
-    parser = VisibleText()
-    parser.feed(html)
-    return [" ".join(text.split()) for text in parser.texts]
 
 
 def get(client, path: str, language: str) -> str:
@@ -134,8 +111,7 @@ def same_in(language: str) -> set[str]:
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("path", PAGES)
 def test_accept_language_chooses_the_language_and_html_lang_says_it(client, path, language):
-    html = get(client, path, language)
-    assert f'<html lang="{language}">' in html
+    assert read(get(client, path, language)).get("lang") == language
 
 
 @pytest.mark.parametrize("language", TRANSLATED)
@@ -143,8 +119,8 @@ def test_accept_language_chooses_the_language_and_html_lang_says_it(client, path
 def test_no_english_interface_string_is_left(client, games, state, language):
     """Every English text of the page (as an English visitor sees it) is gone in the other
     language, except names and words that the language shares with English."""
-    english = visible_texts(visit(client, state, "en", games))
-    translated = "\n".join(visible_texts(visit(client, state, language, games)))
+    english = read(visit(client, state, "en", games)).strings()
+    translated = "\n".join(read(visit(client, state, language, games)).strings())
     allowed = EVERY_LANGUAGE | SAME_AS_ENGLISH[language]
 
     def english_words(text: str) -> bool:
@@ -167,7 +143,7 @@ def test_no_english_message_is_left(client, games, state, language):
     catalogue = polib.pofile(
         str(settings.BASE_DIR / "locale" / language / "LC_MESSAGES" / "django.po")
     )
-    translated = "\n".join(visible_texts(visit(client, state, language, games)))
+    translated = "\n".join(read(visit(client, state, language, games)).strings())
     for entry in catalogue:
         if entry.obsolete or entry.msgstr == entry.msgid:
             continue
@@ -179,26 +155,26 @@ def test_no_english_message_is_left(client, games, state, language):
 
 def test_the_switcher_is_on_every_page_and_works_without_javascript(client):
     for path in PAGES:
-        html = get(client, path, "en")
-        form = re.search(
-            r'<form class="language" action="/i18n/setlang/" method="post">.*?</form>', html, re.S
+        form = read(get(client, path, "en")).one("form.language")
+        assert (form.get("action"), form.get("method")) == ("/i18n/setlang/", "post"), path
+        assert form.one("input[name=csrfmiddlewaretoken]").get("value")
+        following = form.one("input[name=next]")
+        assert (following.get("type"), following.get("value")) == ("hidden", path)
+        assert form.one("select#language-select").get("name") == "language"
+        options = form.select("select option")
+        assert [(option.get("value"), option.text) for option in options] == list(
+            settings.LANGUAGES
         )
-        assert form, path
-        form = form.group(0)
-        assert "csrfmiddlewaretoken" in form
-        assert f'<input type="hidden" name="next" value="{path}">' in form
-        assert '<select name="language" id="language-select"' in form
-        options = re.findall(r'<option value="(\w+)" lang="\w+"( selected)?>([^<]+)</option>', form)
-        assert [(code, name) for code, _selected, name in options] == list(settings.LANGUAGES)
-        assert [code for code, selected, _name in options if selected] == ["en"]
-        assert '<button type="submit"' in form
+        assert all(option.get("lang") == option.get("value") for option in options)
+        assert [option.get("value") for option in options if option.checked] == ["en"]
+        assert form.one("button").get("type") == "submit"
 
 
 def test_the_switcher_shows_the_current_language_selected(client):
-    html = get(client, "/", "bg")
-    assert '<option value="bg" lang="bg" selected>Български</option>' in html
-    assert "Език" in html
-    assert "Смени" in html
+    shown = read(get(client, "/", "bg"))
+    assert shown.texts("form.language option:checked") == ["Български"]
+    assert "Език" in shown.text
+    assert "Смени" in shown.text
 
 
 def test_the_chosen_language_is_remembered_over_the_browsers(client):
@@ -209,16 +185,15 @@ def test_the_chosen_language_is_remembered_over_the_browsers(client):
     assert cookie.value == "cs"
     assert int(cookie["max-age"]) >= 300 * 24 * 60 * 60
     # The cookie now wins over the browser's Accept-Language.
-    html = get(client, "/rules/", "cs")
-    assert "Počítání bodů" in html
+    assert "Počítání bodů" in read(get(client, "/rules/", "cs")).text
     response = client.get("/rules/", headers={"accept-language": "sv"})
-    assert '<html lang="cs">' in response.content.decode()
+    assert read(response).get("lang") == "cs"
 
 
 def test_every_page_links_to_the_help_page(client):
     for path in PAGES:
-        html = get(client, path, "sv")
-        assert '<a class="help" href="/rules/">Räkna poäng</a>' in html
+        help_link = read(get(client, path, "sv")).one("a.help")
+        assert (help_link.get("href"), help_link.text) == ("/rules/", "Räkna poäng")
 
 
 @pytest.mark.parametrize("state", STATES)
@@ -232,6 +207,6 @@ def test_pages_need_no_inline_script_or_style(client, games, state):
 
 
 def test_start_page_in_indonesian(client):
-    html = get(client, "/", "id")
-    assert "Pencatat skor Rami" in html
-    assert "Catat skor permainan Rami di meja Anda." in html
+    shown = read(get(client, "/", "id"))
+    assert "Pencatat skor Rami" in shown.text
+    assert "Catat skor permainan Rami di meja Anda." in shown.text

@@ -11,7 +11,7 @@ import pytest
 from django.core.management import call_command
 from django.db import connection, transaction
 
-from scoring import exchange, tables
+from scoring import exchange
 from scoring.models import Game, Member, Player, Table
 from tests.conftest import thursday
 
@@ -23,7 +23,7 @@ ROUNDS = 10
 
 @pytest.fixture(autouse=True)
 def few_rounds_a_transaction(monkeypatch):
-    monkeypatch.setattr(tables, "ROUNDS_PER_TRANSACTION", ROUNDS)
+    monkeypatch.setattr(exchange, "ROUNDS_PER_TRANSACTION", ROUNDS)
 
 
 def many_games(count: int) -> dict:
@@ -63,7 +63,7 @@ def test_a_big_table_is_imported_in_short_transactions_and_linked_at_the_end():
     rounds = sum(len(game["rounds"]) for game in document["games"])
     seen = Transactions()
     with connection.execute_wrapper(seen):
-        table = tables.import_table(document)
+        table = exchange.import_table(document)
     assert seen.open is None
     written = [committed["round"] for committed in seen.committed]
     assert sum(written) == rounds
@@ -80,11 +80,11 @@ def test_a_big_table_is_imported_in_short_transactions_and_linked_at_the_end():
 def test_a_transaction_ends_on_time_too_even_inside_a_game(monkeypatch):
     """On a slow or busy machine a round takes longer: a transaction then ends after
     TRANSACTION_SECONDS, here at once, after each round."""
-    monkeypatch.setattr(tables, "TRANSACTION_SECONDS", 0)
+    monkeypatch.setattr(exchange, "TRANSACTION_SECONDS", 0)
     document = many_games(6)
     seen = Transactions()
     with connection.execute_wrapper(seen):
-        table = tables.import_table(document)
+        table = exchange.import_table(document)
     written = [committed["round"] for committed in seen.committed]
     assert written == [1] * sum(len(game["rounds"]) for game in document["games"]) + [0]
     assert table.games.count() == 6
@@ -92,7 +92,7 @@ def test_a_transaction_ends_on_time_too_even_inside_a_game(monkeypatch):
 
 def test_a_failure_inside_a_game_removes_it_with_the_others(monkeypatch):
     """A game whose first rounds were committed before the failure is removed too."""
-    monkeypatch.setattr(tables, "TRANSACTION_SECONDS", 0)
+    monkeypatch.setattr(exchange, "TRANSACTION_SECONDS", 0)
     document = many_games(3)
     document["games"][1]["rounds"] *= 2  # Boris's game: 4 rounds
     calls = []
@@ -106,7 +106,7 @@ def test_a_failure_inside_a_game_removes_it_with_the_others(monkeypatch):
 
     monkeypatch.setattr(exchange.Game, "record_round", failing)
     with pytest.raises(KeyboardInterrupt):
-        tables.import_table(document)
+        exchange.import_table(document)
     assert not Game.objects.exists()
     assert not Table.objects.exists()
 
@@ -123,7 +123,7 @@ def test_a_failure_part_way_leaves_nothing_of_the_file(monkeypatch):
 
     monkeypatch.setattr(exchange, "make_game", failing)
     with pytest.raises(KeyboardInterrupt):
-        tables.import_table(many_games(60))
+        exchange.import_table(many_games(60))
     assert not Game.objects.exists()
     assert not Table.objects.exists()
     assert not Member.objects.exists()

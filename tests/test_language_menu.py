@@ -1,11 +1,10 @@
 """The language menu (templates/_language.html) names each language in its own language,
 whatever the page's: a visitor who cannot read the page must still find their own."""
 
-import re
-
 import pytest
 
 from scoring.models import Game
+from tests.pages import read
 
 pytestmark = pytest.mark.django_db
 
@@ -22,12 +21,9 @@ ENGLISH_TRANSLATED = ["anglicky", "Engelska", "английски", "Англи�
 
 def menu(html: str) -> list[tuple[str, str, str, bool]]:
     """(value, lang, name, selected) of each option of the language menu."""
-    form = re.search(r'<form class="language".*?</form>', html, re.S)[0]
     return [
-        (value, lang, name, bool(selected))
-        for value, lang, selected, name in re.findall(
-            r'<option value="(\w+)" lang="(\w+)"( selected)?>([^<]+)</option>', form
-        )
+        (option.get("value"), option.get("lang"), option.text, option.checked)
+        for option in read(html).one("form.language").select("option")
     ]
 
 
@@ -41,6 +37,6 @@ def test_every_language_is_named_in_its_own_language(client, language):
         # Each name is marked as written in its own language, for screen readers.
         assert all(value == lang for value, lang, _name, _selected in options)
         assert [value for value, _lang, _name, selected in options if selected] == [language]
-        form = re.search(r'<form class="language".*?</form>', html, re.S)[0]
+        form = " ".join(read(html).one("form.language").strings())
         for translated in ENGLISH_TRANSLATED:
             assert translated not in form, (path, translated)

@@ -2,16 +2,16 @@
 past that, the start page answers 429 with Retry-After, the names kept and a clear error, and
 starts nothing."""
 
-from html import unescape
 from types import SimpleNamespace
 
 import pytest
 from django.core.cache import cache, caches
 from django.test import RequestFactory
 
-from scoring import limits, tables
-from scoring.models import Game
+from scoring import limits
+from scoring.models import Game, Table
 from scoring.rules import Hand, RoundEntry
+from tests.pages import read
 
 pytestmark = pytest.mark.django_db
 
@@ -43,11 +43,11 @@ def test_the_31st_new_game_in_a_minute_is_refused_and_starts_nothing(client, set
     response = start(client)
     assert response.status_code == 429
     assert response["Retry-After"] == "60"
-    html = unescape(response.content.decode())
+    shown = read(response)
     # A non-field error of the start form, with the names as they were typed.
-    assert f'<div class="errors" role="alert"><p>{MESSAGE}</p></div>' in html
-    for name in NAMES.values():
-        assert f'value="{name}"' in html
+    assert shown.one('.errors[role="alert"]').text == MESSAGE
+    for field, name in NAMES.items():
+        assert shown.one(f"input[name={field}]").get("value") == name
     assert Game.objects.count() == 30
 
 
@@ -83,7 +83,7 @@ def test_with_htmx_the_refusal_is_the_same(client, settings):
     assert start(client, headers={"HX-Request": "true"}).status_code == 200  # HX-Redirect
     response = start(client, headers={"HX-Request": "true"})
     assert response.status_code == 429
-    assert MESSAGE in unescape(response.content.decode())
+    assert MESSAGE in read(response).text
 
 
 def test_x_forwarded_for_is_ignored_unless_a_setting_trusts_it(client, settings):
@@ -136,7 +136,7 @@ def test_a_rematch_is_a_new_game_and_is_counted(client, settings):
     response = rematch(client, second)
     assert response.status_code == 429
     assert response["Retry-After"] == "60"
-    assert MESSAGE in unescape(response.content.decode())
+    assert MESSAGE in read(response).text
     second.refresh_from_db()
     assert second.next_game is None
     # A second tap on a rematch made already goes to it: no new game, nothing counted.
@@ -150,12 +150,12 @@ def test_a_rematch_is_a_new_game_and_is_counted(client, settings):
 
 def test_a_new_game_from_a_table_counts_with_the_others(client, settings):
     settings.RAMI_NEW_GAMES_PER_MINUTE = 1
-    table = tables.start_table("Friday", ["Ana", "Boris"])
+    table = Table.start("Friday", ["Ana", "Boris"])
     assert start(client).status_code == 303
     play = {"action": "play", "play-members": [str(m.pk) for m in table.members.all()]}
     response = client.post(f"/t/{table.edit_token}/", play)
     assert response.status_code == 429
-    assert MESSAGE in unescape(response.content.decode())
+    assert MESSAGE in read(response).text
     assert table.games.count() == 0
 
 
@@ -167,3 +167,81 @@ def test_page_fragments_filling_the_default_cache_do_not_reset_the_count(client,
     for number in range(1200):
         cache.set(f"template.cache.game_rounds.{number}", "<tr>…</tr>")
     assert start(client).status_code == 429
+
+
+# A table's pages: a new table (its own form, or a game kept at a new table) and a new game
+# from a table are counted as the start page's games are; adding a member is not.
+
+TABLE_MESSAGE = "Too many new tables from this device: wait a minute, then try again."
+NEW_TABLE = {"name": "Thursday", "member_0": "Ana", "member_1": "Boris"}
+
+
+def test_the_new_table_form_past_the_limit_answers_429_with_everything_typed(client, settings):
+    settings.RAMI_NEW_GAMES_PER_MINUTE = 1
+    assert client.post("/t/new/", NEW_TABLE).status_code == 303
+    response = client.post("/t/new/", NEW_TABLE)
+    assert response.status_code == 429
+    assert response["Retry-After"] == "60"
+    shown = read(response)
+    assert shown.one('.errors[role="alert"]').text == TABLE_MESSAGE
+    for field, name in NEW_TABLE.items():
+        assert shown.one(f"input[name={field}]").get("value") == name
+    assert Table.objects.count() == 1
+
+
+def test_new_tables_and_new_games_are_counted_apart(client, settings):
+    settings.RAMI_NEW_GAMES_PER_MINUTE = 1
+    assert start(client).status_code == 303
+    assert client.post("/t/new/", NEW_TABLE).status_code == 303
+    assert start(client).status_code == 429
+    assert client.post("/t/new/", NEW_TABLE).status_code == 429
+
+
+def test_a_new_game_from_a_table_past_the_limit_keeps_the_toggles_and_the_guest(client, settings):
+    settings.RAMI_NEW_GAMES_PER_MINUTE = 1
+    table = Table.start("Friday", ["Ana", "Boris", "Cyril"])
+    members = {member.name: member.pk for member in table.members.all()}
+    play = {"action": "play", "play-members": [members["Ana"], members["Cyril"]]}
+    assert client.post(f"/t/{table.edit_token}/", play).status_code == 303
+    response = client.post(f"/t/{table.edit_token}/", {**play, "play-guest_0": "Eva"})
+    assert response.status_code == 429
+    assert response["Retry-After"] == "60"
+    shown = read(response)
+    assert shown.one('.errors[role="alert"]').text == MESSAGE
+    assert shown.one("input[name=play-guest_0]").get("value") == "Eva"
+    toggled = shown.select("input[name=play-members]:checked")
+    assert [toggle.get("value") for toggle in toggled] == [
+        str(members["Ana"]),
+        str(members["Cyril"]),
+    ]
+    assert table.games.count() == 1
+
+
+def test_adding_members_is_not_limited(client, settings):
+    settings.RAMI_NEW_GAMES_PER_MINUTE = 1
+    table = Table.start("Friday", ["Ana"])
+    for name in ("Boris", "Cyril", "Dana"):
+        add = {"action": "add_member", "add-name": name}
+        assert client.post(f"/t/{table.edit_token}/", add).status_code == 303
+    assert [member.name for member in table.members.all()] == ["Ana", "Boris", "Cyril", "Dana"]
+
+
+def test_keeping_games_at_new_tables_past_the_limit_answers_429_with_the_name_typed(
+    client, settings
+):
+    settings.RAMI_NEW_GAMES_PER_MINUTE = 1
+    first, second = finished_game(), finished_game()
+    assert client.post(f"/g/{first.edit_token}/keep/", {"name": "Sunday"}).status_code == 303
+    response = client.post(f"/g/{second.edit_token}/keep/", {"name": "Monday"})
+    assert response.status_code == 429
+    assert response["Retry-After"] == "60"
+    shown = read(response)
+    assert TABLE_MESSAGE in shown.text and shown.one("input[name=name]").get("value") == "Monday"
+    second.refresh_from_db()
+    assert second.table is None
+    # A game kept already only goes to its table: nothing new, nothing counted.
+    response = client.post(f"/g/{first.edit_token}/keep/", {"name": "Again"})
+    first.refresh_from_db()
+    assert response.status_code == 303
+    assert response["Location"] == f"/t/{first.table.edit_token}/"
+    assert Table.objects.count() == 1

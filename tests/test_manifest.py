@@ -7,6 +7,8 @@ import struct
 import pytest
 from django.template.loader import render_to_string
 
+from tests.pages import read
+
 pytestmark = pytest.mark.django_db
 
 
@@ -55,11 +57,15 @@ def test_every_icon_in_the_manifest_is_served_at_its_size(client):
 
 
 def test_head_snippet_links_the_manifest_icons_and_theme_colours(client):
-    html = render_to_string("_head_icons.html")
-    assert '<link rel="manifest" href="/manifest.webmanifest">' in html
-    assert 'name="theme-color" media="(prefers-color-scheme: light)"' in html
-    assert 'name="theme-color" media="(prefers-color-scheme: dark)"' in html
-    apple = re.search(r'<link rel="apple-touch-icon" href="([^"]+)">', html).group(1)
+    head = read(render_to_string("_head_icons.html"))
+    assert head.one("link[rel=manifest]").get("href") == "/manifest.webmanifest"
+    assert [colour.get("media") for colour in head.select("meta[name=theme-color]")] == [
+        "(prefers-color-scheme: light)",
+        "(prefers-color-scheme: dark)",
+    ]
+    apple = head.one("link[rel=apple-touch-icon]").get("href")
     assert png_size(served(client, apple)) == (180, 180)
-    for href in re.findall(r'<link rel="icon" href="([^"]+)"', html):
-        served(client, href)
+    icons = head.select("link[rel=icon]")
+    assert icons
+    for icon in icons:
+        served(client, icon.get("href"))

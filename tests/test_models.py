@@ -1,13 +1,15 @@
 """Rounds are recorded, edited, deleted and restored through Game's methods."""
 
+import json
 import time
 
 import pytest
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 
+from scoring import errors
 from scoring.exchange import export_game, import_game
-from scoring.models import Game, Round
-from scoring.rules import Hand, RoundEntry, RulesError
+from scoring.models import Game, Round, Table
+from scoring.rules import Hand, RoundEntry, Rules, RulesError
 
 pytestmark = pytest.mark.django_db
 
@@ -97,7 +99,8 @@ def test_a_game_takes_no_more_than_500_rounds(game):
     with pytest.raises(RulesError) as raised:
         game.record_round(won_by(0, None, 3, 4))
     assert raised.value.code == "too_many_rounds"
-    assert str(raised.value) == "A game has at most 500 rounds: start a rematch to play on."
+    message = "A game has at most 500 rounds: start a rematch to play on."
+    assert errors.english(raised.value) == message
     with pytest.raises(RulesError):
         game.record_round(won_by(0, None, 3, 4), past_the_end=True)
     assert game.rounds.count() == 500
@@ -110,3 +113,20 @@ def test_tokens_never_start_with_a_dash(monkeypatch):
     drawn = iter(["-starts-with-a-dash-xxxxxxxxxxxxx", "fine-token-xxxxxxxxxxxxxxxxxxxxxx"])
     monkeypatch.setattr(models.secrets, "token_urlsafe", lambda size: next(drawn))
     assert models.new_token() == "fine-token-xxxxxxxxxxxxxxxxxxxxxx"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("model", [Game, Table])
+def test_house_rules_are_one_rules_value_stored_as_their_changes(model):
+    made = model.objects.create(house_rules=Rules(joker=50, target=None))
+    assert made.house_rules == Rules(joker=50)
+    assert model().house_rules == Rules()
+    table = connection.ops.quote_name(model._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT house_rules FROM {table} WHERE id = %s", [made.pk])  # noqa: S608
+        stored = cursor.fetchone()[0]
+    assert (json.loads(stored) if isinstance(stored, str) else stored) == {"joker": 50}
+    read = model.objects.get(pk=made.pk)
+    assert read.house_rules == Rules(joker=50)
+    assert list(model.objects.values_list("house_rules", flat=True)) == [Rules(joker=50)]
+    assert list(model.objects.values_list("house_rules__joker", flat=True)) == [50]

@@ -10,8 +10,6 @@ on PostgreSQL (`make test-postgres`).
 
 from __future__ import annotations
 
-import re
-from html import unescape
 from unittest import mock
 
 import pytest
@@ -21,7 +19,8 @@ from scoring import backup
 from scoring.exchange import export_game, import_game
 from scoring.models import Game, Round
 from scoring.rules import Hand, RoundEntry
-from tests.conftest import delete_post, edit_post, round_post, without_bdi
+from tests.conftest import delete_post, edit_post, round_post
+from tests.pages import read
 
 pytestmark = pytest.mark.django_db
 
@@ -47,7 +46,8 @@ def five_rounds(db) -> Game:
 
 
 def hidden(html: str, name: str) -> str:
-    return re.search(rf'name="{name}" value="([^"]*)"', html)[1]
+    """A hidden field of the round form, as the page sends it back."""
+    return read(html).one(f"form#round-form input[type=hidden][name={name}]").get("value")
 
 
 # 1. A double-tapped delete removes one round, not two.
@@ -60,7 +60,7 @@ def test_a_delete_sent_twice_deletes_one_round(client, five_rounds, headers):
     second = client.post(url(five_rounds), data, headers=headers)
     assert first.status_code in {200, 303}
     assert second.status_code == 409
-    assert "Round 2 has already been deleted" in unescape(second.content.decode())
+    assert "Round 2 has already been deleted" in read(second).text
     assert boris_hands(five_rounds) == [11, 13, 14, 15]
 
 
@@ -74,13 +74,15 @@ def test_a_stale_edit_form_is_refused_and_its_typing_kept(client, five_rounds):
     client.post(url(five_rounds), delete_post(five_rounds, 2))  # another phone
 
     response = client.post(url(five_rounds, "rounds/4/"), typed)
-    html = unescape(response.content.decode())
+    html = response.content.decode()
+    shown = read(html)
     assert response.status_code == 409
-    assert "Round 4 is now round 3" in html
+    assert "Round 4 is now round 3" in shown.text
     assert boris_hands(five_rounds) == [11, 13, 14, 15]  # round 5, now 4, untouched
     # What was typed is still there, and the form now names round 3 where it is.
-    assert 'value="40"' in html and 'value="41"' in html
-    assert f'action="{url(five_rounds, "rounds/3/")}"' in html
+    typed_values = [shown.one(f"#id_value_{seat}").get("value") for seat in (1, 2)]
+    assert typed_values == ["40", "41"]
+    assert shown.one("form#round-form").get("action") == url(five_rounds, "rounds/3/")
 
     again = {**typed, "round": hidden(html, "round"), "revision": hidden(html, "revision")}
     assert client.post(url(five_rounds, "rounds/3/"), again).status_code == 303
@@ -93,10 +95,11 @@ def test_an_edit_of_a_round_changed_meanwhile_shows_it_as_it_is_now(client, five
     assert client.post(url(five_rounds, "rounds/2/"), theirs).status_code == 303
 
     response = client.post(url(five_rounds, "rounds/2/"), mine)
-    html = unescape(response.content.decode())
+    html = response.content.decode()
+    shown = read(html)
     assert response.status_code == 409
-    assert "Round 2 was changed on another phone since you opened it" in html
-    assert "As it is now" in html and '<td class="points">30</td>' in html
+    assert "Round 2 was changed on another phone since you opened it" in shown.text
+    assert "As it is now" in shown.text and "30" in shown.texts("td.points")
     assert boris_hands(five_rounds) == [11, 30, 13, 14, 15]
     # Saving again replaces it knowingly.
     again = {**mine, "revision": hidden(html, "revision")}
@@ -109,7 +112,7 @@ def test_an_edit_of_a_round_deleted_meanwhile_is_refused(client, five_rounds):
     client.post(url(five_rounds), delete_post(five_rounds, 5))
     response = client.post(url(five_rounds, "rounds/5/"), mine)
     assert response.status_code == 409
-    assert "Round 5 has already been deleted" in unescape(response.content.decode())
+    assert "Round 5 has already been deleted" in read(response).text
     assert boris_hands(five_rounds) == [11, 12, 13, 14]
 
 
@@ -118,7 +121,7 @@ def test_a_delete_from_a_page_older_than_an_edit_is_refused(client, five_rounds)
     client.post(url(five_rounds, "rounds/3/"), edit_post(five_rounds, 3, 0, {1: 33, 2: 2}))
     response = client.post(url(five_rounds), stale)
     assert response.status_code == 409
-    assert "Round 3 was changed on another phone" in unescape(response.content.decode())
+    assert "Round 3 was changed on another phone" in read(response).text
     assert boris_hands(five_rounds) == [11, 12, 33, 14, 15]
 
 
@@ -134,7 +137,7 @@ def test_a_change_that_names_no_round_is_a_bad_request(client, five_rounds):
 
 def test_dotted_capital_i_and_i_are_two_players_on_every_database(client, db):
     response = client.post("/", {"player_0": "İ", "player_1": "i", "player_2": "I"})
-    html = unescape(response.content.decode())
+    html = read(response).text
     # "i" and "I" are one name; "İ" (Turkish dotted capital I) is another.
     assert "Two players have this name" in html
     response = client.post("/", {"player_0": "İ", "player_1": "i"})
@@ -198,7 +201,7 @@ def test_undo_cannot_make_a_501st_round(client, five_rounds):
     data = {"action": "restore", "event": str(deletion.pk), "as_round": "501"}
     response = client.post(history, data)
     assert response.status_code == 409
-    assert "A game has at most 500 rounds" in unescape(response.content.decode())
+    assert "A game has at most 500 rounds" in read(response).text
     assert five_rounds.rounds.count() == 500
 
 
@@ -239,7 +242,7 @@ def test_a_name_is_cleaned_and_isolated_wherever_it_shows(client, db):
         assert "<bdi>\u05e9\u05e8\u05d4</bdi>" in html or (
             '<bdi class="name">\u05e9\u05e8\u05d4</bdi>' in html
         )
-    assert "Ana wins" not in without_bdi(client.get(url(game)).content.decode())
+    assert "Ana wins" not in read(client.get(url(game))).text
 
 
 # 10. A view link's query string costs the server nothing more.
@@ -257,5 +260,5 @@ def test_a_query_string_does_not_make_another_cached_page(client, five_rounds):
 def test_a_game_under_way_offers_no_rematch(client, five_rounds):
     response = client.post(url(five_rounds), {"action": "rematch"})
     assert response.status_code == 409
-    assert "Only a finished game has a rematch" in unescape(response.content.decode())
+    assert "Only a finished game has a rematch" in read(response).text
     assert Game.objects.count() == 1

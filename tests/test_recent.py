@@ -1,14 +1,12 @@
 """This browser's recent games, on the start page, without accounts."""
 
-import re
-from html import unescape
-
 import pytest
 from django.utils.formats import date_format
 
 from scoring import recent
 from scoring.models import Game
-from tests.conftest import round_post, without_bdi
+from tests.conftest import round_post
+from tests.pages import read
 
 pytestmark = pytest.mark.django_db
 
@@ -16,8 +14,7 @@ pytestmark = pytest.mark.django_db
 def meta_lines(html: str) -> list[str]:
     """What the list says under each game's names, as read (times as the server writes them;
     rami.js puts them in the phone's time zone)."""
-    lines = re.findall(r'<span class="meta recent-meta">(.*?)</span>', html, re.S)
-    return [" ".join(unescape(re.sub(r"<[^>]+>", "", line)).split()) for line in lines]
+    return read(html).texts(".recent-meta")
 
 
 def started(game: Game) -> str:
@@ -29,8 +26,8 @@ def test_games_opened_are_listed_newest_first_with_players_and_status(
 ):
     client.get(f"/g/{four_players.edit_token}/")
     client.get(f"/v/{every_kind_game.view_token}/")
-    html = without_bdi(client.get("/").content.decode())
-    assert html.index("Ana, Boris, Cyril, Dana</span>") > 0
+    html = client.get("/").content.decode()
+    assert "Ana, Boris, Cyril, Dana" in read(html).texts(".recent-names")
     first, second = (
         html.index(f"/v/{every_kind_game.view_token}/"),
         html.index(f"/g/{four_players.edit_token}/"),
@@ -40,7 +37,7 @@ def test_games_opened_are_listed_newest_first_with_players_and_status(
         f"Ana won · 4 rounds · {started(every_kind_game)} · watch only",
         f"Playing · 0 rounds · {started(four_players)}",
     ]
-    assert "Wins in your recent games" in html
+    assert "Wins in your recent games" in read(html).text
     assert every_kind_game.edit_token not in html
 
 
@@ -52,15 +49,16 @@ def test_two_games_of_the_same_players_are_told_apart_by_rounds_winner_and_start
     client.get(f"/g/{every_kind_game.edit_token}/")
     client.get(f"/g/{rematch.edit_token}/")
     html = client.get("/").content.decode()
-    assert (
-        re.findall(r'<span class="recent-names">(.*?)</span>', html)
-        == ["<bdi>Ana</bdi>, <bdi>Boris</bdi>, <bdi>Cyril</bdi>, <bdi>Dana</bdi>"] * 2
-    )
+    names = read(html).select(".recent-names")
+    assert [each.text for each in names] == ["Ana, Boris, Cyril, Dana"] * 2
+    # Each name isolated, as a name written right to left would need.
+    assert [each.texts("bdi") for each in names] == [["Ana", "Boris", "Cyril", "Dana"]] * 2
     assert meta_lines(html) == [
         f"Playing · 1 round · {started(rematch)}",
         f"Ana won · 4 rounds · {started(every_kind_game)}",
     ]
-    assert f'<time class="local-time" datetime="{rematch.created_at.isoformat()}">' in html
+    times = [time.get("datetime") for time in read(html).select(".recent-meta time.local-time")]
+    assert rematch.created_at.isoformat() in times
 
 
 def test_a_game_can_be_removed_from_the_list_and_stays(client, four_players):

@@ -1,15 +1,13 @@
 """Renaming a player during a game: the page /g/<edit-token>/players/, Game.rename_players, the
 history that keeps every old round as it was, and the exchange document after a rename."""
 
-import re
-from html import unescape
-
 import pytest
 
 from scoring import exchange, history
-from scoring.models import Game, GameEvent
+from scoring.models import Game, GameEvent, Table
 from scoring.rules import Hand, RoundEntry, RulesError
-from tests.conftest import delete_post, edit_post, round_post, without_bdi
+from tests.conftest import delete_post, edit_post, history_change, round_post
+from tests.pages import read
 
 pytestmark = pytest.mark.django_db
 
@@ -33,25 +31,10 @@ def names_now(game: Game) -> list[str]:
     return Game.objects.get(pk=game.pk).names
 
 
-def text(html: str) -> str:
-    """A page's text as read, without its tags."""
-    return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
-
-
-def headings(html: str) -> list[str]:
-    return [text(heading) for heading in re.findall(r"<h2>(.*?)</h2>", html, re.S)]
-
-
-def points_in(html: str, heading: str) -> list[tuple[str, str]]:
+def points_in(answer, heading: str) -> list[tuple[str, str]]:
     """(name, points) of each row of the round under a history heading."""
-    start = html.index(heading)
-    end = html.find('<li class="change', start)
-    part = html[start : end if end != -1 else len(html)]
-    return re.findall(
-        r'<th scope="row">(?:<bdi>)?([^<]+)(?:</bdi>)?</th>.*?<td class="points">(\d+)</td>',
-        part,
-        re.S,
-    )
+    rows = history_change(answer, heading).select("tbody tr")
+    return [(row.one('th[scope="row"]').text, row.one("td.points").text) for row in rows]
 
 
 @pytest.fixture
@@ -157,13 +140,14 @@ def test_a_name_refused_says_why_and_keeps_what_was_typed(client, game, typed, m
     version = Game.current_version("edit_token", game.edit_token)
     response = client.post(url(game), {**shown(game), "name_0": typed, "name_2": "Cyrille"})
     html = response.content.decode()
+    form = read(html)
     assert response.status_code == 200
-    assert message in unescape(html)
+    assert message in form.text
     # Next to the first field, which is the one refused.
     assert html.index('name="name_0"') < html.index("field-error") < html.index('name="name_1"')
     if typed.strip():
-        assert f'name="name_0" value="{typed}"' in html
-    assert 'name="name_2" value="Cyrille"' in html
+        assert form.one("input[name=name_0]").get("value") == typed
+    assert form.one("input[name=name_2]").get("value") == "Cyrille"
     assert names_now(game) == ["Ana", "Boris", "Cyril"]
     assert Game.current_version("edit_token", game.edit_token) == version
 
@@ -187,16 +171,16 @@ def test_a_name_renamed_on_another_phone_meanwhile_is_not_renamed_back(client, g
     opened = shown(game)
     game.rename_player(0, "Annie")  # another phone
     response = client.post(url(game), {**opened, "name_0": "Anna"})
-    html = unescape(response.content.decode())
+    form = read(response)
     assert response.status_code == 409
     assert (
         "This player was renamed Annie on another phone meanwhile, so nothing was changed. "
-        "Save again to use the name typed here." in html
+        "Save again to use the name typed here." in form.text
     )
-    assert 'name="name_0" value="Anna"' in html
+    assert form.one("input[name=name_0]").get("value") == "Anna"
     assert names_now(game) == ["Annie", "Boris", "Cyril"]
     # The form now knows the other phone's name: saving again renames knowingly.
-    assert 'name="seen_0" value="Annie"' in html
+    assert form.one("input[name=seen_0]").get("value") == "Annie"
     client.post(url(game), {**opened, "seen_0": "Annie", "name_0": "Anna"})
     assert names_now(game) == ["Anna", "Boris", "Cyril"]
 
@@ -244,15 +228,16 @@ def test_a_change_made_by_a_phone_that_read_the_old_names_names_the_players_anew
 def test_the_history_shows_the_rename_and_every_old_round_as_it_was(client, game):
     client.post(url(game), {**shown(game), "name_0": "Anna", "name_2": "Cyrille"})
     client.post(f"/g/{game.edit_token}/", round_post(2, {0: 5, 1: 6}))
-    html = without_bdi(client.get(f"/g/{game.edit_token}/history/").content.decode())
-    assert headings(html) == [
+    html = read(client.get(f"/g/{game.edit_token}/history/"))
+    assert html.texts("li.change h2") == [
         "Round 3 saved",
         "Cyril is now called Cyrille",
         "Ana is now called Anna",
         "Round 2 saved",
         "Round 1 saved",
     ]
-    assert re.search(r"Cyril is now called Cyrille</h2>\s*<time class=\"meta local-time\"", html)
+    # A rename says when, as a round does.
+    assert history_change(html, "Cyril is now called Cyrille").one(".change-head time.local-time")
     assert points_in(html, "Round 1 saved") == [
         ("Ana", "0"),
         ("Boris", "36"),
@@ -308,7 +293,7 @@ def test_a_round_deleted_before_a_rename_comes_back_to_the_same_player(client, g
     assert game.totals() == [0 + 9, 36 + 0, 12 + 45]
     restored = game.events.get(kind=GameEvent.Kind.RESTORED)
     assert set(restored.after["hands"]) == {"Bob", "Cyril"}
-    html = without_bdi(client.get(f"/g/{game.edit_token}/history/").content.decode())
+    html = read(client.get(f"/g/{game.edit_token}/history/"))
     assert points_in(html, "Round 1 restored") == [
         ("Ana", "0"),
         ("Bob", "36"),
@@ -324,7 +309,7 @@ def test_a_round_deleted_before_a_rename_comes_back_to_the_same_player(client, g
 def test_an_old_round_edited_after_a_rename_shows_both_sides(client, game):
     client.post(url(game), {**shown(game), "name_1": "Bob"})
     client.post(f"/g/{game.edit_token}/rounds/1/", edit_post(game, 1, 0, {1: 10, 2: 12}))
-    html = without_bdi(client.get(f"/g/{game.edit_token}/history/").content.decode())
+    html = read(client.get(f"/g/{game.edit_token}/history/"))
     assert points_in(html, "Round 1 edited") == [
         ("Ana", "0"),
         ("Bob", "36"),
@@ -357,12 +342,10 @@ def test_export_and_import_after_a_rename_give_the_same_totals(client, every_kin
 def test_at_a_table_a_members_new_name_is_the_members_in_every_game(client):
     """Renamed on one game's players page, a member keeps one name: the table's, and the
     player's in every other game of the table; a guest is renamed in this game only."""
-    from scoring import tables
-
-    table = tables.start_table("Thursday", ["Ana", "Boris", "Cyril"])
+    table = Table.start("Thursday", ["Ana", "Boris", "Cyril"])
     ana, boris, cyril = table.members.order_by("position")
-    first = tables.new_game(table, [ana, boris, cyril])
-    second = tables.new_game(table, [ana, boris, "Gus"])
+    first = table.new_game([ana, boris, cyril])
+    second = table.new_game([ana, boris, "Gus"])
     data = {**shown(second), "name_0": "Anna", "name_2": "Gustav"}
     assert client.post(url(second), data).status_code == 303
     ana.refresh_from_db()

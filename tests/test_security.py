@@ -10,6 +10,8 @@ from django.template import engines
 from django.test import Client
 from django.urls import path
 
+from tests.pages import read
+
 pytestmark = pytest.mark.django_db
 
 PAGES = ["/", "/healthz"]
@@ -51,8 +53,7 @@ def test_no_referrer_to_other_sites_no_sniffing_no_framing(client, url):
 
 
 def test_htmx_is_told_to_need_neither_inline_styles_nor_eval(client):
-    page = client.get("/").content.decode()
-    config = json.loads(re.search(r"<meta name=\"htmx-config\" content='([^']*)'>", page)[1])
+    config = json.loads(read(client.get("/")).one("meta[name=htmx-config]").get("content"))
     assert config["includeIndicatorStyles"] is False
     assert config["allowEval"] is False
     # A refused change (409) is swapped in, so that its reason shows; other errors are not.

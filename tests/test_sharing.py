@@ -2,16 +2,20 @@
 links work from phones when the page was opened as localhost."""
 
 import re
-from html import unescape
+import socket
+from types import SimpleNamespace
 
 import numpy
 import pytest
 import zxingcpp
+from django.urls import get_resolver, reverse
 
+from rami_site import addresses
 from scoring import sharing
 from scoring.exchange import export_game
 from scoring.models import Game
-from tests.conftest import round_post, without_bdi
+from tests.conftest import round_post, totals
+from tests.pages import read
 
 pytestmark = pytest.mark.django_db
 
@@ -20,12 +24,9 @@ def qr_codes(html: str) -> list[str]:
     """Decode every QR code drawn on a page: read segno's SVG path back into modules, paint
     them as pixels, and let a real decoder (zxing-cpp) read the picture."""
     decoded = []
-    for size, path in re.findall(
-        r'<svg[^>]*viewBox="0 0 (\d+) \d+"[^>]*class="qr".*?<path stroke="#000" d="([^"]+)"',
-        html,
-        re.S,
-    ):
-        size = int(size)
+    for svg in read(html).select("svg.qr"):
+        size = int(svg.get("viewBox").split()[2])
+        path = svg.one('path[stroke="#000"]').get("d")
         modules = numpy.full((size, size), 255, dtype=numpy.uint8)
         x = y = 0.0
         for command, a, b in re.findall(r"([Mmh])(-?[\d.]+)(?:[ ,](-?[\d.]+))?", path):
@@ -70,15 +71,15 @@ def test_rami_public_url_wins(client, four_players, settings):
 
 def test_the_view_page_shows_the_scoreboard_and_only_the_view_link(client, every_kind_game):
     response = client.get(f"/v/{every_kind_game.view_token}/")
-    html = without_bdi(response.content.decode())
+    html = response.content.decode()
+    shown = read(html)
     assert response.status_code == 200
-    assert "Ana wins the game!" in html and '<span class="sum">307</span>' in html
+    assert "Ana wins the game!" in shown.text and 307 in totals(shown)
     assert every_kind_game.edit_token not in html
-    assert (
-        'name="winner"' not in html and 'value="rematch"' not in html and "Edit round" not in html
-    )
+    assert not shown.select("[name=winner], [value=rematch]")
+    assert "Edit round" not in " ".join(shown.strings())
     assert qr_codes(html) == [f"http://testserver/v/{every_kind_game.view_token}/"]
-    assert f'href="/v/{every_kind_game.view_token}/export.csv"' in html
+    assert shown.select(f'a[href="/v/{every_kind_game.view_token}/export.csv"]')
 
 
 def test_the_view_link_cannot_change_anything(client, every_kind_game):
@@ -104,6 +105,32 @@ def test_the_view_link_cannot_change_anything(client, every_kind_game):
     assert Game.objects.count() == 1
 
 
+def watch_only_urls(game: Game, table) -> list[str]:
+    """Every URL of a watch-only link (those the URL configuration gives `editable` false)."""
+    urls = []
+    for pattern in get_resolver().url_patterns[0].url_patterns:
+        if pattern.default_args.get("editable") is False:
+            token = table.view_token if pattern.name.startswith("table") else game.view_token
+            urls.append(reverse(pattern.name, args=[token]))
+    return urls
+
+
+def test_every_watch_only_url_answers_only_get(client, every_kind_game, thursday_table):
+    urls = watch_only_urls(every_kind_game, thursday_table)
+    assert {url.split("/")[1] for url in urls} == {"v", "w"} and len(urls) == 7
+    for url in urls:
+        assert client.get(url).status_code == 200, url
+        for method in ("post", "put", "patch", "delete", "head", "options"):
+            response = getattr(client, method)(url)
+            assert response.status_code == 405, (method, url)
+            assert response["Allow"] == "GET"
+            assert every_kind_game.edit_token not in response.content.decode()
+    # Their edit links' pages take posts.
+    edit = every_kind_game.edit_token
+    assert client.post(f"/g/{edit}/", {"action": "nope"}).status_code == 400
+    assert client.post(f"/t/{thursday_table.edit_token}/", {"action": "nope"}).status_code == 400
+
+
 def test_unknown_tokens_are_a_plain_404(client, every_kind_game):
     for path in ("/v/nope/", "/v/nope/poll", "/g/nope/", "/g/nope/poll"):
         response = client.get(path)
@@ -115,4 +142,128 @@ def test_names_stay_inert_in_links_and_qr_codes(client):
     game = Game.start(["<script>alert(1)</script>", '"><img src=x onerror=alert(1)>'])
     html = client.get(f"/g/{game.edit_token}/").content.decode()
     assert "<script>alert(1)" not in html and "<img src=x" not in html
-    assert unescape("&lt;script&gt;") in unescape(html)
+    # Shown as the name it is.
+    assert "<script>alert(1)</script>" in read(html).text
+
+
+# The network addresses the links use: `make run` prints them (rami_site/addresses.py), and a
+# page opened on this machine (localhost, 127.0.0.1, [::1]) shares its links at the first.
+
+
+class Probe:
+    """A UDP socket whose connect() finds `address` as the route out (or raises OSError)."""
+
+    def __init__(self, address: str | None) -> None:
+        self.address = address
+
+    def __call__(self, *args):
+        return self
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def connect(self, target):
+        if self.address is None:
+            raise OSError("Network is unreachable")
+
+    def getsockname(self):
+        return (self.address, 40000)
+
+
+@pytest.fixture
+def network(monkeypatch):
+    """This machine's network as the test sets it: `names` the addresses its host name has
+    (None: the name does not resolve), `route` the address of the way out (None: no route)."""
+    setting = SimpleNamespace(names=[], route=None)
+
+    def getaddrinfo(host, port, family):
+        if setting.names is None:
+            raise socket.gaierror("Name or service not known")
+        return [(family, 2, 17, "", (address, 0)) for address in setting.names]
+
+    monkeypatch.setattr(sharing.socket, "getaddrinfo", getaddrinfo)
+    monkeypatch.setattr(sharing.socket, "socket", lambda *args: Probe(setting.route))
+    sharing._lan_address.cache_clear()
+    yield setting
+    sharing._lan_address.cache_clear()
+
+
+def test_make_run_names_each_network_address_once_and_no_loopback(network, capsys):
+    network.names = ["127.0.1.1", "192.0.2.7", "192.0.2.7", "198.51.100.3"]
+    addresses.main("8000")
+    assert capsys.readouterr().out.splitlines() == [
+        "Rami score keeper: open http://127.0.0.1:8000/ on this machine",
+        "  and http://192.0.2.7:8000/ on a phone on the same network",
+        "  and http://198.51.100.3:8000/ on a phone on the same network",
+    ]
+
+
+@pytest.mark.parametrize("names", [None, ["127.0.1.1"]])
+def test_without_a_named_address_the_route_out_gives_it(client, four_players, network, names):
+    network.names, network.route = names, "192.0.2.9"
+    html = client.get(f"/g/{four_players.edit_token}/", HTTP_HOST="localhost:8000").content.decode()
+    assert qr_codes(html) == [
+        f"http://192.0.2.9:8000/g/{four_players.edit_token}/",
+        f"http://192.0.2.9:8000/v/{four_players.view_token}/",
+    ]
+
+
+@pytest.mark.parametrize("route", [None, "127.0.0.1"])
+def test_a_machine_off_the_network_shares_the_links_it_was_opened_by(
+    client, four_players, network, capsys, route
+):
+    network.names, network.route = ["127.0.1.1"], route
+    html = client.get(f"/v/{four_players.view_token}/", HTTP_HOST="localhost:8000").content.decode()
+    assert qr_codes(html) == [f"http://localhost:8000/v/{four_players.view_token}/"]
+    addresses.main("8000")
+    assert "on a phone" not in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("host", "base"),
+    [
+        ("[::1]:8000", "http://192.0.2.7:8000"),
+        ("[::1]", "http://192.0.2.7"),
+        ("localhost", "http://192.0.2.7"),
+        ("127.0.0.1:8000", "http://192.0.2.7:8000"),
+        ("LOCALHOST:8000", "http://192.0.2.7:8000"),
+        ("192.0.2.50:8000", "http://192.0.2.50:8000"),
+        ("[2001:db8::5]:8000", "http://[2001:db8::5]:8000"),
+    ],
+)
+def test_each_way_of_opening_the_page_shares_links_phones_can_open(
+    client, four_players, network, host, base
+):
+    network.names = ["192.0.2.7"]
+    html = client.get(f"/v/{four_players.view_token}/", HTTP_HOST=host).content.decode()
+    assert qr_codes(html) == [f"{base}/v/{four_players.view_token}/"]
+
+
+def test_a_page_opened_over_https_shares_https_links(client, four_players):
+    html = client.get(
+        f"/g/{four_players.edit_token}/", HTTP_HOST="rami.example", secure=True
+    ).content.decode()
+    assert qr_codes(html) == [
+        f"https://rami.example/g/{four_players.edit_token}/",
+        f"https://rami.example/v/{four_players.view_token}/",
+    ]
+
+
+def test_rami_public_url_wins_on_the_table_pages_too(client, thursday_table, settings):
+    settings.RAMI_PUBLIC_URL = "https://rami.example.org"
+    html = client.get(f"/t/{thursday_table.edit_token}/", HTTP_HOST="localhost").content.decode()
+    assert qr_codes(html) == [
+        f"https://rami.example.org/t/{thursday_table.edit_token}/",
+        f"https://rami.example.org/w/{thursday_table.view_token}/",
+    ]
+
+
+def test_a_qr_code_is_a_picture_that_screen_readers_skip_and_the_csp_allows(client, four_players):
+    codes = read(client.get(f"/g/{four_players.edit_token}/")).select("svg.qr")
+    assert len(codes) == 2
+    for code in codes:
+        assert (code.get("role"), code.get("aria-hidden")) == ("img", "true")
+        assert "style" not in code.markup and four_players.edit_token not in code.markup

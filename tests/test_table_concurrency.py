@@ -19,10 +19,9 @@ import pytest
 from django.db import connection
 from django.test import Client
 
-from scoring import rules, tables
-from scoring.models import Game, Member, Table
+from scoring import exchange, rules
+from scoring.models import MAX_MEMBERS, Game, Member, NewMember, Table
 from scoring.rules import Hand, RoundEntry, RulesError
-from scoring.tables import NewMember
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -73,12 +72,12 @@ def fresh(table: Table) -> Table:
 
 @pytest.fixture
 def table() -> Table:
-    return tables.start_table("Friday", ["Ana", "Boris", "Cyril", "Dana"])
+    return Table.start("Friday", ["Ana", "Boris", "Cyril", "Dana"])
 
 
 def test_six_phones_adding_the_same_member_at_once_add_one(table):
     for name in ("Eva", "Filip", "Greta", "Hana", "Ivan"):
-        added = at_once([lambda name=name: tables.add_member(fresh(table), name)] * 6)
+        added = at_once([lambda name=name: fresh(table).add_member(name)] * 6)
         assert refusals(added) == Counter()
         assert len({member.pk for member in added}) == 1
     assert [member.name for member in table.members.all()] == [
@@ -98,7 +97,7 @@ def test_members_renamed_to_one_name_at_once_are_told_it_is_taken(table):
     members = list(table.members.all())
     for name in ("Eva", "Filip", "Greta", "Hana", "Ivan"):
         renamed = at_once(
-            [lambda m=member, n=name: tables.rename_member(m, n) for member in members]
+            [lambda m=member, n=name: table.rename_member(m, n) for member in members]
         )
         # One takes it; each other is refused: the name is taken when its turn comes.
         assert refusals(renamed) == Counter({"name_taken": 3})
@@ -110,7 +109,7 @@ def test_members_renamed_to_one_name_at_once_are_told_it_is_taken(table):
 def test_members_taking_each_others_names_at_once_are_told_the_name_is_taken(table):
     ana, boris = Member.objects.get(name="Ana"), Member.objects.get(name="Boris")
     renamed = at_once(
-        [lambda: tables.rename_member(ana, "Boris"), lambda: tables.rename_member(boris, "Ana")]
+        [lambda: table.rename_member(ana, "Boris"), lambda: table.rename_member(boris, "Ana")]
     )
     # Each is refused: the other still has the name when its turn comes.
     assert refusals(renamed) == Counter({"name_taken": 2})
@@ -118,24 +117,24 @@ def test_members_taking_each_others_names_at_once_are_told_the_name_is_taken(tab
 
 
 def test_six_new_members_at_once_at_29_members_make_30_and_the_table_still_imports():
-    table = tables.start_table("Club", [f"Member {number}" for number in range(1, 30)])
+    table = Table.start("Club", [f"Member {number}" for number in range(1, 30)])
     first = table.members.first()
     started = at_once(
         [
-            lambda number=number: tables.new_game(fresh(table), [first, NewMember(f"New {number}")])
+            lambda number=number: fresh(table).new_game([first, NewMember(f"New {number}")])
             for number in range(6)
         ]
     )
     assert refusals(started) == Counter({"member_count": 5})
-    assert table.members.count() == tables.MAX_MEMBERS
+    assert table.members.count() == MAX_MEMBERS
     assert table.games.count() == 1
     # Its own export reads back as a table of 30.
-    again = tables.import_table(tables.export_table(table))
-    assert again.members.count() == tables.MAX_MEMBERS
+    again = exchange.import_table(exchange.export_table(table))
+    assert again.members.count() == MAX_MEMBERS
 
 
 def test_six_play_forms_with_a_new_member_at_29_members_are_refused_as_a_form_error():
-    table = tables.start_table("Club", [f"Member {number}" for number in range(1, 30)])
+    table = Table.start("Club", [f"Member {number}" for number in range(1, 30)])
     first = table.members.first()
     path = f"/t/{table.edit_token}/"
 
@@ -154,7 +153,7 @@ def test_six_play_forms_with_a_new_member_at_29_members_are_refused_as_a_form_er
     for response in responses:
         if response.status_code == 200:
             assert "A table has 1 to 30 members, not 31." in response.content.decode()
-    assert table.members.count() == tables.MAX_MEMBERS
+    assert table.members.count() == MAX_MEMBERS
 
 
 def won_by(seat: int, value: int) -> RoundEntry:
@@ -166,8 +165,8 @@ def won_by(seat: int, value: int) -> RoundEntry:
 
 def test_renames_on_two_games_of_a_table_while_rounds_are_saved_never_deadlock(table):
     everyone = list(table.members.all())
-    first = tables.new_game(table, everyone)
-    second = tables.new_game(table, everyone)
+    first = table.new_game(everyone)
+    second = table.new_game(everyone)
     renames = 5
     rounds = 8
 
@@ -175,7 +174,7 @@ def test_renames_on_two_games_of_a_table_while_rounds_are_saved_never_deadlock(t
         # On one game's players' page, the member renamed in every game of the table.
         def run() -> None:
             for number in range(renames):
-                tables.rename_players(Game.with_players(pk=game.pk), {seat: f"{name} {number}"})
+                Game.with_players(pk=game.pk).rename_players({seat: f"{name} {number}"})
 
         return run
 
@@ -220,8 +219,8 @@ def test_two_phones_keeping_a_game_and_its_rematch_at_once_make_one_table():
         before = Table.objects.count()
         kept = at_once(
             [
-                lambda pk=game.pk: tables.keep_game(None, Game.with_players(pk=pk)),
-                lambda pk=rematch.pk: tables.keep_game(None, Game.with_players(pk=pk)),
+                lambda pk=game.pk: Table.keep_together(Game.with_players(pk=pk)),
+                lambda pk=rematch.pk: Table.keep_together(Game.with_players(pk=pk)),
             ]
         )
         assert refusals(kept) == Counter()

@@ -20,8 +20,8 @@ from collections import Counter
 
 import pytest
 
-from scoring import exchange, tables
-from scoring.models import Game, Member, Player, Table
+from scoring import exchange
+from scoring.models import MAX_MEMBERS, Game, Member, Player, Table
 from tests.conftest import round_post
 from tests.test_concurrency_live import all_at_once, phones
 from tests.test_table_concurrency import finished_game
@@ -44,7 +44,7 @@ def report(case: str, statuses: Counter, **figures) -> None:
 
 @pytest.fixture
 def table() -> Table:
-    return tables.start_table("Friday", ["Ana", "Boris", "Cyril", "Dana"])
+    return Table.start("Friday", ["Ana", "Boris", "Cyril", "Dana"])
 
 
 def test_six_phones_adding_the_same_member_at_once_add_it_once(live_server, table):
@@ -70,7 +70,7 @@ def test_six_phones_adding_the_same_member_at_once_add_it_once(live_server, tabl
 
 
 def test_six_play_forms_with_a_new_member_at_29_members_make_30(live_server):
-    table = tables.start_table("Club", [f"Member {number}" for number in range(1, 30)])
+    table = Table.start("Club", [f"Member {number}" for number in range(1, 30)])
     first = table.members.first()
     path = f"/t/{table.edit_token}/"
     table_phones = phones(live_server, PHONES)
@@ -93,7 +93,7 @@ def test_six_play_forms_with_a_new_member_at_29_members_make_30(live_server):
     members = table.members.count()
     # Its own export reads back (as a second table): a table of more than 30 would not.
     try:
-        again = tables.import_table(tables.export_table(table))
+        again = exchange.import_table(exchange.export_table(table))
     except exchange.ExchangeError as error:
         imported = f"refused ({error})"
     else:
@@ -101,8 +101,8 @@ def test_six_play_forms_with_a_new_member_at_29_members_make_30(live_server):
     report("play with a new member x6 at 29", answers, members=members, export_imports=imported)
 
     assert all(status < 500 for status in answers)
-    assert members == tables.MAX_MEMBERS
-    assert imported == f"{tables.MAX_MEMBERS} members"
+    assert members == MAX_MEMBERS
+    assert imported == f"{MAX_MEMBERS} members"
 
 
 def test_keep_together_tapped_on_a_game_and_its_rematch_at_once_makes_one_table(live_server):
@@ -137,7 +137,7 @@ def test_keep_together_tapped_on_a_game_and_its_rematch_at_once_makes_one_table(
 
 def test_renames_on_a_tables_games_while_rounds_are_saved_never_fail(live_server, table):
     everyone = list(table.members.all())
-    games = [tables.new_game(table, everyone), tables.new_game(table, everyone)]
+    games = [table.new_game(everyone), table.new_game(everyone)]
     deadline = time.monotonic() + BUSY_SECONDS
     statuses: dict[str, Counter] = {"rename": Counter(), "save": Counter()}
     errors: list[BaseException] = []

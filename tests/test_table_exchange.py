@@ -10,7 +10,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from scoring import rules, tables
+from scoring import exchange, rules, tables
 from scoring.exchange import ExchangeError, export_game
 from scoring.models import Game, Member, Player, Table
 from scoring.rules import Hand, RoundEntry
@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_the_export_of_the_spec_example_states_its_standings(thursday_table):
-    exported = tables.export_table(thursday_table)
+    exported = exchange.export_table(thursday_table)
     assert exported["format"] == "rami-table/1"
     assert (exported["name"], exported["members"]) == (
         "Thursday cards",
@@ -51,26 +51,26 @@ def test_the_export_of_the_spec_example_states_its_standings(thursday_table):
 
 def a_table_with_everything() -> Table:
     """House rules, a guest, a renamed member, an unfinished game and one not begun."""
-    table = tables.import_table(thursday())
+    table = exchange.import_table(thursday())
     Table.objects.filter(pk=table.pk).update(house_rules={"joker": 25})
     table.refresh_from_db()
     ana, boris, *_ = table.members.all()
-    game = tables.new_game(table, [ana, "Eva", boris])
+    game = table.new_game([ana, "Eva", boris])
     game.record_round(
         RoundEntry(hands=(Hand(), Hand(cards=("JK", "5C")), Hand(value=7, opened=False)), winner=0)
     )
-    tables.new_game(table, [boris, "Eva"])
-    tables.rename_member(boris, "Borek")
+    table.new_game([boris, "Eva"])
+    table.rename_member(boris, "Borek")
     return table
 
 
 def test_export_import_export_is_the_identity():
     # rami-table/1 holds no token, so there is nothing to leave out of the comparison.
-    first = tables.export_table(a_table_with_everything())
+    first = exchange.export_table(a_table_with_everything())
     assert first["rules"]["joker"] == 25
     assert [game["status"] for game in first["games"]][-2:] == ["playing", "playing"]
-    again = tables.import_table(copy.deepcopy(first))
-    assert tables.export_table(again) == first
+    again = exchange.import_table(copy.deepcopy(first))
+    assert exchange.export_table(again) == first
     # The guest stays a guest, the members are linked.
     assert set(
         Player.objects.filter(game__table=again, member=None).values_list("name", flat=True)
@@ -81,7 +81,7 @@ def test_export_import_export_is_the_identity():
 def test_the_standings_of_a_file_are_computed_again_not_read():
     document = thursday()
     document["standings"] = {"Ana": {"games": 99, "wins": 99, "average_total": 0.0}}
-    exported = tables.export_table(tables.import_table(document))
+    exported = exchange.export_table(exchange.import_table(document))
     assert exported["standings"]["Ana"]["games"] == 2
 
 
@@ -90,7 +90,7 @@ def test_games_are_ordered_by_started_and_without_it_kept_in_the_order_given():
     first, second, third = document["games"]
     second.pop("started")
     document["games"] = [second, third, first]
-    table = tables.import_table(document)
+    table = exchange.import_table(document)
     assert [[player.name for player in result.players] for result in tables.results(table)] == [
         ["Ana", "Boris", "Cyril"],
         ["Boris", "Cyril", "Dana"],
@@ -101,7 +101,7 @@ def test_games_are_ordered_by_started_and_without_it_kept_in_the_order_given():
 def test_a_time_without_its_zone_is_taken_as_utc():
     document = thursday()
     document["games"][0]["started"] = "2026-11-05T19:30:00"
-    exported = tables.export_table(tables.import_table(document))
+    exported = exchange.export_table(exchange.import_table(document))
     assert exported["games"][0]["started"] == "2026-11-05T19:30:00Z"
 
 
@@ -109,7 +109,7 @@ def test_a_player_is_linked_to_the_member_of_their_name_in_any_case():
     document = thursday()
     document["games"][0]["players"] = ["ANA", "Boris", "Cyril"]
     document["games"][0]["rounds"][0]["winner"] = "ANA"
-    table = tables.import_table(document)
+    table = exchange.import_table(document)
     ana = table.members.get(name="Ana")
     assert Player.objects.filter(member=ana).count() == 2
 
@@ -181,8 +181,8 @@ BAD_FILES = [
         'not "last Thursday"',
     ),
     (
-        thursday_with(set_in(["games"], [thursday()["games"][0]] * (tables.MAX_GAMES + 1))),
-        f"a table has at most {tables.MAX_GAMES} games",
+        thursday_with(set_in(["games"], [thursday()["games"][0]] * (exchange.MAX_GAMES + 1))),
+        f"a table has at most {exchange.MAX_GAMES} games",
     ),
 ]
 
@@ -217,7 +217,7 @@ def test_a_game_that_fails_late_leaves_nothing_behind(monkeypatch):
     """A failure while the games are made (here the third) leaves no table and removes the
     games made before it (tests/test_import_batches.py: in their own transactions too)."""
     made = []
-    real = tables.exchange.make_game
+    real = exchange.make_game
 
     def failing(parsed, **options):
         if len(made) == 2:
@@ -225,9 +225,9 @@ def test_a_game_that_fails_late_leaves_nothing_behind(monkeypatch):
         made.append(parsed)
         return real(parsed, **options)
 
-    monkeypatch.setattr(tables.exchange, "make_game", failing)
+    monkeypatch.setattr(exchange, "make_game", failing)
     with pytest.raises(ExchangeError):
-        tables.import_table(thursday())
+        exchange.import_table(thursday())
     assert not Table.objects.exists()
     assert not Game.objects.exists()
 
@@ -240,7 +240,7 @@ def test_import_table_prints_the_edit_link_and_export_table_prints_the_document(
     table = Table.objects.get()
     assert capsys.readouterr().out == f"/t/{table.edit_token}/\n"
     call_command("export_table", table.edit_token)
-    assert json.loads(capsys.readouterr().out) == tables.export_table(table)
+    assert json.loads(capsys.readouterr().out) == exchange.export_table(table)
     # The link's path is taken as well as the bare token.
     call_command("export_table", f"/t/{table.edit_token}/")
     assert json.loads(capsys.readouterr().out)["name"] == "Thursday cards"

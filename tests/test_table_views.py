@@ -4,7 +4,6 @@ group together, the export, and the queries of a big table's page."""
 
 import json
 import re
-from html.parser import HTMLParser
 
 import pytest
 from django.db import connection
@@ -13,7 +12,8 @@ from django.test.utils import CaptureQueriesContext
 from scoring import exchange, tables
 from scoring.forms import HouseRulesForm
 from scoring.models import Game, Member, Table
-from tests.conftest import big_table, round_post, thursday, without_bdi
+from tests.conftest import big_table, round_post, thursday
+from tests.pages import read
 from tests.test_sharing import qr_codes
 
 pytestmark = pytest.mark.django_db
@@ -21,44 +21,16 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def table() -> Table:
-    return tables.start_table("Friday", ["Ana", "Boris", "Cyril"])
+    return Table.start("Friday", ["Ana", "Boris", "Cyril"])
 
 
 def members_of(table: Table) -> dict[str, Member]:
     return {member.name: member for member in table.members.all()}
 
 
-class Cells(HTMLParser):
-    """The text of each row of the <table> with a given class, cell by cell."""
-
-    def __init__(self, css_class: str) -> None:
-        super().__init__()
-        self.css_class, self.depth, self.rows, self.cell = css_class, 0, [], None
-
-    def handle_starttag(self, tag, attrs):
-        if tag == "table" and self.css_class in (dict(attrs).get("class") or "").split():
-            self.depth = 1
-        elif self.depth and tag == "tr":
-            self.rows.append([])
-        elif self.depth and tag in ("td", "th"):
-            self.cell = ""
-
-    def handle_endtag(self, tag):
-        if self.depth and tag in ("td", "th") and self.cell is not None:
-            self.rows[-1].append(" ".join(self.cell.split()))
-            self.cell = None
-        elif tag == "table":
-            self.depth = 0
-
-    def handle_data(self, data):
-        if self.cell is not None:
-            self.cell += data
-
-
 def rows(html: str, css_class: str) -> list[list[str]]:
-    parser = Cells(css_class)
-    parser.feed(html)
-    return parser.rows
+    """The text of each row of the <table> with this class, cell by cell."""
+    return read(html).one(f"table.{css_class}").rows()
 
 
 def play(table: Table, *names: str, **extra) -> dict:
@@ -115,7 +87,7 @@ def test_a_table_started_with_house_rules_plays_its_games_by_them(client):
     data = {"name": "Fifty", "member_0": "Ana", "member_1": "Boris", "rules_shown": "on", **shown}
     client.post("/t/new/", {**data, "joker": "50"})
     table = Table.objects.get(name="Fifty")
-    assert table.house_rules == {"joker": 50}
+    assert table.house_rules.changes() == {"joker": 50}
     client.post(f"/t/{table.edit_token}/", play(table, "Ana", "Boris"))
     assert Game.objects.get(table=table).rules.joker == 50
     assert "House rules: joker 50" in client.get(f"/t/{table.edit_token}/").content.decode()
@@ -124,7 +96,7 @@ def test_a_table_started_with_house_rules_plays_its_games_by_them(client):
     assert not Table.objects.filter(name="Wrong").exists()
     assert '<details class="house-rules" open>' in html and 'value="500"' in html
     client.post("/t/new/", {"name": "Plain", "member_0": "Ana", "member_1": "Boris"})
-    assert Table.objects.get(name="Plain").house_rules == {}
+    assert Table.objects.get(name="Plain").house_rules.changes() == {}
 
 
 def test_a_table_needs_a_member(client):
@@ -173,7 +145,7 @@ def test_the_table_page_shows_every_number_of_a_member(client, thursday_table):
 def test_members_with_five_finished_games_are_ranked_first(client, thursday_table):
     document = thursday()
     document["games"] = document["games"] * 2
-    table = tables.import_table(document)
+    table = exchange.import_table(document)
     html = client.get(f"/t/{table.edit_token}/").content.decode()
     names = [row[0] for row in rows(html, "standings-table")[1:]]
     # Boris has finished 6 games, the others 4: Boris is ranked, then the small samples.
@@ -192,37 +164,38 @@ def test_head_to_head_says_who_finished_lower_how_often(client, thursday_table):
 
 
 def test_the_games_are_listed_newest_first_with_winner_and_a_link(client, thursday_table):
-    html = without_bdi(client.get(f"/t/{thursday_table.edit_token}/").content.decode())
-    games = list(thursday_table.games.order_by("-created_at"))
-    links = [html.index(f'href="/g/{game.edit_token}/"') for game in games]
-    assert links == sorted(links)
-    text = " ".join(html.split())
-    assert "Cyril won · 2 rounds" in text and "Ana won · 1 round" in text
+    shown = read(client.get(f"/t/{thursday_table.edit_token}/"))
+    games = thursday_table.games.order_by("-created_at")
+    links = [link.get("href") for link in shown.select("a.table-game-link")]
+    assert links == [f"/g/{game.edit_token}/" for game in games]
+    assert "Cyril won · 2 rounds" in shown.text and "Ana won · 1 round" in shown.text
 
 
 def test_a_long_table_lists_its_latest_games_and_the_rest_on_demand(client):
     document = thursday()
     document["games"] = document["games"] * 4
-    table = tables.import_table(document)
-    links = re.compile(r'class="table-game-link" href="/g/')
-    html = client.get(f"/t/{table.edit_token}/").content.decode()
-    assert len(links.findall(html)) == 10
-    assert 'href="?games=all#played-title">Show all 12 games</a>' in html
-    html = client.get(f"/t/{table.edit_token}/?games=all").content.decode()
-    assert len(links.findall(html)) == 12 and "Show all" not in html
+    table = exchange.import_table(document)
+    links = 'a.table-game-link[href^="/g/"]'
+    shown = read(client.get(f"/t/{table.edit_token}/"))
+    assert len(shown.select(links)) == 10
+    show_all = shown.one("section[aria-labelledby=played-title] a.link-button")
+    assert (show_all.text, show_all.get("href")) == ("Show all 12 games", "?games=all#played-title")
+    shown = read(client.get(f"/t/{table.edit_token}/?games=all"))
+    assert len(shown.select(links)) == 12 and "Show all" not in shown.text
 
 
 def test_the_chart_draws_each_members_wins_with_a_table_for_screen_readers(client, thursday_table):
     html = client.get(f"/t/{thursday_table.edit_token}/").content.decode()
-    assert '<title id="wins-chart-title">Wins so far after each finished game</title>' in html
-    assert "After 3 finished games: Ana 1, Boris 0, Cyril 1, Dana 1." in html
+    shown = read(html)
+    assert shown.one("svg title#wins-chart-title").text == "Wins so far after each finished game"
+    assert "After 3 finished games: Ana 1, Boris 0, Cyril 1, Dana 1." in shown.text
     # Hidden in a box, so that the table cannot widen the page.
-    assert '<div class="visually-hidden">\n      <table>' in html
+    assert shown.select("figure div.visually-hidden > table")
     assert rows(html, "pairs-table")  # the head to head is there too
 
 
 def test_a_game_in_play_is_on_top_one_tap_away(client, table):
-    game = tables.new_game(table, list(table.members.all())[:2])
+    game = table.new_game(list(table.members.all())[:2])
     html = client.get(f"/t/{table.edit_token}/").content.decode()
     assert "Playing now" in html
     assert html.index(f'href="/g/{game.edit_token}/"') < html.index("New game")
@@ -251,7 +224,7 @@ def test_a_new_member_joins_the_table_as_the_game_starts(client, table):
 
 
 def test_a_new_game_plays_by_the_tables_house_rules(client):
-    table = tables.import_table({**thursday(), "rules": {"joker": 50}})
+    table = exchange.import_table({**thursday(), "rules": {"joker": 50}})
     client.post(f"/t/{table.edit_token}/", play(table, "Ana", "Boris"))
     game = Game.objects.filter(table=table).order_by("-created_at").first()
     assert game.rules.joker == 50
@@ -262,16 +235,19 @@ def test_a_refused_new_game_keeps_the_toggles_and_names_and_says_why(client, tab
     response = client.post(f"/t/{table.edit_token}/", play(table, "Ana"))
     html = response.content.decode()
     assert response.status_code == 200 and not Game.objects.exists()
-    assert "A game has 2 to 6 players, not 1." in html
-    assert re.search(rf'value="{members["Ana"].pk}"[^>]*checked', html)
-    assert not re.search(rf'value="{members["Boris"].pk}"[^>]*checked', html)
+    shown = read(html)
+    assert "A game has 2 to 6 players, not 1." in shown.text
+    toggled = shown.select("input[name=play-members]:checked")
+    assert [toggle.get("value") for toggle in toggled] == [str(members["Ana"].pk)]
 
     # A guest with a member's name is that member: toggled on too, they would sit twice.
     data = play(table, "Ana", "Boris", guest_0="Eva", guest_3="boris")
     html = client.post(f"/t/{table.edit_token}/", data).content.decode()
-    assert "Two players have this name: make them different." in html
-    assert 'value="Eva"' in html and 'value="boris"' in html
-    assert '<details class="more-players" open>' in html
+    shown = read(html)
+    assert "Two players have this name: make them different." in shown.text
+    assert shown.one("input[name=play-guest_0]").get("value") == "Eva"
+    assert shown.one("input[name=play-guest_3]").get("value") == "boris"
+    assert shown.one("details.more-players").get("open") is not None
     assert html.index('value="boris"') < html.index("Two players have this name")
     assert not Game.objects.exists()
 
@@ -330,7 +306,7 @@ def every_edit_token(table: Table) -> list[str]:
 
 
 def test_the_watch_only_link_shows_the_same_and_no_edit_token(client, thursday_table):
-    tables.new_game(thursday_table, list(thursday_table.members.all())[:2])
+    thursday_table.new_game(list(thursday_table.members.all())[:2])
     response = client.get(f"/w/{thursday_table.view_token}/")
     html = response.content.decode()
     assert response.status_code == 200
@@ -414,10 +390,10 @@ def test_the_table_file_is_offered_as_rami_table_1(client, thursday_table):
 @pytest.mark.parametrize("games", [0, 1, 3, 40])
 def test_the_streamed_file_is_the_export_as_dumps_writes_it_to_the_character(client, games):
     """Streamed game by game, the file still reads as one JSON document, export_table's."""
-    table = big_table(games) if games != 3 else tables.import_table(thursday())
+    table = big_table(games) if games != 3 else exchange.import_table(thursday())
     text = streamed(client.get(f"/t/{table.edit_token}/export.json"))
-    assert text == exchange.dumps(tables.export_table(table))
-    assert json.loads(text) == tables.export_table(table)
+    assert text == exchange.dumps(exchange.export_table(table))
+    assert json.loads(text) == exchange.export_table(table)
 
 
 def test_the_file_is_streamed_one_game_at_a_time(client):
@@ -510,13 +486,14 @@ def test_a_rematch_of_a_tables_game_stays_at_the_table(client, table):
 
 
 def test_tables_opened_are_listed_on_the_start_page_and_can_be_removed(client, thursday_table):
-    other = tables.start_table("Sunday", ["Eva", "Filip"])
+    other = Table.start("Sunday", ["Eva", "Filip"])
     client.get(f"/t/{thursday_table.edit_token}/")
     client.get(f"/w/{other.view_token}/")
-    html = without_bdi(client.get("/").content.decode())
-    assert "Your tables" in html
+    html = client.get("/").content.decode()
+    shown = read(html).text
+    assert "Your tables" in shown
     assert html.index(f"/w/{other.view_token}/") < html.index(f"/t/{thursday_table.edit_token}/")
-    assert "4 members · 3 games" in html and "2 members · 0 games · watch only" in html
+    assert "4 members · 3 games" in shown and "2 members · 0 games · watch only" in shown
     assert other.edit_token not in html
 
     response = client.post("/", {"action": "forget", "token": other.view_token})
@@ -545,3 +522,39 @@ def test_the_table_page_makes_the_same_queries_for_3_games_and_for_200(client):
                 assert client.get(page.format(table)).status_code == 200
             counts.append(len(captured))
         assert counts[0] == counts[1] <= 12, (page, counts)
+
+
+def test_the_page_of_a_table_of_200_games_takes_5_queries_and_shows_every_number(
+    client, django_assert_max_num_queries
+):
+    """The table, its members, its players' totals, its members' rounds and its games: the
+    members and the totals read once for the standings, the games and the head to head."""
+    table = big_table(200)
+    standings = tables.standings(table)
+    pairs = tables.head_to_head(table)
+    finished = [game for game in tables.results(table) if game.finished]
+    newest = finished[-1]
+    pages = (
+        (f"/t/{table.edit_token}/", f"/g/{newest.edit_token}/"),
+        (f"/w/{table.view_token}/", f"/v/{newest.view_token}/"),
+    )
+    for page, newest_link in pages:
+        with django_assert_max_num_queries(5):
+            html = client.get(page).content.decode()
+        shown = [row[:4] for row in rows(html, "standings-table")[1:]]
+        assert shown == [
+            [
+                f"{standing.rank}. {standing.name}",
+                f"{standing.games} +{standing.playing} playing"
+                if standing.playing
+                else f"{standing.games}",
+                str(standing.wins),
+                f"{standing.win_rate:.0%}",
+            ]
+            for standing in standings
+        ]
+        assert [row[1] for row in rows(html, "pairs-table")[1:]] == [
+            str(pair.games) for pair in pairs
+        ]
+        assert f"Show all {len(finished)} games" in html
+        assert f'href="{newest_link}"' in html

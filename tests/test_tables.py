@@ -7,9 +7,8 @@ from django.test.utils import CaptureQueriesContext
 
 from scoring import rules, tables
 from scoring.exchange import export_game, import_game
-from scoring.models import Game, GameEvent, Member, Player, Table
+from scoring.models import Game, GameEvent, Member, NewMember, Player, Table
 from scoring.rules import Hand, RoundEntry, RulesError
-from scoring.tables import NewMember
 from tests.conftest import big_table, thursday
 
 pytestmark = pytest.mark.django_db
@@ -161,7 +160,7 @@ def test_a_big_table_counts_guests_and_unfinished_games_apart():
 
 
 def test_start_table_checks_the_names_as_a_game_does():
-    table = tables.start_table("  Thursday\u200b cards ", ["Ana", " Boris  Novák", "Čeněk"])
+    table = Table.start("  Thursday\u200b cards ", ["Ana", " Boris  Novák", "Čeněk"])
     assert table.name == "Thursday cards"
     assert [(m.name, m.name_key, m.position) for m in table.members.all()] == [
         ("Ana", "ana", 0),
@@ -169,7 +168,7 @@ def test_start_table_checks_the_names_as_a_game_does():
         # The key is the name's confusable skeleton, where a caron is drawn as a breve.
         ("Čeněk", "c\u0306en\u0115k", 2),
     ]
-    assert tables.start_table("Solo", ["Ana"]).members.count() == 1
+    assert Table.start("Solo", ["Ana"]).members.count() == 1
 
 
 @pytest.mark.parametrize(
@@ -187,15 +186,15 @@ def test_start_table_checks_the_names_as_a_game_does():
 )
 def test_start_table_refuses_wrong_names_and_makes_nothing(name, members, code, player):
     with pytest.raises(RulesError) as refused:
-        tables.start_table(name, members)
+        Table.start(name, members)
     assert (refused.value.code, refused.value.player) == (code, player)
     assert not Table.objects.exists()
 
 
 def test_a_new_game_seats_members_guests_and_new_members():
-    table = tables.start_table("Thursday", ["Ana", "Boris", "Cyril"])
+    table = Table.start("Thursday", ["Ana", "Boris", "Cyril"])
     ana, boris, _ = table.members.all()
-    game = tables.new_game(table, [boris, "eva", NewMember("Filip"), "ANA"])
+    game = table.new_game([boris, "eva", NewMember("Filip"), "ANA"])
     assert game.table == table
     # A name that is a member's is that member, spelled as the member is.
     assert [(p.name, p.member.name if p.member else None) for p in game.seated_players] == [
@@ -215,21 +214,21 @@ def test_a_new_game_seats_members_guests_and_new_members():
 
 
 def test_a_guest_who_joins_becomes_the_member_in_the_games_they_played_as_a_guest():
-    table = tables.start_table("Thursday", ["Ana", "Boris"])
+    table = Table.start("Thursday", ["Ana", "Boris"])
     ana, boris = table.members.all()
-    first = tables.new_game(table, [ana, boris, "Eva"])
+    first = table.new_game([ana, boris, "Eva"])
     assert first.players.get(seat=2).member is None
-    eva = tables.add_member(table, "eva")
+    eva = table.add_member("eva")
     assert eva.name == "eva"
     assert first.players.get(seat=2).member == eva
-    assert tables.add_member(table, "EVA") == eva
+    assert table.add_member("EVA") == eva
 
 
 def test_a_new_game_plays_by_the_tables_house_rules():
-    table = tables.start_table("Fifties", ["Ana", "Boris"], house_rules=rules.Rules(joker=50))
-    game = tables.new_game(table, list(table.members.all()))
+    table = Table.start("Fifties", ["Ana", "Boris"], house_rules=rules.Rules(joker=50))
+    game = table.new_game(list(table.members.all()))
     assert game.rules.joker == 50
-    assert game.house_rules == {"joker": 50}
+    assert game.house_rules.changes() == {"joker": 50}
 
 
 @pytest.mark.parametrize(
@@ -242,28 +241,28 @@ def test_a_new_game_plays_by_the_tables_house_rules():
     ],
 )
 def test_a_new_game_is_refused_as_the_start_form_refuses_it(players, code, player):
-    table = tables.start_table("Thursday", ["Ana", "Boris"])
+    table = Table.start("Thursday", ["Ana", "Boris"])
     ana = table.members.get(name="Ana")
     with pytest.raises(RulesError) as refused:
-        tables.new_game(table, [ana, *players[1:]])
+        table.new_game([ana, *players[1:]])
     assert (refused.value.code, refused.value.player) == (code, player)
     assert not Game.objects.exists()
 
 
 def test_a_table_takes_at_most_30_members():
-    table = tables.start_table("Big", [f"P{n}" for n in range(29)])
-    tables.add_member(table, "Ana")
+    table = Table.start("Big", [f"P{n}" for n in range(29)])
+    table.add_member("Ana")
     with pytest.raises(RulesError) as refused:
-        tables.new_game(table, ["P1", NewMember("Boris")])
+        table.new_game(["P1", NewMember("Boris")])
     assert refused.value.code == "member_count"
     assert table.members.count() == 30
     assert not Game.objects.exists()
 
 
 def test_a_member_of_another_table_is_a_callers_mistake():
-    table, other = tables.start_table("A", ["Ana"]), tables.start_table("B", ["Boris"])
+    table, other = Table.start("A", ["Ana"]), Table.start("B", ["Boris"])
     with pytest.raises(ValueError, match="not a member"):
-        tables.new_game(table, [other.members.get(), "Eva"])
+        table.new_game([other.members.get(), "Eva"])
 
 
 # The deal follows on from the table's last game
@@ -271,9 +270,9 @@ def test_a_member_of_another_table_is_a_callers_mistake():
 
 @pytest.fixture
 def four() -> Table:
-    table = tables.start_table("Thursday", ["Ana", "Boris", "Cyril", "Dana"])
+    table = Table.start("Thursday", ["Ana", "Boris", "Cyril", "Dana"])
     ana, boris, cyril, _ = table.members.all()
-    game = tables.new_game(table, [ana, boris, cyril], first_dealer=0)
+    game = table.new_game([ana, boris, cyril], first_dealer=0)
     # Ana dealt round 1, Boris round 2: Cyril deals next.
     game.record_round(went_out(3, 0))
     game.record_round(went_out(3, 1))
@@ -286,32 +285,32 @@ def members(table: Table, *names: str) -> list[Member]:
 
 
 def test_whoever_would_deal_next_at_the_last_game_deals_first(four):
-    game = tables.new_game(four, members(four, "Dana", "Cyril", "Ana"))
+    game = four.new_game(members(four, "Dana", "Cyril", "Ana"))
     assert game.first_dealer == 1  # Cyril
 
 
 def test_when_they_do_not_play_the_next_player_at_the_last_game_deals(four):
     # After Cyril at the last game comes Ana.
-    game = tables.new_game(four, members(four, "Boris", "Ana", "Dana"))
+    game = four.new_game(members(four, "Boris", "Ana", "Dana"))
     assert game.first_dealer == 1
 
 
 def test_when_nobody_of_the_last_game_plays_seat_one_deals(four):
-    game = tables.new_game(four, [members(four, "Dana")[0], "Eva"])
+    game = four.new_game([members(four, "Dana")[0], "Eva"])
     assert game.first_dealer == 0
 
 
 def test_a_chosen_first_dealer_is_kept(four):
-    game = tables.new_game(four, members(four, "Dana", "Cyril", "Ana"), first_dealer=2)
+    game = four.new_game(members(four, "Dana", "Cyril", "Ana"), first_dealer=2)
     assert game.first_dealer == 2
 
 
 def test_the_deal_follows_the_latest_game_of_the_table(four):
-    first = tables.new_game(four, members(four, "Dana", "Cyril", "Ana"))
+    first = four.new_game(members(four, "Dana", "Cyril", "Ana"))
     assert first.first_dealer == 1
     # Cyril dealt that game's only round: Ana deals next.
     first.record_round(went_out(3, 0))
-    game = tables.new_game(four, members(four, "Ana", "Boris"))
+    game = four.new_game(members(four, "Ana", "Boris"))
     assert game.first_dealer == 0
 
 
@@ -328,13 +327,13 @@ def finished_game(names=("Ana", "Boris")) -> Game:
 def test_keeping_a_game_makes_a_table_of_its_players():
     game = finished_game(("Ana", "Boris", "Cyril"))
     version = game.version
-    table = tables.keep_game(None, game, "Friday")
+    table = Table.keep_together(game, "Friday")
     assert (table.name, [m.name for m in table.members.all()]) == (
         "Friday",
         ["Ana", "Boris", "Cyril"],
     )
     # The table's new games play by the kept game's rules.
-    assert tables.table_rules(table).ace == 1
+    assert table.rules.ace == 1
     game.refresh_from_db()
     assert game.table == table
     assert game.version > version
@@ -343,17 +342,17 @@ def test_keeping_a_game_makes_a_table_of_its_players():
 
 
 def test_a_kept_game_without_a_name_is_named_after_its_players():
-    assert tables.keep_game(None, finished_game()).name == "Ana, Boris"
+    assert Table.keep_together(finished_game()).name == "Ana, Boris"
     long = [letter * 25 for letter in "ABC"]
-    name = tables.keep_game(None, finished_game(long)).name
+    name = Table.keep_together(finished_game(long)).name
     assert len(name) == 60
     assert name.endswith("…")
 
 
 def test_keeping_a_game_at_a_table_links_its_players_by_name_and_adds_the_others():
-    table = tables.start_table("Thursday", ["Ana", "Cyril"])
+    table = Table.start("Thursday", ["Ana", "Cyril"])
     game = finished_game(("ANA", "Boris"))
-    assert tables.keep_game(table, game) == table
+    assert table.keep_game(game) == table
     assert [m.name for m in table.members.all()] == ["Ana", "Cyril", "Boris"]
     ana = table.members.get(name="Ana")
     assert game.players.get(seat=0).member == ana
@@ -362,15 +361,15 @@ def test_keeping_a_game_at_a_table_links_its_players_by_name_and_adds_the_others
 
 def test_keeping_a_game_twice_changes_nothing_and_another_table_is_refused():
     game = finished_game()
-    table = tables.keep_game(None, game, "Friday")
+    table = Table.keep_together(game, "Friday")
     game.refresh_from_db()
     version = game.version
-    assert tables.keep_game(None, game) == table
-    assert tables.keep_game(table, game) == table
+    assert Table.keep_together(game) == table
+    assert table.keep_game(game) == table
     game.refresh_from_db()
     assert game.version == version
     with pytest.raises(RulesError) as refused:
-        tables.keep_game(tables.start_table("Other", ["Ana"]), game)
+        Table.start("Other", ["Ana"]).keep_game(game)
     assert refused.value.code == "game_at_another_table"
     assert Table.objects.count() == 2
 
@@ -381,7 +380,7 @@ def test_keeping_a_game_twice_changes_nothing_and_another_table_is_refused():
 def test_renaming_a_member_renames_them_in_every_game_and_moves_each_version(thursday_table):
     boris = thursday_table.members.get(name="Boris")
     before = {game.pk: game.version for game in thursday_table.games.all()}
-    tables.rename_member(boris, " Borek ")
+    thursday_table.rename_member(boris, " Borek ")
     boris.refresh_from_db()
     assert (boris.name, boris.name_key) == ("Borek", "borek")
     for game in thursday_table.games.all():
@@ -399,20 +398,20 @@ def test_renaming_a_member_renames_them_in_every_game_and_moves_each_version(thu
 
 def test_a_member_may_change_the_case_of_their_own_name(thursday_table):
     ana = thursday_table.members.get(name="Ana")
-    tables.rename_member(ana, "ANA")
+    thursday_table.rename_member(ana, "ANA")
     assert Player.objects.filter(member=ana, name="ANA").count() == 2
 
 
 def test_a_member_cannot_take_another_members_or_a_guests_name(thursday_table):
-    tables.new_game(thursday_table, ["Ana", "Eva"])
+    thursday_table.new_game(["Ana", "Eva"])
     boris = thursday_table.members.get(name="Boris")
     versions = sorted(thursday_table.games.values_list("version", flat=True))
     for taken in ("cyril", "EVA"):
         with pytest.raises(RulesError) as refused:
-            tables.rename_member(boris, taken)
+            thursday_table.rename_member(boris, taken)
         assert refused.value.code == "name_taken"
     with pytest.raises(RulesError) as refused:
-        tables.rename_member(boris, "")
+        thursday_table.rename_member(boris, "")
     assert refused.value.code == "name_empty"
     boris.refresh_from_db()
     assert boris.name == "Boris"
@@ -424,12 +423,12 @@ def test_a_member_cannot_take_another_members_or_a_guests_name(thursday_table):
 
 
 def test_a_finished_game_counts_its_total_an_unfinished_one_only_its_rounds():
-    table = tables.start_table("Thursday", ["Ana", "Boris"])
+    table = Table.start("Thursday", ["Ana", "Boris"])
     ana, boris = table.members.all()
-    done = tables.new_game(table, [ana, boris])
+    done = table.new_game([ana, boris])
     done.record_round(went_out(2, 0, {1: 99}))
     done.record_round(went_out(2, 0, {1: 5}))
-    going = tables.new_game(table, [ana, boris])
+    going = table.new_game([ana, boris])
     going.record_round(went_out(2, 1, {0: 40}))
     standings = by_name(tables.standings(table))
     ana_standing = standings["Ana"]
@@ -442,8 +441,8 @@ def test_a_finished_game_counts_its_total_an_unfinished_one_only_its_rounds():
 
 
 def test_blocked_rounds_and_never_opened_are_counted_as_the_game_page_counts_them():
-    table = tables.start_table("Thursday", ["Ana", "Boris", "Cyril"])
-    game = tables.new_game(table, list(table.members.all()))
+    table = Table.start("Thursday", ["Ana", "Boris", "Cyril"])
+    game = table.new_game(list(table.members.all()))
     # Blocked: Ana holds the lowest hand (scores 0); Cyril never opened.
     game.record_round(
         RoundEntry(hands=(Hand(value=3), Hand(value=9), Hand(value=20, opened=False)), winner=None)
@@ -468,12 +467,12 @@ def test_averages_are_rounded_half_up_as_a_hand_count_does():
 
 
 def test_five_finished_games_rank_a_member_and_fewer_are_a_small_sample():
-    table = tables.start_table("Thursday", ["Ana", "Boris", "Cyril"])
+    table = Table.start("Thursday", ["Ana", "Boris", "Cyril"])
     ana, boris, cyril = table.members.all()
     for number in range(5):
-        game = tables.new_game(table, [ana, boris], first_dealer=0)
+        game = table.new_game([ana, boris], first_dealer=0)
         game.record_round(hand_rummy(2, 0 if number < 3 else 1))
-    game = tables.new_game(table, [ana, cyril], first_dealer=0)
+    game = table.new_game([ana, cyril], first_dealer=0)
     game.record_round(hand_rummy(2, 1))
     ranked = tables.standings(table)
     assert [(s.name, s.games, s.rank, s.small_sample) for s in ranked] == [

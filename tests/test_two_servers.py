@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import random
-import re
 import secrets
 import signal
 import socket
@@ -27,7 +26,7 @@ from django.db import connection
 from django.urls import reverse
 
 from scoring.models import Game
-from tests.conftest import Phone, round_post
+from tests.conftest import Phone, round_post, totals
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
@@ -156,10 +155,6 @@ def servers(tmp_path) -> Iterator[tuple[Server, Server]]:
             server.stop()
 
 
-def totals_on(html: str) -> list[int]:
-    return [int(total) for total in re.findall(r'<span class="sum">(\d+)</span>', html)]
-
-
 def test_a_round_saved_through_one_server_is_seen_through_the_other(servers):
     a, b = servers
     phone_a = a.phone()
@@ -170,7 +165,7 @@ def test_a_round_saved_through_one_server_is_seen_through_the_other(servers):
     assert started.status == 303
     path = started.getheader("Location")
     game = Game.objects.get(edit_token=path.split("/")[2])
-    assert totals_on(b.phone().open(path)) == [0, 0, 0]
+    assert totals(b.phone().open(path)) == [0, 0, 0]
     version = game.version
 
     # Save a round on A ...
@@ -179,10 +174,10 @@ def test_a_round_saved_through_one_server_is_seen_through_the_other(servers):
     assert saved.status == 303
 
     # ... and B shows it at once: the page, and the live poll of a phone still on the old version.
-    assert totals_on(b.phone().open(path)) == [0, 36, 27]
+    assert totals(b.phone().open(path)) == [0, 36, 27]
     poll = reverse("poll", args=[game.edit_token])
     changed = b.phone().request("GET", f"{poll}?v={version}")
     assert changed.status == 200
-    assert totals_on(changed.text) == [0, 36, 27]
+    assert totals(changed.text) == [0, 36, 27]
     game.refresh_from_db()
     assert b.phone().request("GET", f"{poll}?v={game.version}").status == 204

@@ -5,7 +5,6 @@ says to tap Save again."""
 
 import logging
 import re
-from html import unescape
 from pathlib import Path
 
 import pytest
@@ -15,6 +14,7 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from rami_site.middleware import RETRY_AFTER_SECONDS
 from scoring.models import Game, Round
 from tests.conftest import round_post
+from tests.pages import read
 
 pytestmark = pytest.mark.django_db
 
@@ -38,11 +38,13 @@ def assert_try_again(response):
     assert response.status_code == 503
     assert response["Retry-After"] == str(RETRY_AFTER_SECONDS)
     assert "no-store" in response["Cache-Control"]
-    html = unescape(response.content.decode())
-    assert MESSAGE in html
-    assert "<title>Try again in a moment · Rami</title>" in html
+    html = response.content.decode()
+    shown = read(html)
+    assert MESSAGE in shown.text
+    assert shown.one("title").text == "Try again in a moment · Rami"
     # The site's own look, and nothing the strict CSP would refuse.
-    assert re.search(r'<link rel="stylesheet" href="/static/scoring/rami\.(\w+\.)?css">', html)
+    stylesheet = shown.one('link[rel="stylesheet"]').get("href")
+    assert re.fullmatch(r"/static/scoring/rami\.(\w+\.)?css", stylesheet), stylesheet
     assert "<script" not in html
     assert "style=" not in html
 
@@ -143,10 +145,14 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_the_page_carries_the_messages_for_a_failed_save(client, four_players):
-    html = unescape(client.get(f"/g/{four_players.edit_token}/").content.decode())
-    assert 'data-save-unreachable="The save could not reach the server.' in html
-    assert 'data-save-busy="The server is busy and the round was not saved.' in html
-    assert '<div id="round-notice"></div>' in html
+    shown = read(client.get(f"/g/{four_players.edit_token}/"))
+    carrier = shown.one("[data-save-unreachable]")
+    assert carrier.get("data-save-unreachable").startswith("The save could not reach the server.")
+    assert carrier.get("data-save-busy").startswith(
+        "The server is busy and the round was not saved."
+    )
+    # Where rami.js writes them: empty until then.
+    assert shown.one("div#round-notice").text == ""
 
 
 def test_the_script_shows_them_in_the_round_notice_on_an_htmx_error():

@@ -2,30 +2,29 @@
 silently, and a conflict shows the difference (issue 20). Each phone is a test client of its
 own (its own cookies, so its own phone: scoring.phones)."""
 
-import re
-from html import unescape
-
 import pytest
 from django.test import Client
 
 from scoring.models import Game, GameEvent
-from tests.conftest import delete_post, round_post, without_bdi
+from tests.conftest import delete_post, round_post, totals
+from tests.pages import read
 
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HX-Request": "true"}
 
 
-def text(html: str) -> str:
-    return " ".join(unescape(re.sub(r"<[^>]+>", " ", without_bdi(html))).split())
+def text(answer) -> str:
+    return read(answer).text
 
 
-def totals(html: str) -> list[int]:
-    return [int(total) for total in re.findall(r'<span class="sum">(\d+)</span>', html)]
+def undos(answer) -> list[str]:
+    """The Undo buttons the page offers."""
+    return read(answer).texts("button[value=undo]")
 
 
-def headings(html: str) -> list[str]:
-    return [text(heading) for heading in re.findall(r"<h2>(.*?)</h2>", html, re.S)]
+def headings(answer) -> list[str]:
+    return read(answer).texts("h2")
 
 
 @pytest.fixture
@@ -65,10 +64,10 @@ def test_a_phone_gets_its_own_name_in_a_cookie_once(game):
 def test_a_deletion_offers_undo_on_its_own_phone_only(ana, boris, game):
     ana.post(page(game), delete_post(game, 2))
     mine = ana.get(page(game)).content.decode()
-    assert "Round 2 was deleted." in text(mine) and 'value="undo"' in mine
+    assert "Round 2 was deleted." in text(mine) and undos(mine) == ["Undo"]
     theirs = boris.get(page(game)).content.decode()
     assert "Round 2 was deleted on another phone." in text(theirs)
-    assert 'value="undo"' not in theirs
+    assert undos(theirs) == []
     # The watch-only page says it too, and offers nothing.
     watching = Client().get(f"/v/{game.view_token}/").content.decode()
     assert "Round 2 was deleted on another phone." in text(watching)
@@ -77,17 +76,17 @@ def test_a_deletion_offers_undo_on_its_own_phone_only(ana, boris, game):
     event = game.events.first()
     refused = boris.post(page(game), {"action": "undo", "event": str(event.pk)}, headers=HTMX)
     assert refused.status_code == 409
-    assert "Only the phone that made this change can undo it." in text(refused.content.decode())
+    assert "Only the phone that made this change can undo it." in text(refused)
     assert game.rounds.count() == 1
 
     answer = ana.post(page(game), {"action": "undo", "event": str(event.pk)}, headers=HTMX)
-    assert "Round 2 is back as it was." in text(answer.content.decode())
+    assert "Round 2 is back as it was." in text(answer)
     assert game.totals() == [5, 10, 26, 37]
     back = game.events.first()
     assert back.kind == GameEvent.Kind.RESTORED and back.undoes_id == event.pk
     # A second tap finds it done, and changes nothing.
     again = ana.post(page(game), {"action": "undo", "event": str(event.pk)})
-    assert again.status_code == 409 and "already been undone" in text(again.content.decode())
+    assert again.status_code == 409 and "already been undone" in text(again)
     assert game.rounds.count() == 2
 
 
@@ -101,7 +100,7 @@ def test_an_undo_that_a_later_change_depends_on_says_why_and_changes_nothing(ana
     assert refused.status_code == 409
     assert (
         "Round 2 can no longer be undone here: round 2 was changed after it. Nothing was changed"
-        in text(refused.content.decode())
+        in text(refused)
     )
     assert game.rounds.count() == 2
 
@@ -115,10 +114,10 @@ def test_anas_undo_to_fix_while_boriss_phone_is_open(ana, boris):
     ana.post(url, round_post(0, {1: 30}))
     saved = ana.post(url, round_post(1, {0: 20}), headers=HTMX).content.decode()
     round_ = game.rounds.get(number=3)
-    fix = re.search(r'hx-get="([^"]+fix=[^"]+)"', saved)[1].replace("&amp;", "&")
+    fix = read(saved).one(".banner.saved a.fix-link").get("hx-get")
     # Boris's phone, open all along: the new round, and no Undo of Ana's.
     board = boris.get(url).content.decode()
-    assert totals(board) == [60, 30] and ">Undo<" not in board
+    assert totals(board) == [60, 30] and "Undo" not in read(board).texts("a, button")
 
     form = ana.get(fix, headers=HTMX).content.decode()
     assert "Round 3, back in the form" in text(form)
@@ -129,12 +128,14 @@ def test_anas_undo_to_fix_while_boriss_phone_is_open(ana, boris):
     round_.refresh_from_db()
     assert (round_.number, round_.revision) == (3, 2)
     board = boris.get(url).content.decode()
-    assert totals(board) == [85, 30] and ">Undo<" not in board
+    assert totals(board) == [85, 30] and "Undo" not in read(board).texts("a, button")
 
     history = ana.get(f"{url}history/").content.decode()
     assert headings(history)[:2] == ["Round 3 corrected", "Round 3 saved"]
     # Nothing to restore: the round was never deleted; its earlier version is one edit away.
-    assert 'value="restore"' not in history and 'value="go_back"' in history
+    shown = read(history)
+    assert not shown.select("button[value=restore]")
+    assert shown.texts("button[value=go_back]") == ["Go back to the version before"]
 
 
 def test_the_undo_of_a_save_is_no_longer_offered_once_another_phone_changed_the_round(
@@ -144,7 +145,7 @@ def test_the_undo_of_a_save_is_no_longer_offered_once_another_phone_changed_the_
     data = round_post(1, {0: 9, 2: 6, 3: 7}, round=str(round_.pk), revision="1")
     boris.post(f"{page(game)}rounds/2/", data)
     answer = ana.get(f"{page(game)}?fix={round_.pk}&number=2&revision=1", headers=HTMX)
-    html = text(answer.content.decode())
+    html = text(answer)
     assert "Round 2 was changed on another phone after it was saved here" in html
     assert "back in the form" not in html
 
@@ -153,7 +154,7 @@ def test_the_fixing_form_can_delete_the_round_with_its_own_undo(ana, game):
     round_ = game.rounds.get(number=2)
     data = {"action": "delete", "round": round_.pk, "number": 2, "revision": 1}
     html = ana.post(page(game), data, headers=HTMX).content.decode()
-    assert "Round 2 was deleted." in text(html) and 'value="undo"' in html
+    assert "Round 2 was deleted." in text(html) and undos(html) == ["Undo"]
 
 
 def test_a_restore_whose_place_was_filled_asks_first_and_then_adds_an_extra_round(ana):
@@ -171,7 +172,7 @@ def test_a_restore_whose_place_was_filled_asks_first_and_then_adds_an_extra_roun
 
     asked = ana.post(history, {"action": "restore", "event": str(deletion.pk)})
     assert asked.status_code == 409
-    html = text(asked.content.decode())
+    html = text(asked)
     assert "becomes an extra round 2, after the others. Nothing was changed yet." in html
     assert "Bring it back with the points above as an extra round 2" in html
     assert game.rounds.count() == 1
@@ -191,18 +192,14 @@ def test_go_back_to_the_version_before_an_edit(ana, game):
     data = round_post(0, {1: 11, 2: 20, 3: 30}, round=str(round_.pk), revision="1")
     ana.post(f"{page(game)}rounds/1/", data)
     history = f"{page(game)}history/"
-    html = ana.get(history).content.decode()
-    event = re.search(
-        r'name="event" value="(\d+)">\s*<input type="hidden" name="revision" value="2">', html
-    )[1]
+    revision_2 = 'form.restore:has(input[name=revision][value="2"])'
+    event = read(ana.get(history)).one(revision_2).one("input[name=event]").get("value")
     answer = ana.post(history, {"action": "go_back", "event": event, "revision": "2"})
     assert answer.status_code == 303
     assert game.totals() == [5, 10, 26, 37]
     # From a page that showed an older revision: refused, said why.
     stale = ana.post(history, {"action": "go_back", "event": event, "revision": "2"})
-    assert stale.status_code == 409 and "was changed on another phone" in text(
-        stale.content.decode()
-    )
+    assert stale.status_code == 409 and "was changed on another phone" in text(stale)
 
 
 def test_a_conflict_shows_where_the_two_versions_differ_and_can_replace_the_saved_one(
@@ -212,21 +209,27 @@ def test_a_conflict_shows_where_the_two_versions_differ_and_can_replace_the_save
     ana.post(url, round_post(2, {0: 12, 1: 4, 3: 9}, for_round="3"))
     answer = boris.post(url, round_post(2, {0: 12, 1: 4, 3: 13}, for_round="3"), headers=HTMX)
     assert answer.status_code == 200
-    html = answer.content.decode()
-    table = re.search(r'<table class="versions">.*?</table>', html, re.S)[0]
+    shown = read(answer)
+    table = shown.one("table.versions")
     # Only Dana differs: 9 saved, 13 typed here.
-    assert re.findall(r"<th scope=\"row\"><bdi>(\w+)</bdi>", table) == ["Dana"]
-    assert re.findall(r'<span class="points">(\d+)</span>', table) == ["9", "13"]
-    assert "Keep the saved one" in html and "Save mine as round 4" in html
-    assert "Replace round 3 with mine" in html
+    assert table.texts('th[scope="row"]') == ["Dana"]
+    assert table.texts(".points") == ["9", "13"]
+    buttons = shown.texts("a.link-button, button")
+    assert "Keep the saved one" in buttons and "Save mine as round 4" in buttons
+    assert "Replace round 3 with mine" in buttons
     # The form holds Boris's round: a live update leaves it alone.
-    assert '<input type="hidden" id="typing" name="typing" value="1">' in html
+    typing = shown.one("input#typing")
+    assert (typing.get("type"), typing.get("name"), typing.get("value")) == (
+        "hidden",
+        "typing",
+        "1",
+    )
 
-    fields = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', html))
+    fields = {field.get("name"): field.get("value") for field in shown.select("input[type=hidden]")}
     data = round_post(2, {0: 12, 1: 4, 3: 13}, action="replace")
     data.update({name: fields[name] for name in ("round", "revision", "number")})
-    replaced = boris.post(url, data, headers=HTMX).content.decode()
-    assert "Round 3 changed." in text(replaced) and 'value="undo"' in replaced
+    replaced = boris.post(url, data, headers=HTMX)
+    assert "Round 3 changed." in text(replaced) and undos(replaced) == ["Undo"]
     assert game.rounds.count() == 3 and game.totals()[3] == 30 + 7 + 13
     # The replacement has its own Undo, on Boris's phone.
     event = game.events.first()

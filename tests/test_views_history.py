@@ -1,36 +1,28 @@
 """The history page /g/<edit-token>/history/: every change, newest first; deleted rounds can
 be restored from it."""
 
-import re
 from datetime import UTC, datetime
-from html import unescape
 
 import pytest
 
 from scoring.models import Game
 from scoring.rules import Hand, RoundEntry
-from tests.conftest import delete_post, edit_post, round_post
+from tests.conftest import delete_post, edit_post, history_change, round_post
+from tests.pages import Element, read
 
 pytestmark = pytest.mark.django_db
 
 # A change's time as the server writes it (rami.js puts it in the phone's time zone).
-TIME = r'<time class="meta local-time" datetime="[^"]+">([^<]+)</time>'
+TIME = "time.local-time"
 
 
 def url(game: Game) -> str:
     return f"/g/{game.edit_token}/history/"
 
 
-def changes(html: str) -> list[str]:
+def changes(shown: Element) -> list[str]:
     """The heading of each change, in page order."""
-    return [" ".join(unescape(text).split()) for text in re.findall(r"<h2>(.*?)</h2>", html, re.S)]
-
-
-def section(html: str, heading: str) -> str:
-    """The part of the page from one change's heading to the next."""
-    start = html.index(heading)
-    end = html.find('<li class="change', start)
-    return html[start : end if end != -1 else len(html)]
+    return shown.texts("li.change h2")
 
 
 @pytest.fixture
@@ -52,8 +44,8 @@ def game(client) -> Game:
 def test_the_history_lists_every_change_newest_first(client, game):
     response = client.get(url(game))
     assert response.status_code == 200
-    html = unescape(response.content.decode())
-    assert changes(html) == [
+    shown = read(response)
+    assert changes(shown) == [
         "Round 3 deleted",
         "Round 1 restored",
         "Round 1 deleted",
@@ -62,51 +54,53 @@ def test_the_history_lists_every_change_newest_first(client, game):
         "Round 2 saved",
         "Round 1 saved",
     ]
-    assert "Ana, Boris, Cyril" in html
-    assert f'href="/g/{game.edit_token}/"' in html
+    assert "Ana, Boris, Cyril" in shown.text
+    back = shown.one("section.history > p.meta a")
+    assert (back.text, back.get("href")) == ("Back to the game", f"/g/{game.edit_token}/")
 
 
 def test_each_change_shows_the_round_with_cards_hands_and_points(client, game):
-    html = unescape(client.get(url(game)).content.decode())
-    added = section(html, "Round 1 saved")
-    assert 'aria-label="ace of hearts"' in added and 'aria-label="joker"' in added
-    assert "hand 20" in added and "not opened" in added
+    shown = read(client.get(url(game)))
+    added = history_change(shown, "Round 1 saved")
+    cards = [card.get("aria-label") for card in added.select(".card")]
+    assert cards == ["ace of hearts", "joker", "five of clubs"]
+    assert "hand 20" in added.text and "not opened" in added.text
     # Boris 36 points, Cyril 20 + 25 = 45.
-    assert re.findall(r'<td class="points">(\d+)</td>', added) == ["0", "36", "45"]
+    assert added.texts("td.points") == ["0", "36", "45"]
 
-    edited = section(html, "Round 2 edited")
-    assert "Before" in edited and "After" in edited
-    before, after = edited.split("After", 1)
-    assert re.findall(r'<td class="points">(\d+)</td>', before) == ["12", "0", "3"]
-    assert re.findall(r'<td class="points">(\d+)</td>', after) == ["15", "0", "4"]
+    edited = history_change(shown, "Round 2 edited")
+    before, after = edited.select("figure")
+    assert (before.one("figcaption").text, after.one("figcaption").text) == ("Before", "After")
+    assert before.texts("td.points") == ["12", "0", "3"]
+    assert after.texts("td.points") == ["15", "0", "4"]
 
 
 def test_each_change_says_when(client, game):
-    html = client.get(url(game)).content.decode()
+    shown = read(client.get(url(game)))
     event = game.events.first()
-    assert f'<time class="meta local-time" datetime="{event.created_at.isoformat()}">' in html
+    assert shown.select(TIME)[0].get("datetime") == event.created_at.isoformat()
 
 
 def test_only_a_deleted_round_not_yet_back_can_be_restored(client, game):
-    html = unescape(client.get(url(game)).content.decode())
-    assert html.count('value="restore"') == 1
-    deleted = section(html, "Round 3 deleted")
-    assert "Restore round 3" in deleted
-    assert "Restored since." in section(html, "Round 1 deleted")
+    shown = read(client.get(url(game)))
+    assert len(shown.select("button[value=restore]")) == 1
+    deleted = history_change(shown, "Round 3 deleted")
+    assert deleted.one("button[value=restore]").text == "Restore round 3"
+    assert "Restored since." in history_change(shown, "Round 1 deleted").text
 
 
 def test_restoring_from_the_history_puts_the_round_back_at_its_place(client, game):
-    html = client.get(url(game)).content.decode()
-    form = re.search(r'<form method="post" class="restore">(.*?)</form>', html, re.S)
-    event = re.search(r'name="event" value="(\d+)"', form[1])[1]
+    form = history_change(client.get(url(game)), "Round 3 deleted").one("form.restore")
+    event = form.one("input[name=event]").get("value")
     # The form posts to the page itself.
+    assert (form.get("method"), form.get("action")) == ("post", None)
     response = client.post(url(game), {"action": "restore", "event": event})
     assert response.status_code == 303
     assert list(game.rounds.values_list("number", "winner_seat")) == [(1, 0), (2, 1), (3, 2)]
     assert game.totals() == [25, 41, 49]
-    html = unescape(client.get(url(game)).content.decode())
-    assert changes(html)[0] == "Round 3 restored"
-    assert 'value="restore"' not in html
+    shown = read(client.get(url(game)))
+    assert changes(shown)[0] == "Round 3 restored"
+    assert not shown.select("button[value=restore]")
 
 
 def test_kinds_of_round_are_named(client, four_players):
@@ -120,12 +114,12 @@ def test_kinds_of_round_are_named(client, four_players):
             hands=(Hand(value=3), Hand(value=3), Hand(cards=("9C",)), Hand(value=4)), winner=None
         )
     )
-    html = unescape(client.get(url(game)).content.decode())
-    assert "hand rummy" in section(html, "Round 1 saved")
-    blocked = section(html, "Round 2 saved")
-    assert "blocked" in blocked
+    shown = read(client.get(url(game)))
+    assert history_change(shown, "Round 1 saved").one("figcaption").text == "The round hand rummy"
+    blocked = history_change(shown, "Round 2 saved")
+    assert blocked.one("figcaption").text == "The round blocked"
     # A tie for the lowest hand: both score 0.
-    assert re.findall(r'<td class="points">(\d+)</td>', blocked) == ["0", "0", "9", "4"]
+    assert blocked.texts("td.points") == ["0", "0", "9", "4"]
 
 
 def test_a_blocked_round_shows_its_lowest_hands_and_nobody_out(client, four_players):
@@ -140,16 +134,16 @@ def test_a_blocked_round_shows_its_lowest_hands_and_nobody_out(client, four_play
             hands=(Hand(value=3), Hand(value=3), Hand(cards=("9C",)), Hand(value=4)), winner=None
         )
     )
-    html = unescape(client.get(url(game)).content.decode())
-    normal = section(html, "Round 1 saved")
-    assert normal.count('class="winner"') == 1
-    assert re.findall(r'<span class="note">(.*?)</span>', normal).count("out") == 1
-    blocked = section(html, "Round 2 saved")
-    assert 'class="winner"' not in blocked
-    assert blocked.count('<tr class="lowest">') == 2
-    notes = re.findall(r'<span class="note">(.*?)</span>', blocked)
+    shown = read(client.get(url(game)))
+    normal = history_change(shown, "Round 1 saved")
+    assert len(normal.select("tr.winner")) == 1
+    assert normal.texts(".note").count("out") == 1
+    blocked = history_change(shown, "Round 2 saved")
+    assert not blocked.select(".winner")
+    assert len(blocked.select("tr.lowest")) == 2
+    notes = blocked.texts(".note")
     assert notes.count("lowest hand") == 2
-    assert not re.search(r"\bout\b", " ".join(notes))
+    assert "out" not in " ".join(notes).split()
 
 
 def test_dates_in_bulgarian_are_written_the_bulgarian_way(client, game):
@@ -159,11 +153,11 @@ def test_dates_in_bulgarian_are_written_the_bulgarian_way(client, game):
     morning = datetime(2026, 5, 3, 4, 7, tzinfo=UTC)
     game.events.update(created_at=afternoon)
     game.events.filter(pk=game.events.order_by("pk").first().pk).update(created_at=morning)
-    html = client.get(url(game), headers={"accept-language": "bg"}).content.decode()
-    times = re.findall(TIME, html)
+    shown = read(client.get(url(game), headers={"accept-language": "bg"}))
+    times = shown.texts(TIME)
     assert set(times) == {"30.11.2026 г., 16:14", "03.05.2026 г., 04:07"}
-    assert "преди обяд" not in html and "след обяд" not in html
-    assert "Ноем." not in html
+    assert "преди обяд" not in shown.text and "след обяд" not in shown.text
+    assert "Ноем." not in shown.text
 
 
 def test_dates_in_every_language_use_its_own_formats(client, game):
@@ -176,19 +170,17 @@ def test_dates_in_every_language_use_its_own_formats(client, game):
         "id": "30 November 2026, 04.07",
     }
     for language, when in expected.items():
-        html = client.get(url(game), headers={"accept-language": language}).content.decode()
-        times = set(re.findall(TIME, html))
-        assert times == {when}, language
+        shown = read(client.get(url(game), headers={"accept-language": language}))
+        assert set(shown.texts(TIME)) == {when}, language
 
 
 def test_a_game_without_changes_says_so(client, four_players):
-    html = client.get(url(four_players)).content.decode()
-    assert "No round has been saved yet." in html
+    assert "No round has been saved yet." in read(client.get(url(four_players))).text
 
 
 def test_the_game_page_links_to_its_history(client, game):
-    html = client.get(f"/g/{game.edit_token}/").content.decode()
-    assert f'href="/g/{game.edit_token}/history/"' in html
+    shown = read(client.get(f"/g/{game.edit_token}/"))
+    assert shown.select(f'a[href="/g/{game.edit_token}/history/"]')
 
 
 def test_an_unknown_token_is_404(client, game):

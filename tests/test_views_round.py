@@ -1,12 +1,10 @@
 """Editing a round at /g/<edit-token>/rounds/<number>/."""
 
-import re
-from html import unescape
-
 import pytest
 from django.test import Client
 
-from tests.conftest import edit_post, without_bdi
+from tests.conftest import edit_post
+from tests.pages import read
 
 pytestmark = pytest.mark.django_db
 
@@ -16,13 +14,13 @@ def url(game, number):
 
 
 def test_the_edit_form_is_prefilled(client, every_kind_game):
-    html = client.get(url(every_kind_game, 1)).content.decode()
-    assert "Edit round 1" in html
-    assert 'value="AH JK 5C"' in html
-    assert 'value="20"' in html
-    assert (
-        'id="id_winner_0" checked' in html or 'value="0" id="id_winner_0" required checked' in html
-    )
+    shown = read(client.get(url(every_kind_game, 1)))
+    assert "Edit round 1" in shown.text
+    assert shown.one("#id_cards_1").get("value") == "AH JK 5C"
+    assert shown.one("#id_value_2").get("value") == "20"
+    assert [button.get("id") for button in shown.select("input[name=winner]:checked")] == [
+        "id_winner_0"
+    ]
 
 
 def test_editing_a_round_recomputes_every_total_and_the_state(client, every_kind_game):
@@ -33,13 +31,13 @@ def test_editing_a_round_recomputes_every_total_and_the_state(client, every_kind
     assert response["Location"] == f"/g/{every_kind_game.edit_token}/?changed={round_.pk}"
     # The page says what the round is now, above the new totals, with the Undo of the edit
     # on this phone only.
-    html = without_bdi(client.get(response["Location"]).content.decode())
-    banner = re.search(r'<div class="banner saved".*?</div>', html, re.S)[0]
-    assert "Round 3 changed." in banner and 'value="undo"' in banner
+    html = client.get(response["Location"]).content.decode()
+    banner = read(html).one(".banner.saved")
+    assert "Round 3 changed." in banner.text and banner.texts("button[value=undo]") == ["Undo"]
     # Its points stand in each player's row, under the new total.
-    assert re.findall(r'<span class="last">.*?\+(\d+)</span>', html) == ["0", "10", "10", "10"]
-    other = without_bdi(Client().get(response["Location"]).content.decode())
-    assert "Round 3 changed." in other and 'value="undo"' not in other
+    assert read(html).texts(".last") == [f"Round 3: +{points}" for points in (0, 10, 10, 10)]
+    other = read(Client().get(response["Location"]))
+    assert "Round 3 changed." in other.text and not other.select("button[value=undo]")
     assert html.index("Round 3 changed.") < html.index('id="totals"')
     assert every_kind_game.totals() == [200, 253, 266, 51]
     every_kind_game.refresh_from_db()
@@ -47,12 +45,13 @@ def test_editing_a_round_recomputes_every_total_and_the_state(client, every_kind
 
 
 def test_an_invalid_edit_keeps_what_was_typed(client, every_kind_game):
-    html = unescape(
+    shown = read(
         client.post(
             url(every_kind_game, 1), edit_post(every_kind_game, 1, 0, {1: "ZZ", 2: 3, 3: 4})
-        ).content.decode()
+        )
     )
-    assert "Unknown card “ZZ”" in html and 'value="ZZ"' in html
+    assert "Unknown card “ZZ”" in shown.one("#errors-1").text
+    assert shown.one("#id_cards_1").get("value") == "ZZ"
     assert every_kind_game.totals() == [200, 307, 266, 210]
 
 

@@ -1,10 +1,9 @@
 """Starting a game at /."""
 
-import re
-
 import pytest
 
 from scoring.models import Game
+from tests.pages import read
 
 pytestmark = pytest.mark.django_db
 
@@ -15,10 +14,7 @@ def test_start_page_offers_four_name_fields_and_two_more(client):
     assert html.count('class="name-row"') == 6
     assert html.index('<details class="more-players">') < html.index('name="player_4"')
     assert html.index('name="player_3"') < html.index('<details class="more-players">')
-    shown = re.findall(
-        r'<span class="target-for" data-players="\d" data-target="\d+">([^<]+)</span>', html
-    )
-    assert shown == ["Target: 300 points with 4 players"]  # the others are hidden
+    assert read(html).one("#target-line").text == "Target: 300 points with 4 players"
 
 
 def test_starting_a_game_leads_to_its_page(client):
@@ -49,20 +45,38 @@ def test_starting_a_game_with_htmx_redirects_the_browser(client):
 )
 def test_bad_names_say_what_to_fix_and_keep_what_was_typed(client, names, message):
     response = client.post("/", names)
-    html = response.content.decode()
+    shown = read(response)
     assert response.status_code == 200
-    assert message in html
-    for value in names.values():
-        assert f'value="{value}"' in html
+    assert message in shown.text
+    for field, value in names.items():
+        assert shown.one(f"input[name={field}]").get("value") == value
     assert Game.objects.count() == 0
 
 
 def test_six_names_typed_show_the_six_player_target_and_keep_the_extra_fields_open(client):
-    html = client.post(
-        "/", {f"player_{i}": name for i, name in enumerate("ABCDE" + "A")}
+    shown = read(client.post("/", {f"player_{i}": name for i, name in enumerate("ABCDE" + "A")}))
+    assert shown.one("details.more-players").get("open") is not None
+    assert shown.one("#target-line").text == "Target: 500 points with 6 players"
+
+
+def test_the_target_line_is_drawn_again_for_the_names_and_rules_typed(client):
+    typed = {"player_0": "Ana", "player_1": "Boris", "player_2": "Cyril", "rules_shown": "on"}
+    line = client.post(
+        "/",
+        {**typed, "target_per_opponent": "150", "action": "target"},
+        headers={"HX-Request": "true"},
     ).content.decode()
-    assert '<details class="more-players" open>' in html
-    shown = re.findall(
-        r'<span class="target-for" data-players="\d" data-target="\d+">([^<]+)</span>', html
-    )
-    assert shown == ["Target: 500 points with 6 players"]
+    assert line == '<span class="target-for">Target: 300 points with 3 players</span>'
+    fixed = client.post("/", {**typed, "target": "500", "action": "target"}).content.decode()
+    assert fixed == '<span class="target-for">Target: 500 points with 3 players</span>'
+    # A rule out of range: the players' documents' target until it is put right.
+    wrong = client.post("/", {**typed, "target": "5", "action": "target"}).content.decode()
+    assert wrong == '<span class="target-for">Target: 200 points with 3 players</span>'
+    assert Game.objects.count() == 0
+
+
+def test_a_start_form_sent_back_shows_the_target_under_the_rules_typed(client):
+    html = client.post(
+        "/", {"player_0": "Ana", "player_1": "ana", "rules_shown": "on", "target": "750"}
+    ).content.decode()
+    assert read(html).one("#target-line").text == "Target: 750 points with 2 players"

@@ -4,8 +4,8 @@
  *   notation, "AH JK 5C"), a suit button gives the last card its suit, tapping a chosen card
  *   removes it. The text field stays the one source of truth, and each change fires a
  *   "picked" event that htmx turns into a preview request (the points come from the server).
- * - The start form: the target line follows the number of names typed (looked up among the
- *   lines the server wrote, not computed), and players 3 to 6 get a button to take them off.
+ * - The start form: players 3 to 6 get a button to take them off. (The target line is the
+ *   server's, drawn again through htmx as names and rules are typed.)
  * - Live updates: every 2 s, while the page is visible, the poller asks whether the game has
  *   changed (htmx swaps nothing on "204 No Content", and its hx-sync drops a tick while a
  *   poll is on its way); at once when the page is shown again. Once something is typed in
@@ -132,23 +132,6 @@
       });
       row.appendChild(remove);
     });
-    function refresh() {
-      var filled = rows.filter(function (row) { return row.querySelector("input").value.trim(); }).length;
-      var players = filled >= 2 ? Math.min(6, filled) : 4;
-      // The house rules may fix the target or change it per opponent: the number follows.
-      var fixed = form.querySelector("#id_target");
-      var perOpponent = form.querySelector("#id_target_per_opponent");
-      form.querySelectorAll(".target-for").forEach(function (line) {
-        var count = Number(line.dataset.players);
-        line.hidden = count !== players;
-        if (!fixed || !perOpponent) return;
-        // The line says the server's number (a target is 50 or more, never a player count).
-        var target = String(Number(fixed.value) || (Number(perOpponent.value) || 100) * (count - 1));
-        line.textContent = line.textContent.replace(line.dataset.target, target);
-        line.dataset.target = target;
-      });
-    }
-    form.addEventListener("input", refresh);
   }
 
   var POLL_EVERY_MS = 2000;

@@ -10,7 +10,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
-from scoring import tables
+from scoring import exchange
 from scoring.exchange import import_game
 from tests.layout_games import (
     LABELS_OUTSIDE,
@@ -38,7 +38,7 @@ BOXES = """selectors => selectors.map(selector => {
 def narrow_pages(live_server):
     """The finished four-player game and the group's table, by their edit links."""
     game = import_game(every_kind_document())
-    table = tables.import_table(group_table_document())
+    table = exchange.import_table(group_table_document())
     return {"game": f"/g/{game.edit_token}/", "table": f"/t/{table.edit_token}/"}
 
 

@@ -2,8 +2,8 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
+from scoring.exchange import export_table_text
 from scoring.models import Table
-from scoring.tables import export_table_text
 
 
 class Command(BaseCommand):

@@ -5,9 +5,8 @@ import time
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring.exchange import ExchangeError, loads
+from scoring.exchange import ExchangeError, import_table, loads
 from scoring.management.files import read_document
-from scoring.tables import import_table
 
 
 class Command(BaseCommand):
