@@ -22,8 +22,10 @@ from functools import wraps
 
 from django.conf import settings
 from django.core.cache import caches
+from django.forms import Form
 from django.http import HttpRequest, HttpResponse
 
+from .errors import rules_error_message
 from .rules import RulesError
 
 WINDOW_SECONDS = 60
@@ -74,9 +76,10 @@ class _Count:
 def limited(action: str) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
     """Decorate a view that makes something new, `action` ("new-game" or "new-table"), which
     one client makes at most RAMI_NEW_GAMES_PER_MINUTE times a minute. The view calls
-    `spend(request)` just before making it: past the limit, that raises the RulesError that
-    says so (errors.MESSAGES), which the view shows as any refusal, everything typed kept;
-    the page it answers then goes out as 429 Too Many Requests with Retry-After."""
+    `spend(request)` (or `spent(request, form)`) just before making it: past the limit, that
+    raises the RulesError that says so (errors.MESSAGES), which the view shows as any refusal,
+    everything typed kept; the page it answers then goes out as 429 Too Many Requests with
+    Retry-After."""
 
     def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @wraps(view)
@@ -91,6 +94,17 @@ def limited(action: str) -> Callable[[Callable[..., HttpResponse]], Callable[...
         return limited_view
 
     return decorate
+
+
+def spent(request: HttpRequest, form: Form) -> bool:
+    """spend() for a view whose form makes the new thing: True when it may; past the limit,
+    False, with the reason among the form's errors (everything typed stays)."""
+    try:
+        spend(request)
+    except RulesError as error:
+        form.add_error(None, rules_error_message(error))
+        return False
+    return True
 
 
 def spend(request: HttpRequest) -> None:

@@ -24,7 +24,6 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods
 
 from . import chart, exchange, house_rules, http, limits, recent, rules, sharing, tables
-from .errors import rules_error_message
 from .http import HtmxHttpRequest, redirect
 from .models import Game, Member, Table
 from .table_forms import KeepTogetherForm, MemberNameForm, NewGameForm, TableStartForm
@@ -44,18 +43,13 @@ def table_start(request: HtmxHttpRequest) -> HttpResponse:
     """Start a table: its name and its first members. Template: scoring/table_start.html;
     context: `form` (TableStartForm). Limited like new games (429 with everything typed)."""
     form = TableStartForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            limits.spend(request)
-        except rules.RulesError as error:
-            form.add_error(None, rules_error_message(error))
-        else:
-            table = Table.start(
-                form.cleaned_data["name"],
-                form.cleaned_data["members"],
-                house_rules=form.cleaned_data["house_rules"],
-            )
-            return redirect(request, reverse("table", args=[table.edit_token]))
+    if request.method == "POST" and form.is_valid() and limits.spent(request, form):
+        table = Table.start(
+            form.cleaned_data["name"],
+            form.cleaned_data["members"],
+            house_rules=form.cleaned_data["house_rules"],
+        )
+        return redirect(request, reverse("table", args=[table.edit_token]))
     return TemplateResponse(request, "scoring/table_start.html", {"form": form})
 
 
@@ -250,13 +244,9 @@ def keep_together(request: HtmxHttpRequest, token: str) -> HttpResponse:
     except Game.DoesNotExist:
         raise Http404 from None
     form = KeepTogetherForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            if game.table_id is None:  # a game kept already only goes to its table
-                limits.spend(request)
-        except rules.RulesError as error:
-            form.add_error(None, rules_error_message(error))
-        else:
-            table = Table.keep_together(game, name=form.cleaned_data["name"])
-            return redirect(request, reverse("table", args=[table.edit_token]))
+    # A game kept already only goes to its table: nothing new is made, nothing counted.
+    kept = game.table_id is not None
+    if request.method == "POST" and form.is_valid() and (kept or limits.spent(request, form)):
+        table = Table.keep_together(game, name=form.cleaned_data["name"])
+        return redirect(request, reverse("table", args=[table.edit_token]))
     return TemplateResponse(request, "scoring/table_keep.html", {"game": game, "form": form})

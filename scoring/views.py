@@ -69,18 +69,13 @@ def start(request: HtmxHttpRequest) -> HttpResponse:
     if request.method == "POST" and request.POST.get("action") == "target":
         form.is_valid()
         return TemplateResponse(request, "scoring/start.html#target_line", _target_line(form))
-    if request.method == "POST" and form.is_valid():
-        try:
-            limits.spend(request)
-        except rules.RulesError as error:
-            form.add_error(None, rules_error_message(error))
-        else:
-            game = Game.start(
-                form.cleaned_data["names"],
-                first_dealer=form.cleaned_data["first_dealer"],
-                house_rules=form.cleaned_data["house_rules"],
-            )
-            return redirect(request, reverse("game", args=[game.edit_token]))
+    if request.method == "POST" and form.is_valid() and limits.spent(request, form):
+        game = Game.start(
+            form.cleaned_data["names"],
+            first_dealer=form.cleaned_data["first_dealer"],
+            house_rules=form.cleaned_data["house_rules"],
+        )
+        return redirect(request, reverse("game", args=[game.edit_token]))
     games = recent.games(request)
     context = {
         "form": form,
