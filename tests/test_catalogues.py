@@ -4,7 +4,9 @@ The .mo files are committed so that a machine without GNU gettext runs the app i
 language; these tests fail when a .po was changed and not compiled again (or the reverse).
 """
 
+import io
 import re
+import tokenize
 
 import polib
 import pytest
@@ -115,3 +117,30 @@ def test_every_card_name_is_in_the_catalogue(language):
         english = {cards.card_name(code) for code in cards.ALL_CODES}
     assert names == english
     assert len(names) == 66
+
+
+GETTEXT_NAMES = {"gettext", "ngettext", "pgettext", "npgettext", "gettext_lazy", "_"}
+
+
+def gettext_inside_f_strings(source: str) -> list[int]:
+    """The lines where a gettext function is called inside an f-string's braces, where
+    makemessages (xgettext) does not look: its message would never reach the catalogues."""
+    found, depth = [], 0
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type == tokenize.FSTRING_START:
+            depth += 1
+        elif token.type == tokenize.FSTRING_END:
+            depth -= 1
+        elif depth and token.type == tokenize.NAME and token.string in GETTEXT_NAMES:
+            found.append(token.start[0])
+    return found
+
+
+def test_no_message_is_hidden_from_makemessages_inside_an_f_string():
+    assert gettext_inside_f_strings("x = f\"<b>{gettext('leads')}</b>\"\n") == [1]
+    hidden = {
+        str(path.relative_to(settings.BASE_DIR)): lines
+        for path in sorted((settings.BASE_DIR / "scoring").rglob("*.py"))
+        if (lines := gettext_inside_f_strings(path.read_text()))
+    }
+    assert hidden == {}

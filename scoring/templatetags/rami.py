@@ -128,15 +128,18 @@ def round_row(context, row) -> SafeString:
         head = f'<a class="round-number" href="{url}" aria-label="{label}">{number:d}</a>'
     else:
         head = f'<span class="round-number">{number:d}</span>'
-    if row.kind == "hand_rummy":
-        head += f'\n    <span class="tag">{html.escape(gettext("hand rummy"))}</span>'
-    elif row.kind == "blocked":
-        head += f'\n    <span class="tag">{html.escape(gettext("blocked"))}</span>'
+    # Each gettext() outside the f-strings: makemessages (xgettext) does not look inside them.
+    kinds = {"hand_rummy": gettext("hand rummy"), "blocked": gettext("blocked")}
+    if row.kind in kinds:
+        head += f'\n    <span class="tag">{html.escape(kinds[row.kind])}</span>'
     if row.tie_break:
-        head += f'\n    <span class="tag tie">{html.escape(gettext("tie-break"))}</span>'
+        tie_break = html.escape(gettext("tie-break"))
+        head += f'\n    <span class="tag tie">{tie_break}</span>'
     total = html.escape(gettext("total"))
-    went_out = f'<span class="note">{html.escape(gettext("out"))}</span>'
-    lowest = f'<span class="note">{html.escape(gettext("lowest hand"))}</span>'
+    went_out, lowest = (
+        f'<span class="note">{html.escape(word)}</span>'
+        for word in (gettext("out"), gettext("lowest hand"))
+    )
     not_opened = html.escape(gettext("not opened"))
     language = get_language()
     cells = []
@@ -194,10 +197,13 @@ def standing(context, row, seat_row: bool = False, oob: bool = False) -> SafeStr
         opening = f'<li class="total{leader}{champion}">'
         name = f'<bdi class="name">{name}</bdi>'
         closing = "</li>"
+    # Each gettext() outside the f-strings: makemessages (xgettext) does not look inside them.
     if row.leads:
-        name += f'<span class="badge lead">{html.escape(gettext("leads"))}</span>'
+        leads = html.escape(gettext("leads"))
+        name += f'<span class="badge lead">{leads}</span>'
     if row.deals_next and not seat_row:
-        name += f'<span class="badge deal">{html.escape(gettext("deals next"))}</span>'
+        deals = html.escape(gettext("deals next"))
+        name += f'<span class="badge deal">{deals}</span>'
     last = ""
     saved = context.get("saved")
     if seat_row and saved:
