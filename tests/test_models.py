@@ -108,11 +108,11 @@ def test_a_game_takes_no_more_than_500_rounds(game):
 
 
 def test_tokens_never_start_with_a_dash(monkeypatch):
-    from scoring import models
+    from scoring.models import common
 
     drawn = iter(["-starts-with-a-dash-xxxxxxxxxxxxx", "fine-token-xxxxxxxxxxxxxxxxxxxxxx"])
-    monkeypatch.setattr(models.secrets, "token_urlsafe", lambda size: next(drawn))
-    assert models.new_token() == "fine-token-xxxxxxxxxxxxxxxxxxxxxx"
+    monkeypatch.setattr(common.secrets, "token_urlsafe", lambda size: next(drawn))
+    assert common.new_token() == "fine-token-xxxxxxxxxxxxxxxxxxxxxx"
 
 
 @pytest.mark.django_db

@@ -1,0 +1,43 @@
+"""Games, their players, rounds and hands, and the history of every change; tables (a group's
+games, SPEC 2.5) and their members.
+
+A round is recorded, edited, deleted and restored only through the `Game` methods below, each in
+one transaction with the game locked, the points computed by `scoring.rules` and stored. The web
+views and the importer both go through them. A table changes the same way, through its own
+methods (`Table.start` as `Game.start`, `new_game`, `keep_game`, `rename_member`, ...), each with
+the table locked; both take their lock through one helper (_locked). Reading a table's numbers is
+scoring/tables.py's.
+"""
+
+from .common import (
+    TOKEN_BYTES,
+    TOKEN_PATTERN,
+    RulesField,
+    Status,
+    new_token,
+)
+from .game import Changes, Game, clock_version, snapshot
+from .rounds import GameEvent, Hand, Player, Round, RoundQuerySet
+from .table import MAX_MEMBERS, MAX_TABLE_NAME_LENGTH, Member, NewMember, Table
+
+__all__ = [
+    "MAX_MEMBERS",
+    "MAX_TABLE_NAME_LENGTH",
+    "TOKEN_BYTES",
+    "TOKEN_PATTERN",
+    "Changes",
+    "Game",
+    "GameEvent",
+    "Hand",
+    "Member",
+    "NewMember",
+    "Player",
+    "Round",
+    "RoundQuerySet",
+    "RulesField",
+    "Status",
+    "Table",
+    "clock_version",
+    "new_token",
+    "snapshot",
+]

@@ -1,0 +1,95 @@
+"""What the models of games and tables share: their tokens, their rules (RulesField), a
+game's status, and the one lock every change takes (_locked)."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+
+from django.db import models, transaction
+from django.db.models.fields.json import KeyTransform
+from django.db.models.query_utils import DeferredAttribute
+from django.utils.translation import gettext_lazy as _
+
+from .. import rules
+
+TOKEN_BYTES = 24  # 192 bits, 32 URL-safe characters
+# What a link takes for a token: new_token's characters, and room for a backup's older ones.
+TOKEN_PATTERN = "[A-Za-z0-9_-]{22,64}"  # noqa: S105
+
+
+def new_token() -> str:
+    """A random, URL-safe token that never starts with "-", so that a command line never
+    takes it for an option (`manage.py export_game TOKEN`)."""
+    while (token := secrets.token_urlsafe(TOKEN_BYTES)).startswith("-"):
+        pass
+    return token
+
+
+class _RulesAttribute(DeferredAttribute):
+    """Whatever is put into a RulesField, its model's attribute holds a rules.Rules: a new
+    object's default ({}) and the stored changes too."""
+
+    def __set__(self, instance, value) -> None:
+        if isinstance(value, Mapping):
+            value = rules.Rules(**value)
+        instance.__dict__[self.field.attname] = value
+
+
+class RulesField(models.JSONField):
+    """House rules (SPEC 2.4) as one rules.Rules value, stored as the values that differ from
+    the seeds' (Rules.changes()): {} for a game or a table that plays by the players'
+    documents, every game stored before house rules among them. RulesError when the stored
+    values are not rules."""
+
+    descriptor_class = _RulesAttribute
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("default", dict)
+        kwargs.setdefault("blank", True)
+        super().__init__(*args, **kwargs)
+
+    def deconstruct(self):
+        # What the column holds is a plain JSON object: migrations know it as a JSONField, and
+        # a historical model (in a data migration) reads the changes as they are stored.
+        name, _path, args, kwargs = super().deconstruct()
+        return name, "django.db.models.JSONField", args, kwargs
+
+    def from_db_value(self, value, expression, connection):
+        value = super().from_db_value(value, expression, connection)
+        # One value of the rules read on its own (house_rules__joker) stays that value.
+        if isinstance(expression, KeyTransform) or not isinstance(value, Mapping):
+            return value
+        return rules.Rules(**value)
+
+    def get_prep_value(self, value):
+        if isinstance(value, rules.Rules):
+            value = value.changes()
+        return super().get_prep_value(value)
+
+    def value_from_object(self, obj):
+        """The stored changes, for a form (the admin's) and a serializer (dumpdata)."""
+        value = super().value_from_object(obj)
+        return value.changes() if isinstance(value, rules.Rules) else value
+
+    def validate(self, value, model_instance) -> None:
+        if isinstance(value, rules.Rules):
+            value = value.changes()
+        super().validate(value, model_instance)
+
+
+class Status(models.TextChoices):
+    PLAYING = "playing", _("Playing")
+    TIE_BREAK = "tie_break", _("Tie-break round")
+    FINISHED = "finished", _("Finished")
+
+
+@contextmanager
+def _locked[Row: models.Model](row: Row) -> Iterator[Row]:
+    """The one shape of every change, a game's (Game._changing) as a table's
+    (Table._changing): in a transaction, the row locked and read again, so that what the change
+    checks (the next round's number, a name that is free, the number of members) sees what the
+    other phones did, and holds until the change is made."""
+    with transaction.atomic():
+        yield type(row).objects.select_for_update().get(pk=row.pk)

@@ -1,0 +1,395 @@
+"""Tables (a group's games, SPEC 2.5) and their members: a table changes only through its own
+methods, as a game does (scoring/models/game.py), under the same lock helper."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+
+from django.db import models, transaction
+from django.db.models import Count, Max
+from django.utils import timezone
+
+from .. import rules
+from .common import RulesField, _locked, new_token
+from .game import Game
+from .rounds import Player
+
+# The most members a table may have, and the longest name a table may have.
+MAX_MEMBERS = 30
+MAX_TABLE_NAME_LENGTH = 60
+
+
+class Table(models.Model):
+    """A group that plays together week after week (SPEC 2.5): its members, its games and
+    their standings across games, reached like a game by an edit link and a view link.
+
+    Its games are ordinary games (`Game.table`), whose players are its members
+    (`Player.member`) or guests (no member). A table changes only through the methods below,
+    as a game does: each under the table's lock (_changing), so that its checks (unique names,
+    at most MAX_MEMBERS members) see what the other phones did, and a clash is a RulesError,
+    never the database's unique constraint; each game it changes through the game's own
+    methods. Locks are taken in one order: the table, then its games in the order of their ids
+    (_lock_games), then their players and members; two changes that need the same rows then
+    wait in turn instead of each holding what the other waits for (PostgreSQL answers that
+    with "deadlock detected").
+
+    One rule keeps a table's people apart: within a table a name key (rules.name_key) is one
+    person, a member's or a guest's, never both. So a name typed for a new game that is a
+    member's is that member, a guest who joins becomes the member in the games they played as
+    a guest, and a member cannot be renamed to a guest's name. The exchange (rami-table/1)
+    can then link players to members by name alone."""
+
+    name = models.CharField(max_length=MAX_TABLE_NAME_LENGTH)
+    edit_token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
+    view_token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
+    # The house rules of the table's new games (SPEC 2.4), as Game.house_rules keeps them.
+    house_rules = RulesField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    # Reading
+
+    @property
+    def rules(self) -> rules.Rules:
+        """The rules the table's new games play by: the seeds', with its house rules on top."""
+        return self.house_rules
+
+    @staticmethod
+    def check_name(name: str) -> str:
+        """A table's name, cleaned and checked as a player's is, up to MAX_TABLE_NAME_LENGTH."""
+        return rules.check_name(name, MAX_TABLE_NAME_LENGTH)
+
+    def deal_follows_on(self, keys: Sequence[str]) -> int:
+        """The seat, among today's players (by name key, in seat order), that deals first: the
+        deal follows on from the table's last game. The player who would have dealt its next
+        round deals first, as in a rematch; if they do not play today, the next player after
+        them at that game who does; if nobody from that game plays today (or the table has no
+        game), seat 0."""
+        last = self.games.order_by("-created_at", "-pk").annotate(rounds_played=Count("rounds"))
+        last = last.first()
+        if last is None:
+            return 0
+        seated = list(last.players.order_by("seat").values_list("name_key", flat=True))
+        next_dealer = last.dealer_for(last.rounds_played + 1, len(seated))
+        for step in range(len(seated)):
+            key = seated[(next_dealer + step) % len(seated)]
+            if key in keys:
+                return list(keys).index(key)
+        return 0
+
+    # Creating
+
+    @classmethod
+    def start(
+        cls, name: str, members: Sequence[str], house_rules: rules.Rules | None = None
+    ) -> Table:
+        """A new table named `name` with these members (in this order), whose new games play
+        by `house_rules` (None: none, the players' documents' rules). RulesError when a name
+        is wrong: a member's error carries the member's index as its `player`
+        (rules.check_names)."""
+        name = cls.check_name(name)
+        members = rules.check_names(members, members_at_most=MAX_MEMBERS)
+        with transaction.atomic():
+            table = cls.objects.create(name=name, house_rules=house_rules or {})
+            Member.objects.bulk_create(
+                Member(table=table, name=member, name_key=rules.name_key(member), position=position)
+                for position, member in enumerate(members)
+            )
+        return table
+
+    def new_game(
+        self,
+        players: Sequence[Member | NewMember | str],
+        first_dealer: int | None = None,
+    ) -> Game:
+        """A new game of the table, its players seated in this order: a `Member` of the table;
+        a `NewMember(name)`, who joins the table first; or a `str`, a guest (who plays without
+        joining). A name that is already a member's (by name key), given either way, is that
+        member. The table's house rules apply.
+
+        The first dealer is `first_dealer` (a seat) when given; else the deal follows on from
+        the table's last game (deal_follows_on). RulesError as Game's start form gives it: 2
+        to 6 players ("player_count"), a guest's name ("name_empty", ...), the same person
+        twice ("name_duplicate", naming the second seat); "member_count" when a new member is
+        one too many. ValueError for a member of another table (a caller's mistake, not a
+        player's)."""
+        for player in players:
+            if isinstance(player, Member) and player.table_id != self.pk:
+                raise ValueError(f"{player} is not a member of {self}")
+        # Checked as a game's names are, before anything is made.
+        names = rules.check_names(
+            [
+                player.name if isinstance(player, Member | NewMember) else player
+                for player in players
+            ]
+        )
+        with self._changing():
+            joining = [
+                name
+                for name, player in zip(names, players, strict=True)
+                if isinstance(player, NewMember)
+            ]
+            self._members_for(joining)
+            members = {member.name_key: member for member in self.members.all()}
+            seated = [members.get(rules.name_key(name)) for name in names]
+            # A member plays under the member's name, whatever spelling was typed.
+            names = [
+                member.name if member else name for name, member in zip(names, seated, strict=True)
+            ]
+            if first_dealer is None:
+                first_dealer = self.deal_follows_on([rules.name_key(name) for name in names])
+            game = Game.start(names, first_dealer=first_dealer, house_rules=self.rules)
+            self._seat(game, [member.pk if member else None for member in seated])
+            Table.objects.filter(pk=self.pk).update(updated_at=timezone.now())
+        return game
+
+    # Changing: every method locks the table first (_changing).
+
+    def _changing(self) -> AbstractContextManager[Table]:
+        """The one shape of every change to a table (_locked), as Game._changing is a game's.
+        Inside, the games it changes are locked in the order of their ids (_lock_games), and
+        their players and members after them."""
+        return _locked(self)
+
+    def add_member(self, name: str) -> Member:
+        """A new member of the table, listed last; the same member when the name is already
+        one (by name key). A guest of the table's games with this name becomes the member in
+        those games. RulesError for a wrong name or a table that has MAX_MEMBERS already."""
+        name = rules.check_name(name)
+        with self._changing():
+            return self._members_for([name])[0]
+
+    def _members_for(self, names: Sequence[str]) -> list[Member]:
+        """The member of each (checked) name: an existing one by name key, or a new one made
+        in order, each taking over the guest players of its name in the table's games. Called
+        under the table's lock (_changing): the members read here are all there are."""
+        with transaction.atomic():
+            existing = {member.name_key: member for member in self.members.all()}
+            new = []
+            for name in names:
+                key = rules.name_key(name)
+                if key not in existing:
+                    existing[key] = Member(table=self, name=name, name_key=key)
+                    new.append(existing[key])
+            if not new:
+                return [existing[rules.name_key(name)] for name in names]
+            if len(existing) > MAX_MEMBERS:
+                raise rules.RulesError("member_count", count=len(existing), limit=MAX_MEMBERS)
+            last = self.members.aggregate(last=Max("position"))["last"]
+            for position, member in enumerate(new, 0 if last is None else last + 1):
+                member.position = position
+            Member.objects.bulk_create(new)
+            for member in new:
+                Player.objects.filter(
+                    game__table=self, member=None, name_key=member.name_key
+                ).update(member=member)
+            Table.objects.filter(pk=self.pk).update(updated_at=timezone.now())
+        return [existing[rules.name_key(name)] for name in names]
+
+    def _seat(self, game: Game, members: Sequence[int | None]) -> None:
+        """Make `game` one of the table's, each player (in seat order) linked to their member
+        (an id; None for a guest): the one way a game comes to a table, whether started
+        there, kept there or a rematch of one of its games. It writes the game and its
+        players, not the table's row: a rematch holds its game's lock, and a lock on the
+        table taken after a game's would break the order of every table's change."""
+        Game.objects.filter(pk=game.pk).update(table=self)
+        # The id only: `self` may be a table known by its id alone (Game.rematch).
+        game.table_id = self.pk
+        players = game.seated_players
+        for player, member in zip(players, members, strict=True):
+            player.member_id = member
+        Player.objects.bulk_update(players, ["member"])
+
+    def keep_game(self, game: Game) -> Table:
+        """Keep `game` (typically finished) at this table. Each player becomes the member of
+        their name (by name key), new members made as needed. Keeping a game twice at its
+        table changes nothing (a second tap); keeping one at another table is refused
+        ("game_at_another_table"). The game's version moves on, so that every phone on it
+        learns where it is kept.
+
+        The games of its rematch chain (the games it was a rematch of, and its rematches, the
+        same players) that are at no table are kept there too: the evening's games stay
+        together whichever of them the group keeps."""
+        return Table._keep(self, game, None)
+
+    @classmethod
+    def keep_together(cls, game: Game, name: str | None = None) -> Table:
+        """Keep `game` as keep_game does at a new table named `name` (the players' names when
+        None), whose members are the game's players and whose house rules are the game's. But
+        when a game of its rematch chain is kept already (another phone kept it, maybe at this
+        very moment), at that table: two phones keeping a game and its rematch at once make
+        one table, the second joining the first's."""
+        return cls._keep(None, game, name)
+
+    @classmethod
+    def _keep(cls, table: Table | None, game: Game, name: str | None) -> Table:
+        """keep_game at `table`, or keep_together when None."""
+        if game.table_id is not None:
+            if table is None or table.pk == game.table_id:
+                return game.table
+            raise rules.RulesError("game_at_another_table")
+        chain = _rematch_chain(game)
+        games = Game.objects.filter(pk__in=[other.pk for other in chain])
+        kept_at = (
+            table.pk if table is not None else _kept_at(game, games.values_list("pk", "table_id"))
+        )
+        while True:
+            with transaction.atomic():
+                # The table first, then the chain's games: the order of every table's change.
+                at = cls.objects.select_for_update().get(pk=kept_at) if kept_at else None
+                table_of = dict(
+                    games.select_for_update().order_by("pk").values_list("pk", "table_id")
+                )
+                if table is not None:
+                    if table_of[game.pk] not in (None, table.pk):
+                        raise rules.RulesError("game_at_another_table")
+                elif _kept_at(game, table_of.items()) != kept_at:
+                    # Kept by another phone since we looked: its table is locked first, then
+                    # the games again. A game is kept once, so this happens once or twice at
+                    # most.
+                    kept_at = _kept_at(game, table_of.items())
+                    continue
+                for other in chain:
+                    if table_of[other.pk] is not None:
+                        continue
+                    with other._changing() as changing:
+                        if at is None:
+                            at = cls.start(
+                                _name_from(changing.names) if name is None else name,
+                                changing.names,
+                                house_rules=changing.rules,
+                            )
+                        members = at._members_for(changing.names)
+                        at._seat(changing, [member.pk for member in members])
+                        # The table is locked (or new) already: its row may be written.
+                        Table.objects.filter(pk=at.pk).update(updated_at=timezone.now())
+                        changing.changed = True
+            game.table = at
+            return at
+
+    def rename_member(self, member: Member, name: str) -> None:
+        """Rename a member, and their player in every game of the table, each game through
+        its own rename (Game._rename_players, under the game's lock): its version moves on and
+        its history says who was renamed. Refused (RulesError "name_taken") when another
+        member, or a guest in one of the table's games, has the name (by name key); the name
+        itself is checked as a player's is. All or nothing: one transaction, under the table's
+        lock. ValueError for a member of another table (a caller's mistake)."""
+        if member.table_id != self.pk:
+            raise ValueError(f"{member} is not a member of {self}")
+        name = rules.check_name(name)
+        key = rules.name_key(name)
+        with self._changing():
+            member = Member.objects.get(pk=member.pk)
+            if key != member.name_key and (
+                self.members.filter(name_key=key).exists()
+                or Player.objects.filter(game__table=self, member=None, name_key=key).exists()
+            ):
+                raise rules.RulesError("name_taken")
+            _lock_games(member.players.values("game_id"))
+            member.name = name
+            member.save()
+            for player in member.players.select_related("game").order_by("game_id"):
+                player.game._rename_players({player.seat: name})
+            Table.objects.filter(pk=self.pk).update(updated_at=timezone.now())
+
+    def rename_players(
+        self,
+        game: Game,
+        names: Mapping[int, str],
+        seen: Mapping[int, str] | None = None,
+        phone: str = "",
+    ) -> list[int]:
+        """Rename players of one of the table's games (Game.rename_players comes here): a
+        member's new name is the member's, in every game of the table (rename_member), so
+        that a member keeps one name; a guest is renamed in this game only. The seats
+        renamed. All or nothing, under the table's lock, every game of this game's members
+        locked before this one changes (the order of _changing), so that two phones renaming
+        on two games never deadlock."""
+        with self._changing():
+            members = game.players.filter(member__isnull=False).values("member_id")
+            _lock_games(Player.objects.filter(member__in=members).values("game_id"))
+            renamed = game._rename_players(names, seen=seen, phone=phone)
+            members = game.players.filter(seat__in=renamed, member__isnull=False)
+            for player in members.select_related("member").order_by("seat"):
+                self.rename_member(player.member, player.name)
+        return renamed
+
+
+@dataclass(frozen=True)
+class NewMember:
+    """A name for Table.new_game that joins the table as a member (a plain str plays as a
+    guest)."""
+
+    name: str
+
+
+def _lock_games(games: Iterable[int]) -> None:
+    """Lock these games (ids, or a query of them) in the order of their ids, before any of
+    them changes: each game's own change (Game._changing) then finds its lock held already."""
+    locked = Game.objects.select_for_update().filter(pk__in=games).order_by("pk")
+    list(locked.values_list("pk", flat=True))
+
+
+def _kept_at(game: Game, table_of: Iterable[tuple[int, int | None]]) -> int | None:
+    """The table (its id) a game of `game`'s chain is kept at, given each game's (id, table
+    id): `game`'s own, else the first found; None when none is kept."""
+    table_of = dict(table_of)
+    if table_of.get(game.pk) is not None:
+        return table_of[game.pk]
+    return next((kept for kept in table_of.values() if kept is not None), None)
+
+
+def _rematch_chain(game: Game) -> list[Game]:
+    """`game` first, then the other games of its rematch chain, oldest first: those it was a
+    rematch of, then its rematches."""
+    before, after = [], []
+    earlier = Game.objects.filter(next_game=game).first()
+    while earlier is not None:
+        before.insert(0, earlier)
+        earlier = Game.objects.filter(next_game=earlier).first()
+    later = game.next_game
+    while later is not None:
+        after.append(later)
+        later = later.next_game
+    return [game, *before, *after]
+
+
+def _name_from(names: Sequence[str]) -> str:
+    """A table's name made of its players' names, cut to fit."""
+    name = ", ".join(names)
+    if len(name) > MAX_TABLE_NAME_LENGTH:
+        name = name[: MAX_TABLE_NAME_LENGTH - 1].rstrip(", ") + "…"
+    return name
+
+
+class Member(models.Model):
+    """A person of a table: the players of the table's games who are this person point here
+    (a guest's player points nowhere)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="members")
+    name = models.CharField(max_length=rules.MAX_NAME_LENGTH)
+    # rules.name_key(name): what two members of one table must not share.
+    name_key = models.CharField(max_length=rules.MAX_NAME_KEY_LENGTH)
+    # The order in which the table lists its members.
+    position = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["table", "position", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "name_key"], name="unique_member_per_table"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def save(self, *args, **kwargs) -> None:
+        self.name_key = rules.name_key(self.name)
+        super().save(*args, **kwargs)
