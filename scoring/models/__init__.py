@@ -1,12 +1,12 @@
-"""Games, their players, rounds and hands, and the history of every change; tables (a group's
-games, SPEC 2.5) and their members.
+"""Games, their players, rounds and hands, and the history of every change (game.py,
+rounds.py); tables (a group's games, SPEC 2.5) and their members (table.py).
 
-A round is recorded, edited, deleted and restored only through the `Game` methods below, each in
-one transaction with the game locked, the points computed by `scoring.rules` and stored. The web
+A round is recorded, edited, deleted and restored only through the `Game` methods, each in one
+transaction with the game locked, the points computed by `scoring.rules` and stored. The web
 views and the importer both go through them. A table changes the same way, through its own
 methods (`Table.start` as `Game.start`, `new_game`, `keep_game`, `rename_member`, ...), each with
-the table locked; both take their lock through one helper (_locked). Reading a table's numbers is
-scoring/tables.py's.
+the table locked; both take their lock through one helper (common._locked). Reading a table's
+numbers is scoring/tables.py's.
 """
 
 from .common import (
