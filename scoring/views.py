@@ -284,8 +284,8 @@ def game_page(request: HtmxHttpRequest, token: str, editable: bool) -> HttpRespo
         with snapshot():
             game = _game_or_404(**http.token_lookup(token, editable))
             response = _rendered(_game_page(request, game, editable))
-        # The recent list's kind of link: "g" the edit link, "v" the watch-only one.
-        recent.remember(request, response, game, ("v", "g")[editable])
+        # The recent list's kind of link: the edit link or the watch-only one.
+        recent.remember(request, response, game, "g" if editable else "v")
         return response
 
     game = _game_or_404(edit_token=token)

@@ -32,10 +32,16 @@ NAMES = ["Ana", "Boris", "Cyril"]
 
 def raised_codes() -> set[str]:
     """Every code the app raises a RulesError with, read from its source."""
-    source = "\n".join(path.read_text() for path in Path(scoring.__file__).parent.glob("*.py"))
+    source = "\n".join(
+        path.read_text()
+        for path in Path(scoring.__file__).parent.rglob("*.py")
+        if "migrations" not in path.parts
+    )
     codes = set(re.findall(r'RulesError\(\s*"(\w+)"', source))
-    # Codes chosen by an expression (missing_hand or missing_blocked_hand).
-    codes |= set(re.findall(r'"(\w+)" if .* else "(\w+)"', source)[0])
+    # Codes chosen by an expression and raised from a variable (missing_hand or
+    # missing_blocked_hand): `code = "..." if ... else "..."`.
+    for chosen in re.findall(r'\bcode = "(\w+)" if .* else "(\w+)"', source):
+        codes |= set(chosen)
     return codes
 
 
