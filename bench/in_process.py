@@ -9,6 +9,7 @@ once.
 
     python bench/in_process.py              # the table below
     python bench/in_process.py --profile game   # where the game page's time goes (cProfile)
+    python bench/in_process.py --no-cache       # every fragment drawn afresh (a DummyCache)
 
 The game is bench/seed.py's kind: 6 players, 60 rounds of small hands; the table has 200
 finished games of 3 players (one round each: a hand rummy), its members seated by name.
@@ -36,10 +37,15 @@ import django  # noqa: E402
 
 django.setup()
 
+from django.conf import settings  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
-from django.test.utils import CaptureQueriesContext, setup_test_environment  # noqa: E402
+from django.test.utils import (  # noqa: E402
+    CaptureQueriesContext,
+    override_settings,
+    setup_test_environment,
+)
 
 PLAYERS = ["Ana", "Boris", "Cyril", "Dana", "Emil", "Fran"]
 HANDS = [{"cards": ["2S"]}, {"cards": ["3H"]}, {"cards": ["2C"]}, {"value": 2}, {"value": 3}]
@@ -146,8 +152,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=60, help="times each request is timed")
     parser.add_argument("--profile", choices=["game", "changed", "table", "watch-only"])
+    parser.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="draw the game page's cached fragments afresh each time, as after every save",
+    )
     args = parser.parse_args()
     setup_test_environment()
+    if args.no_cache:
+        dummy = {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}
+        override_settings(CACHES={**settings.CACHES, "default": dummy}).enable()
     call_command("migrate", verbosity=0)
     if args.profile:
         profile(args.profile)
