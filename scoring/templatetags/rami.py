@@ -5,10 +5,11 @@ from collections.abc import Iterable
 
 from django import template
 from django.forms import CheckboxInput
+from django.template.defaultfilters import floatformat
 from django.urls import reverse
-from django.utils.html import escape, format_html, format_html_join
+from django.utils.html import conditional_escape, escape, format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language, gettext
+from django.utils.translation import get_language, gettext, ngettext
 
 from scoring import cards, rules
 
@@ -309,3 +310,202 @@ def bdi_names_and(players: Iterable[object]) -> str:
 def item(sequence, index: int):
     """`sequence[index]`: a player's line of the board, or their hand of a round, by seat."""
     return sequence[index]
+
+
+# The score chart and the statistics table, drawn in Python as the round rows are: their
+# templates spent a few thousand template calls a 60-round page on a few dozen numbers. The
+# markup is the templates' own, element for element (tests/test_chart.py, test_statistics.py).
+
+
+@register.simple_tag
+def score_chart(chart) -> SafeString:
+    """A game's score chart (scoring/chart.py's `Chart`) as an inline SVG in a <figure>, with
+    its title and a description that reads out the last round's totals; nothing before the
+    first round. No style attribute and no script: the colours are the classes series-0..5 of
+    scoring/chart.css, because the CSP allows style sheets from 'self' only. Coordinates are
+    written with str(), never localized, so that a decimal comma cannot break them. The axes
+    (`x_label` at the right end of the x axis, under the names, where any language's word has
+    room) and the lines are drawn by chart_axes and chart_series, which a table's chart of wins
+    draws too (table.html). The numbers behind it are the round table's running totals, on the
+    same page (its description says so): no second table of them here."""
+    if not chart.rounds:
+        return mark_safe("")
+    # Each gettext() outside the f-strings: makemessages (xgettext) does not look inside them.
+    title = html.escape(gettext("Running totals after each round"))
+    target = gettext("The target is %(target)s points.") % {"target": chart.target}
+    after = gettext("After round %(number)s:") % {"number": chart.rounds[-1].number}
+    said = [html.escape(target), html.escape(after)]
+    said.append(", ".join(f"{html.escape(line.name)} {line.totals[-1]:d}" for line in chart.series))
+    description = " ".join(said) + "."
+    if chart.tie_break_bands:
+        tie_breaks = html.escape(gettext("Tie-break rounds:"))
+        numbers = ", ".join(f"{band.round_number:d}" for band in chart.tie_break_bands)
+        description += f" {tie_breaks} {numbers}."
+    pointer = html.escape(
+        gettext("The totals after each round are in the round-by-round table above.")
+    )
+    bands = []
+    for band in chart.tie_break_bands:
+        named = html.escape(gettext("Round %(number)s: tie-break") % {"number": band.round_number})
+        bands.append(
+            f'<rect class="tie-break" x="{band.x}" y="{chart.top}" width="{band.width}"'
+            f' height="{chart.plot_height}"><title>{named}</title></rect>'
+        )
+    target_label = html.escape(gettext("Target %(target)s") % {"target": chart.target})
+    axes = chart_axes(chart, gettext("Round"))
+    caption = ""
+    if chart.tie_break_bands:
+        shaded = html.escape(gettext("Shaded: a tie-break round"))
+        caption = (
+            f'\n  <figcaption><span class="tie-break-key" aria-hidden="true"></span> {shaded}'
+            "</figcaption>"
+        )
+    bands = "".join(f"\n    {band}" for band in bands)
+    return mark_safe(  # noqa: S308 (every text escaped above)
+        '<figure class="score-chart">\n'
+        f'  <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {chart.width} {chart.height}"'
+        ' width="100%" font-size="12" role="img"'
+        ' aria-labelledby="score-chart-title score-chart-desc">\n'
+        f'    <title id="score-chart-title">{title}</title>\n'
+        f'    <desc id="score-chart-desc">{description} {pointer}</desc>{bands}\n'
+        f"    {axes}\n"
+        '    <g class="target">\n'
+        f'      <line x1="{chart.left}" x2="{chart.right}" y1="{chart.target_y}"'
+        f' y2="{chart.target_y}" stroke-width="1.5" stroke-dasharray="6 4"/>\n'
+        f'      <text x="{chart.left + 4}" y="{chart.target_y}" dy="-4">{target_label}</text>\n'
+        "    </g>\n"
+        f"    {chart_series(chart)}\n"
+        f"  </svg>{caption}\n"
+        "</figure>\n"
+    )
+
+
+@register.simple_tag
+def chart_axes(chart, x_label: str) -> SafeString:
+    """The chart's grid, the values of the y axis, and the x axis named `x_label` ("Round",
+    "Game") with its numbers."""
+    grid = "".join(f"M{chart.left} {tick.position}H{chart.right}" for tick in chart.y_ticks)
+    bottom = chart.bottom + 16
+    texts = [
+        f'<text x="{chart.left - 6}" y="{tick.position}" text-anchor="end"'
+        f' dominant-baseline="middle">{tick.value:d}</text>'
+        for tick in chart.y_ticks
+    ]
+    label = conditional_escape(x_label)  # a {% translate ... as x_label %} comes escaped
+    texts.append(f'<text x="{chart.width - 2}" y="{bottom}" text-anchor="end">{label}</text>')
+    texts.extend(
+        f'<text x="{tick.position}" y="{bottom}" text-anchor="middle">{tick.value:d}</text>'
+        for tick in chart.x_ticks
+    )
+    texts = "".join(f"\n      {text}" for text in texts)
+    return mark_safe(  # noqa: S308 (the label escaped above, the rest are numbers)
+        f'<g class="axis">\n      <path class="grid" d="{grid}"/>{texts}\n    </g>'
+    )
+
+
+@register.simple_tag
+def chart_series(chart) -> SafeString:
+    """One group a player: the line, a leader from its end to the name, a dot at the end, and
+    the name (shortened, with the whole name as its title)."""
+    groups = []
+    for line in chart.series:
+        label = html.escape(line.label)
+        if line.label != line.name:
+            label = f"<title>{html.escape(line.name)}</title>{label}"
+        groups.append(
+            f'<g class="series {line.css_class}">\n'
+            f'      <polyline points="{line.points}" fill="none" stroke-width="2.5"'
+            ' stroke-linejoin="round" stroke-linecap="round"/>\n'
+            f'      <line class="leader" x1="{line.end_x}" y1="{line.end_y}"'
+            f' x2="{line.label_x - 3}" y2="{line.label_y}" stroke-width="1"/>\n'
+            f'      <circle cx="{line.end_x}" cy="{line.end_y}" r="3.5"/>\n'
+            f'      <text x="{line.label_x}" y="{line.label_y}" dominant-baseline="middle">'
+            f"{label}</text>\n    </g>"
+        )
+    return mark_safe("\n    ".join(groups))  # noqa: S308 (every name escaped above)
+
+
+@register.simple_tag
+def statistics_table(statistics) -> SafeString:
+    """The players' numbers of a game (scoring/statistics.py's PlayerStatistics, in seat
+    order), one column a player; nothing before the first round. Up to four columns fit a
+    320 px phone, each number under its player's name and a line for what it counts
+    (statistics.css); five or six scroll sideways inside the box. The roles keep it a table
+    where a browser drops the table semantics of a table laid out as a grid."""
+    if not statistics:
+        return mark_safe("")
+
+    def cells(values) -> str:
+        return "".join(f'<td role="cell">{value}</td>' for value in values)
+
+    def best_or_worst(points, numbers) -> str:
+        return f"{points:d} {round_numbers(numbers)}" if numbers else ""
+
+    names = "".join(
+        f'<th scope="col" role="columnheader"><bdi>{html.escape(player.name)}</bdi></th>'
+        for player in statistics
+    )
+    # Each gettext() outside the f-strings: makemessages (xgettext) does not look inside them.
+    rows = [
+        (gettext("Rounds won"), [f"{player.rounds_won:d}" for player in statistics]),
+        (gettext("Hand rummies"), [f"{player.hand_rummies:d}" for player in statistics]),
+        (gettext("Caught not opened"), [f"{player.never_opened:d}" for player in statistics]),
+        (
+            gettext("Average points a round"),
+            [floatformat(player.average_points, 1) for player in statistics],
+        ),
+        (
+            gettext("Best round"),
+            [best_or_worst(player.best_points, player.best_rounds) for player in statistics],
+        ),
+        (
+            gettext("Worst round"),
+            [best_or_worst(player.worst_points, player.worst_rounds) for player in statistics],
+        ),
+        (
+            gettext("Most rounds in a row at 0"),
+            [f"{player.longest_run:d}" for player in statistics],
+        ),
+    ]
+    body = []
+    for index, (heading, values) in enumerate(rows):
+        # The first row's note says what a round won is (a blocked round is nobody's).
+        note = ' aria-describedby="rounds-won-note"' if index == 0 else ""
+        body.append(
+            '      <tr role="row">\n'
+            f'        <th scope="row" role="rowheader"{note}>{html.escape(heading)}</th>\n'
+            f"        {cells(values)}\n"
+            "      </tr>\n"
+        )
+    caption = html.escape(gettext("Player statistics"))
+    note = html.escape(
+        gettext(
+            "Rounds won counts the rounds a player went out in; the lowest hand of a blocked"
+            " round scores 0 but is not counted."
+        )
+    )
+    body = "".join(body)
+    return mark_safe(  # noqa: S308 (every text escaped above)
+        '<div class="statistics" tabindex="0" role="region" aria-labelledby="statistics-title">\n'
+        '  <table class="player-statistics" role="table">\n'
+        f'    <caption id="statistics-title">{caption}</caption>\n'
+        '    <thead role="rowgroup">\n'
+        f'      <tr role="row"><td role="cell"></td>{names}</tr>\n'
+        "    </thead>\n"
+        f'    <tbody role="rowgroup">\n{body}    </tbody>\n'
+        "  </table>\n"
+        f'  <p class="statistics-note" id="rounds-won-note">{note}</p>\n'
+        "</div>\n"
+    )
+
+
+def round_numbers(numbers: tuple[int, ...]) -> str:
+    """The rounds of a best or worst score: a few are listed, a long list (a frequent winner's
+    zeros) is counted."""
+    count = len(numbers)
+    if count <= 3:
+        listed = ", ".join(f"{number:d}" for number in numbers)
+        said = ngettext("round %(list)s", "rounds %(list)s", count) % {"list": listed}
+    else:
+        said = ngettext("%(counter)s round", "%(counter)s rounds", count) % {"counter": count}
+    return f'<small class="round-numbers">{html.escape(said)}</small>'
