@@ -161,27 +161,35 @@ def score_chart(
     def y(total: int) -> float:
         return y_position(total, y_max)
 
+    # Every line has a point a round at the same x, and totals repeat (a winner's stays put):
+    # each x and each total's y is worked out and written once, not once a player and round
+    # (a 6-player, 60-round chart has 366 points).
+    end_x = x(len(rounds))
+    xs = [_format(x(number)) for number in range(len(rounds) + 1)]
+    ys: dict[int, tuple[float, str]] = {}
     lines = []
     for seat, name in enumerate(names):
         running = (0, *(after[seat] for after in totals))
-        points = [(x(number), y(total)) for number, total in enumerate(running)]
-        lines.append((seat, name, running, points))
-    label_ys = spread_labels(
-        [points[-1][1] for *_, points in lines], LABEL_HEIGHT, PLOT_TOP, LABEL_LOWEST
-    )
+        for total in running:
+            if total not in ys:
+                position = y(total)
+                ys[total] = (position, _format(position))
+        points = " ".join([f"{px},{ys[total][1]}" for px, total in zip(xs, running, strict=True)])
+        lines.append((seat, name, running, points, ys[running[-1]][0]))
+    label_ys = spread_labels([end_y for *_, end_y in lines], LABEL_HEIGHT, PLOT_TOP, LABEL_LOWEST)
     series = tuple(
         Series(
             css_class=f"series-{seat % rules.MAX_PLAYERS}",
             name=name,
             label=shorten(name),
             totals=running[1:],
-            points=" ".join(f"{_format(px)},{_format(py)}" for px, py in points),
-            end_x=points[-1][0],
-            end_y=points[-1][1],
+            points=points,
+            end_x=end_x,
+            end_y=end_y,
             label_x=PLOT_RIGHT + 12,
             label_y=label_y,
         )
-        for (seat, name, running, points), label_y in zip(lines, label_ys, strict=True)
+        for (seat, name, running, points, end_y), label_y in zip(lines, label_ys, strict=True)
     )
     every = math.ceil(len(rounds) / MAX_ROUND_TICKS) or 1
     return Chart(
