@@ -343,14 +343,19 @@ class Scoreboard:
 
     @cached_property
     def played_rounds(self) -> list[statistics.PlayedRound]:
-        """The rounds as plain values, for the statistics."""
+        """The rounds as plain values, for the statistics: straight from the stored rows, as
+        `points` is, without making each round (_round) whose cards they do not need."""
         played = []
-        for round_, points in zip(self.rounds_in_order, self.points, strict=True):
-            opened = [hand.opened if hand else True for hand in round_.hands]
+        for rows, points in zip(self._by_round, self.points, strict=True):
+            opened = [True] * len(self.seated)  # a seat without a hand: the winner
+            for row in rows:
+                if row[5] is not None:
+                    opened[self._seats[row[5]]] = bool(row[8])
+            winner, hand_rummy = rows[0][2:4]
             played.append(
                 statistics.PlayedRound(
-                    winner=round_.winner,
-                    hand_rummy=round_.hand_rummy,
+                    winner=winner,
+                    hand_rummy=bool(hand_rummy),
                     points=tuple(points),
                     opened=tuple(opened),
                 )
