@@ -5,8 +5,8 @@ from collections.abc import Iterable
 
 from django import template
 from django.forms import CheckboxInput
-from django.template.defaultfilters import floatformat
 from django.urls import reverse
+from django.utils.formats import get_format
 from django.utils.html import conditional_escape, escape, format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext, ngettext
@@ -445,6 +445,9 @@ def statistics_table(statistics) -> SafeString:
         f'<th scope="col" role="columnheader"><bdi>{html.escape(player.name)}</bdi></th>'
         for player in statistics
     )
+    # What floatformat:1 writes, for a fraction already rounded to tenths (average_points) and
+    # under 1000: "12.5", or "12,5" in Czech, Bulgarian, Indonesian and Swedish.
+    decimal = html.escape(get_format("DECIMAL_SEPARATOR"))
     # Each gettext() outside the f-strings: makemessages (xgettext) does not look inside them.
     rows = [
         (gettext("Rounds won"), [f"{player.rounds_won:d}" for player in statistics]),
@@ -452,7 +455,7 @@ def statistics_table(statistics) -> SafeString:
         (gettext("Caught not opened"), [f"{player.never_opened:d}" for player in statistics]),
         (
             gettext("Average points a round"),
-            [floatformat(player.average_points, 1) for player in statistics],
+            [f"{player.average_points:.1f}".replace(".", decimal) for player in statistics],
         ),
         (
             gettext("Best round"),
