@@ -512,3 +512,83 @@ def round_numbers(numbers: tuple[int, ...]) -> str:
     else:
         said = ngettext("%(counter)s round", "%(counter)s rounds", count) % {"counter": count}
     return f'<small class="round-numbers">{html.escape(said)}</small>'
+
+
+@register.simple_tag(takes_context=True)
+def hand_row(context, seat: dict) -> SafeString:
+    """One player's row of the round form (RoundForm.seats(): the player, the bound fields of
+    their cards, value and not-opened box, their "went out" choice, the points worked out and
+    how they came about): "went out", the name (with the context's `sheet`, the player's
+    standing), the points, the card keys, the value field, the not-opened switch, the typed
+    cards, and the field errors. Drawn in Python, each word translated once a row, as the
+    round rows are: six of them were a third of the game page's template work. The inputs'
+    attributes are input_attrs's, as Django's widgets write them (tests/test_performance.py)."""
+    form = context["form"]
+    player = seat["player"]
+    number = player.seat
+    cards, value, not_opened = seat["cards"], seat["value"], seat["not_opened"]
+    choice = seat["winner_choice"]
+    # Each gettext() outside the f-strings: makemessages (xgettext) does not look inside them.
+    went_out = html.escape(gettext("went out"))
+    points_label = html.escape(gettext("points"))
+    remove_label = html.escape(gettext("Remove"))
+    cards_label = html.escape(gettext("Cards"))
+    name = html.escape(player.name)
+    chosen = html.escape(gettext("Cards chosen for %(name)s") % {"name": player.name})
+    instead = html.escape(
+        gettext("Hand value of %(name)s, instead of the cards") % {"name": player.name}
+    )
+    cards_id = html.escape(cards.id_for_label)
+    value_id = html.escape(value.id_for_label)
+    choice_id = html.escape(choice.id_for_label)
+    winner = form["winner"]
+    invalid = ' aria-invalid="true"' if winner.errors else ""
+    checked = " checked" if choice.data["selected"] else ""
+    if context.get("sheet"):
+        who = standing(context, context["board"].players[number], seat_row=True)
+    else:
+        who = f'<bdi class="hand-name" id="name-{number:d}">{name}</bdi>'
+    points = "" if seat["points"] is None else f"{seat['points']:d}"
+    errors = ""
+    for field in (cards, value):
+        if field.errors:
+            said = "".join(
+                f'<p class="field-error" role="alert">{conditional_escape(error)}</p>'
+                for error in field.errors
+            )
+            errors += f'<div id="{html.escape(field.auto_id)}_error">{said}</div>'
+    explain = html.escape(not_opened_sum(seat["explain"]))
+    return mark_safe(  # noqa: S308 (every text escaped above)
+        f'<div class="hand seat-{number:d}" role="group" aria-labelledby="name-{number:d}">\n'
+        '<div class="hand-head">\n'
+        f'<label class="out-choice" for="{choice_id}"><input type="radio"'
+        f' name="{html.escape(winner.html_name)}"'
+        f' value="{conditional_escape(choice.data["value"])}" id="{choice_id}"'
+        f" required{invalid}{checked}><span>{went_out}</span></label>\n"
+        f"{who}\n"
+        f'<output id="points-{number:d}" class="points-preview" for="{cards_id} {value_id}"'
+        f' aria-label="{points_label}">{points}</output>\n'
+        "</div>\n"
+        '<div class="hand-inputs">\n'
+        f'<div class="picker" data-field="{cards_id}" data-remove-label="{remove_label} %s">\n'
+        f"{picker_keys()}\n"
+        f'<div class="chosen" role="group" aria-live="polite" aria-label="{chosen}"></div>\n'
+        "</div>\n"
+        '<div class="hand-side">\n'
+        '<span class="value-field">\n'
+        f'<label class="visually-hidden" for="{value_id}">{instead}</label>\n'
+        f'<input type="number"{input_attrs(value)}>\n'
+        "</span>\n"
+        f'<label class="switch not-opened" for="{html.escape(not_opened.id_for_label)}">'
+        f'<input type="checkbox"{input_attrs(not_opened)}>'
+        f"<span>{conditional_escape(not_opened.label)}</span></label>\n"
+        "</div>\n"
+        '<div class="typed">\n'
+        f'<label class="cards-label" for="{cards_id}">{cards_label}</label>\n'
+        f'<input type="text"{input_attrs(cards)}>\n'
+        "</div>\n"
+        "</div>\n"
+        f'<p id="explain-{number:d}" class="explain">{explain}</p>\n'
+        f'<div id="errors-{number:d}" class="seat-errors">\n{errors}\n</div>\n'
+        "</div>"
+    )
