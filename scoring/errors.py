@@ -112,6 +112,10 @@ MESSAGES = {
     ),
     "first_dealer_unknown": _("Choose one of the players to deal first."),
     # Tables (models.Table).
+    "table_changed": _(
+        "Another phone changed this table since this page was loaded, so nothing was changed "
+        "here. It is shown below as it is now: make your change again if it is still needed."
+    ),
     "member_count": _("A table has 1 to %(limit)s members, not %(count)s."),
     "member_duplicate": _("Two members have this name: make them different."),
     "member_lookalike": _(

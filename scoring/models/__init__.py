@@ -18,7 +18,7 @@ from .common import (
 )
 from .game import Changes, Game, clock_version, snapshot
 from .rounds import GameEvent, Hand, Player, Round, RoundQuerySet
-from .table import MAX_MEMBERS, MAX_TABLE_NAME_LENGTH, Member, NewMember, Table
+from .table import MAX_MEMBERS, MAX_TABLE_NAME_LENGTH, Member, NewMember, Table, TableEvent
 
 __all__ = [
     "MAX_MEMBERS",
@@ -37,6 +37,7 @@ __all__ = [
     "RulesField",
     "Status",
     "Table",
+    "TableEvent",
     "clock_version",
     "new_token",
     "snapshot",

@@ -95,6 +95,10 @@ class Game(models.Model):
     version = models.BigIntegerField(default=0)
     # The seat that dealt the first round; the deal moves one seat each round.
     first_dealer = models.PositiveSmallIntegerField(default=0)
+    # Changes to the deal made during the game, oldest first: from round `from` on, seat
+    # `dealer` deals, then the deal moves along `order` (every seat once). Rounds before a
+    # change keep their dealers: [] for a game whose deal moved one seat each round throughout.
+    seating = models.JSONField(default=list, blank=True)
     # Kept in step with the rounds by refresh_standing(), so that lists need no totals.
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
     winner_seat = models.PositiveSmallIntegerField(null=True, blank=True)

@@ -170,6 +170,8 @@ class GameEvent(models.Model):
         DELETED = "deleted", _("Round deleted")
         RESTORED = "restored", _("Round restored")
         RENAMED = "renamed", _("Player renamed")
+        # Who deals next, or the seating order the deal follows, changed during the game.
+        SEATED = "seated", _("Seats and dealer changed")
 
     # The kinds that change a round in place, and every kind that changes the rounds.
     EDITS = (Kind.EDITED, Kind.CORRECTED)

@@ -10,10 +10,11 @@ from dataclasses import dataclass
 from django.db import models, transaction
 from django.db.models import Count, Max
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from .. import rules
 from .common import RulesField, _locked, new_token
-from .game import Game
+from .game import Game, clock_version
 from .rounds import Player
 
 # The most members a table may have, and the longest name a table may have.
@@ -46,6 +47,9 @@ class Table(models.Model):
     view_token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
     # The house rules of the table's new games (SPEC 2.4), as Game.house_rules keeps them.
     house_rules = RulesField()
+    # Grows with every change to the table itself (its rules, its members: _log), so that a
+    # form sent from a page older than another phone's change is told so, as a round's is.
+    version = models.BigIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -158,6 +162,17 @@ class Table(models.Model):
         Inside, the games it changes are locked in the order of their ids (_lock_games), and
         their players and members after them."""
         return _locked(self)
+
+    def _log(
+        self, kind: str, name: str = "", before: object = None, after: object = None
+    ) -> TableEvent:
+        """Keep a change to the table itself (its rules, a member's standing) in its history
+        and move its version on: called on the locked row, inside _changing."""
+        self.version = max(self.version + 1, clock_version())
+        Table.objects.filter(pk=self.pk).update(version=self.version, updated_at=timezone.now())
+        return TableEvent.objects.create(
+            table=self, kind=kind, name=name, before=before, after=after, version=self.version
+        )
 
     def add_member(self, name: str) -> Member:
         """A new member of the table, listed last; the same member when the name is already
@@ -380,6 +395,9 @@ class Member(models.Model):
     name_key = models.CharField(max_length=rules.MAX_NAME_KEY_LENGTH)
     # The order in which the table lists its members.
     position = models.PositiveSmallIntegerField(default=0)
+    # A member who left the group: kept in the games they played, the standings and head to
+    # head, but not offered for new games; they can come back.
+    retired = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["table", "position", "pk"]
@@ -393,3 +411,31 @@ class Member(models.Model):
     def save(self, *args, **kwargs) -> None:
         self.name_key = rules.name_key(self.name)
         super().save(*args, **kwargs)
+
+
+class TableEvent(models.Model):
+    """One change to a table itself, kept for its history with when it was made: its rules
+    for the next games changed, a member retired, back, or removed. `before` and `after` say
+    what changed (the rules' changes from the seeds, SPEC 2.4; a member's name)."""
+
+    class Kind(models.TextChoices):
+        RULES = "rules", _("Rules for the next games changed")
+        RETIRED = "retired", _("Member retired")
+        RETURNED = "returned", _("Member came back")
+        REMOVED = "removed", _("Member removed")
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="events")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    # The member's name at the time (it outlives a removed member).
+    name = models.CharField(max_length=rules.MAX_NAME_LENGTH, blank=True)
+    before = models.JSONField(null=True)
+    after = models.JSONField(null=True)
+    # The table's version after the change.
+    version = models.BigIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} {self.name}".strip()
