@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 
+from django.contrib import messages
 from django.core.exceptions import BadRequest
 from django.db import DatabaseError, connection
 from django.http import (
@@ -315,7 +316,9 @@ def game_page(request: HtmxHttpRequest, token: str, editable: bool) -> HttpRespo
             # one made already only goes there); past the limit, refused as 429.
             if game.next_game_id is None:
                 limits.spend(request)
-            return redirect(request, reverse("game", args=[game.rematch().edit_token]))
+            next_game = game.rematch()
+            _tell_new_game(request, next_game)
+            return redirect(request, reverse("game", args=[next_game.edit_token]))
         if action == "delete":
             game.delete_round(_round_as_seen(request.POST), phone=phone)
         else:
@@ -503,6 +506,8 @@ def _poll(request: HttpRequest, token: str, editable: bool) -> HttpResponse:
         return HttpResponse(status=204)
     with snapshot():
         game = Game.with_players(**{field: token})
+        if game.next_game_id is not None:
+            return _to_next_game(request, game, editable)
         typing = request.GET.get("typing") == "1"
         changes = game.changes_since(
             request.GET.get("v", ""),
@@ -516,6 +521,23 @@ def _poll(request: HttpRequest, token: str, editable: bool) -> HttpResponse:
         return _rendered(
             _game_response(request, game, partial="live", editable=editable, typing=typing)
         )
+
+
+def _to_next_game(request: HttpRequest, game: Game, editable: bool) -> HttpResponse:
+    """A phone still on a game that has since been rematched goes to the game played now (the
+    newest of the rematch chain) by the link it came by, the players' or the watch-only one,
+    and is told so there. Only a page that was on the game when the rematch was made: one
+    opened afterwards polls from the version after it and stays, to look at the game over."""
+    newest = game.played_now()
+    _tell_new_game(request, newest)
+    link = "game" if editable else "view"
+    token = newest.edit_token if editable else newest.view_token
+    return redirect(request, reverse(link, args=[token]))
+
+
+def _tell_new_game(request: HttpRequest, game: Game) -> None:
+    """Say on the next page (a message: shown once, base.html) that the game is a new one."""
+    messages.info(request, gettext("New game: %(players)s") % {"players": ", ".join(game.names)})
 
 
 def _changes(

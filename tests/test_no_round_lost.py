@@ -216,13 +216,14 @@ def test_a_rematch_tapped_on_two_phones_is_one_next_game(client, every_kind_game
     assert first["Location"] == url(next_game)
     assert second["HX-Redirect"] == url(next_game)
 
-    # The players' page offers the way to it, the watchers' page too (live, by its poll).
+    # The players' page offers the way to it; a watcher's page that was on the game goes
+    # there by its next poll, by the watch-only link (tests/test_following.py for more).
     html = client.get(url(every_kind_game)).content.decode()
     assert f'href="{url(next_game)}"' in html and 'value="rematch"' not in html
     poll = f"/v/{every_kind_game.view_token}/poll?v={old_version}"
-    watched = client.get(poll, headers=HTMX).content.decode()
-    assert f'href="/v/{next_game.view_token}/"' in watched
-    assert next_game.edit_token not in watched
+    watched = client.get(poll, headers=HTMX)
+    assert watched["HX-Redirect"] == f"/v/{next_game.view_token}/"
+    assert next_game.edit_token not in watched.content.decode()
 
 
 # 9. Names can't turn the page around or look alike.

@@ -251,6 +251,14 @@ class Game(models.Model):
             [self.pk],
         )
 
+    def played_now(self) -> Game:
+        """The game its players play now: the newest of this game's rematches (a rematch of a
+        rematch, ...), or this game when it has none. One query a rematch."""
+        game = self
+        while game.next_game_id is not None:
+            game = game.next_game
+        return game
+
     def dealer_for(self, round_number: int, players: int) -> int:
         """The seat that deals round `round_number` (1-based)."""
         return (self.first_dealer + round_number - 1) % players

@@ -1,0 +1,110 @@
+"""Following the game (issue 24): when a game is rematched, every page that was on it moves to
+the new game by its next poll, the players' phones by the players' link and the watchers by the
+watch-only link, and the new page says "New game: …" once."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.utils import translation
+
+from scoring.exchange import import_game
+from scoring.models import Game
+from scoring.rules import Hand, RoundEntry
+from tests.conftest import game_document
+from tests.pages import read
+
+HTMX = {"HX-Request": "true"}
+
+
+@pytest.fixture
+def finished(db) -> Game:
+    return import_game(game_document("every_kind"))
+
+
+def poll(client, game: Game, version: int, editable: bool = True):
+    link, token = ("g", game.edit_token) if editable else ("v", game.view_token)
+    return client.get(f"/{link}/{token}/poll?v={version}&shown=finished", headers=HTMX)
+
+
+def notices(response) -> list[str]:
+    return read(response).texts(".banner.notice")
+
+
+# The model: the game played now.
+
+
+def test_the_game_played_now_is_the_newest_rematch_of_the_chain(finished):
+    assert finished.played_now() == finished
+    second = finished.rematch()
+    assert finished.played_now() == second
+    assert second.played_now() == second
+
+
+# The players' link and the watch-only link.
+
+
+def test_a_players_phone_on_the_game_goes_to_the_rematch_by_its_next_poll(client, finished):
+    seen = finished.version
+    rematch = finished.rematch()
+    answer = poll(client, finished, seen)
+    assert answer.status_code == 200
+    assert answer["HX-Redirect"] == f"/g/{rematch.edit_token}/"
+    arrived = client.get(answer["HX-Redirect"])
+    assert notices(arrived) == ["New game: Ana, Boris, Cyril, Dana"]
+    # Said once: the page drawn again (a reload) says nothing more.
+    assert notices(client.get(answer["HX-Redirect"])) == []
+
+
+def test_a_watcher_goes_by_the_watch_only_link_and_never_learns_the_edit_token(client, finished):
+    seen = finished.version
+    rematch = finished.rematch()
+    answer = poll(client, finished, seen, editable=False)
+    assert answer["HX-Redirect"] == f"/v/{rematch.view_token}/"
+    arrived = client.get(answer["HX-Redirect"])
+    assert notices(arrived) == ["New game: Ana, Boris, Cyril, Dana"]
+    for response in (answer, arrived):
+        assert rematch.edit_token not in response.content.decode()
+        assert finished.edit_token not in response.content.decode()
+
+
+def test_a_page_opened_after_the_rematch_stays_on_the_game_it_shows(client, finished):
+    finished.rematch()
+    finished.refresh_from_db()
+    # Someone looks at last week's game: its poll, from the version after the rematch, stays.
+    assert poll(client, finished, finished.version).status_code == 204
+    page = client.get(f"/g/{finished.edit_token}/")
+    assert "Next game" in read(page).text and notices(page) == []
+
+
+def test_a_page_two_rematches_behind_goes_to_the_game_played_now(client, finished):
+    seen = finished.version
+    second = finished.rematch()
+    # Ana makes hand rummy twice: 400 each for the others, past the target of 300.
+    hand_rummy = RoundEntry(hands=(Hand(), *[Hand(opened=False)] * 3), winner=0, hand_rummy=True)
+    second.record_round(hand_rummy)
+    second.record_round(hand_rummy)
+    third = second.rematch()
+    answer = poll(client, finished, seen)
+    assert answer["HX-Redirect"] == f"/g/{third.edit_token}/"
+
+
+def test_the_phone_that_tapped_rematch_is_told_too(client, finished):
+    answer = client.post(f"/g/{finished.edit_token}/", {"action": "rematch"}, follow=True)
+    assert notices(answer) == ["New game: Ana, Boris, Cyril, Dana"]
+
+
+def test_the_new_game_notice_escapes_names_and_speaks_the_phones_language(client, db):
+    document = json.dumps(game_document("every_kind")).replace('"Ana"', '"<b>Ana</b>"')
+    game = import_game(json.loads(document))
+    seen = game.version
+    game.rematch()
+    with translation.override("cs"):
+        answer = client.get(
+            f"/g/{game.edit_token}/poll?v={seen}", headers={**HTMX, "Accept-Language": "cs"}
+        )
+    arrived = client.get(answer["HX-Redirect"], headers={"Accept-Language": "cs"})
+    html = arrived.content.decode()
+    assert "<b>Ana</b>" not in html and "&lt;b&gt;Ana&lt;/b&gt;" in html
+    assert notices(arrived) == ["Nová hra: <b>Ana</b>, Boris, Cyril, Dana"]
