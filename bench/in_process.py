@@ -47,39 +47,22 @@ from django.test.utils import (  # noqa: E402
     setup_test_environment,
 )
 
-PLAYERS = ["Ana", "Boris", "Cyril", "Dana", "Emil", "Fran"]
-HANDS = [{"cards": ["2S"]}, {"cards": ["3H"]}, {"cards": ["2C"]}, {"value": 2}, {"value": 3}]
+from tests.long_games import six_player_document, table_document  # noqa: E402
+
 BUDGETS = {"game page": 15.0, "changed poll": 8.0}
 
 
 def six_player_game(rounds: int):
     from scoring.exchange import import_game
 
-    documents = []
-    for number in range(rounds):
-        winner = number % 6
-        losers = [name for seat, name in enumerate(PLAYERS) if seat != winner]
-        hands = {name: HANDS[(number + i) % len(HANDS)] for i, name in enumerate(losers)}
-        documents.append({"winner": PLAYERS[winner], "hands": hands})
-    return import_game({"format": "rami-game/1", "players": PLAYERS, "rounds": documents})
+    return import_game(six_player_document(rounds))
 
 
 def table_of(games: int):
-    """A table of six members and `games` finished games of three of them."""
+    """The benchmark's table of `games` games (bench/seed.py's)."""
     from scoring.exchange import import_table
 
-    documents = []
-    for number in range(games):
-        players = [PLAYERS[(number + seat) % 6] for seat in range(3)]
-        documents.append(
-            {
-                "format": "rami-game/1",
-                "players": players,
-                "rounds": [{"winner": players[0], "hand_rummy": True, "hands": {}}],
-            }
-        )
-    document = {"format": "rami-table/1", "name": "Thursday", "members": PLAYERS}
-    return import_table({**document, "games": documents})
+    return import_table(table_document(games))
 
 
 def requests() -> dict[str, dict]:

@@ -32,25 +32,7 @@ from django.db import transaction  # noqa: E402
 from scoring import exchange  # noqa: E402
 from scoring.exchange import import_game  # noqa: E402
 from scoring.models import Game, GameEvent, Hand, Player, Round  # noqa: E402
-
-PLAYERS = ["Ana", "Boris", "Cyril", "Dana", "Emil", "Fran"]
-# Small hands, so that a 6-player game (target 500) can run to 300 rounds and more without
-# anyone reaching the target: 8 points a round in all, about 1.3 per player.
-SMALL_HANDS = [{"cards": ["2S"]}, {"cards": ["3H"]}, {"cards": ["2C"]}, {"value": 2}, {"value": 3}]
-
-
-def game_document(rounds: int) -> dict:
-    """A 6-player rami-game/1 document with `rounds` rounds, the deal and the winner moving."""
-    documents = []
-    for number in range(rounds):
-        winner = number % len(PLAYERS)
-        losers = [name for seat, name in enumerate(PLAYERS) if seat != winner]
-        hands = {
-            name: SMALL_HANDS[(number + index) % len(SMALL_HANDS)]
-            for index, name in enumerate(losers)
-        }
-        documents.append({"winner": PLAYERS[winner], "hands": hands})
-    return {"format": "rami-game/1", "players": PLAYERS, "rounds": documents}
+from tests.long_games import PLAYERS, six_player_document, table_document  # noqa: E402
 
 
 def seed_games() -> dict:
@@ -67,7 +49,7 @@ def seed_games() -> dict:
         *((f"save_htmx_{number}", 60) for number in range(4)),
         *((f"save_plain_{number}", 60) for number in range(4)),
     ]:
-        game = import_game(game_document(rounds))
+        game = import_game(six_player_document(rounds))
         versions = game.events.order_by("-version").values_list("version", flat=True)
         made[name] = {
             "edit": game.edit_token,
@@ -78,31 +60,6 @@ def seed_games() -> dict:
             "rounds": rounds,
         }
     return made
-
-
-def table_document(games: int) -> dict:
-    """A rami-table/1 document of six members and `games` games of three players, the seats
-    moving on from game to game: a round someone goes out of, then a hand rummy that ends the
-    game; every tenth game is still being played (its first round only) and every seventh has
-    a guest in its last seat."""
-    documents = []
-    for number in range(games):
-        players = [PLAYERS[(number + seat) % len(PLAYERS)] for seat in range(3)]
-        if number % 7 == 0:
-            players[2] = "Guest"
-        hands = {
-            name: SMALL_HANDS[(number + i) % len(SMALL_HANDS)] for i, name in enumerate(players)
-        }
-        rounds = [{"winner": players[0], "hands": {name: hands[name] for name in players[1:]}}]
-        if number % 10:
-            rounds.append({"winner": players[number % 3], "hand_rummy": True})
-        documents.append({"format": "rami-game/1", "players": players, "rounds": rounds})
-    return {
-        "format": "rami-table/1",
-        "name": f"{games} games",
-        "members": PLAYERS,
-        "games": documents,
-    }
 
 
 def seed_tables() -> dict:

@@ -22,6 +22,7 @@ from scoring.models import Game
 from scoring.scoreboard import Scoreboard
 from scoring.templatetags.rami import card, hand_cards
 from tests.conftest import round_post
+from tests.long_games import six_player_document
 from tests.pages import read
 
 pytestmark = pytest.mark.django_db
@@ -29,20 +30,11 @@ pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}
 KB = 1024
 YEAR = 365 * 24 * 3600
-PLAYERS = ["Ana", "Boris", "Cyril", "Dana", "Emil", "Fran"]
-# Small hands, as in bench/seed.py: cards in most hands, and nobody near the target (500).
-HANDS = [{"cards": ["2S"]}, {"cards": ["3H"]}, {"cards": ["2C"]}, {"value": 2}, {"value": 3}]
 
 
 def six_player_game(rounds: int) -> Game:
     """A 6-player game of `rounds` rounds, recorded through the model, as the benchmark's."""
-    documents = []
-    for number in range(rounds):
-        winner = number % 6
-        losers = [name for seat, name in enumerate(PLAYERS) if seat != winner]
-        hands = {name: HANDS[(number + i) % len(HANDS)] for i, name in enumerate(losers)}
-        documents.append({"winner": PLAYERS[winner], "hands": hands})
-    return import_game({"format": "rami-game/1", "players": PLAYERS, "rounds": documents})
+    return import_game(six_player_document(rounds))
 
 
 def save_data(**extra) -> dict:
