@@ -170,7 +170,8 @@ def _rendered(response: HttpResponse) -> HttpResponse:
 def _game_page(request: HtmxHttpRequest, game: Game, editable: bool) -> TemplateResponse:
     """The game page as a GET gives it: with `?saved=<round id>` (where a save without
     JavaScript lands) the confirmation of that round, while it is the latest, and with
-    `?changed=<round id>` (where an edit lands) the line of the round as it is now, each
+    `?changed=<round id>` (where an edit lands) or `?back=<round id>` (where the history's
+    restore and "go back" land) the line of the round as it is now, each
     with its Undo on the phone that made the change; `?fix=<round id>&revision=<n>` (the
     Undo of a save) puts that round back into the form, to be put right; with
     `?rounds=all` every round, and for htmx only the round table (the "Show all" link);
@@ -199,6 +200,8 @@ def _game_page(request: HtmxHttpRequest, game: Game, editable: bool) -> Template
             return _saved(request, game, board, latest.round.pk, "saved", partial)
     elif (pk := request.GET.get("changed", "")).isdigit():
         return _saved(request, game, board, int(pk), "changed", partial)
+    elif (pk := request.GET.get("back", "")).isdigit():
+        return _saved(request, game, board, int(pk), "back", partial)
     return _game_response(request, game, board=board, partial=partial)
 
 
@@ -776,7 +779,8 @@ def history_page(request: HttpRequest, token: str) -> HttpResponse:
                 confirm = {"event": event.pk, **error.details}
             refused = rules_error_message(error, game.names)
         else:
-            return redirect(request, f"{here}?changed={round_.pk}")
+            # A deleted round restored, or a round back to a version before: "is back as it was".
+            return redirect(request, f"{here}?back={round_.pk}")
     context = {
         "game": game,
         "names": game.names,

@@ -98,6 +98,9 @@ def test_restoring_from_the_history_puts_the_round_back_at_its_place(client, gam
     assert response.status_code == 303
     assert list(game.rounds.values_list("number", "winner_seat")) == [(1, 0), (2, 1), (3, 2)]
     assert game.totals() == [25, 41, 49]
+    # The game page says what happened: the round is back (not "changed").
+    landed = read(client.get(response["Location"]))
+    assert landed.one(".banner.saved p").text.startswith("Round 3 is back as it was")
     shown = read(client.get(url(game)))
     assert changes(shown)[0] == "Round 3 restored"
     assert not shown.select("button[value=restore]")
