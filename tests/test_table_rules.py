@@ -116,7 +116,10 @@ def test_a_game_with_its_own_rules_leaves_the_tables_alone(table):
 
 def test_the_rules_page_shows_the_tables_rules_and_its_version(client):
     table = Table.start("Fifties", ["Ana", "Boris"], house_rules=JOKER_50)
-    page = read(client.get(f"/t/{table.edit_token}/rules/"))
+    response = client.get(f"/t/{table.edit_token}/rules/")
+    # Reached by the table's edit token: no cache keeps it.
+    assert response["Cache-Control"] == "private, no-store"
+    page = read(response)
     assert "Rules for the next games" in page.text
     assert page.one("input[name=joker]").get("value") == "50"
     assert page.one("input[name=ace]").get("value") == "11"
