@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django import forms
+from django.utils.html import format_html_join
 from django.utils.translation import gettext_lazy as _
 
 from . import house_rules, rules
@@ -24,25 +25,59 @@ VALUE_ERRORS = {"not_a_number", "negative_value", "value_too_large", "value_too_
 
 
 class HouseRulesForm(forms.Form):
-    """A form that sets house rules (SPEC 2.4), folded under its other fields: the start form's
-    for a game, and a table's for its games. `cleaned_data["house_rules"]` is the rules.Rules
-    typed (None when a value is wrong; the error is next to it)."""
+    """A form that sets house rules (SPEC 2.4): the start form's for a game, a table's for its
+    games (when it starts, and later on its rules page), and the rules of one game started at
+    a table. `cleaned_data["house_rules"]` is the rules.Rules typed (None when a value is
+    wrong; the error is next to it).
 
-    def __init__(self, *args, **kwargs) -> None:
+    The fields are prefilled with `house_rules` (None: the seeds'), which a post without them
+    (a script's) plays by. A form whose rules may change while its page is shown (a table's
+    new game) sets `show_hidden_initial` on its rule fields: the page then carries each value
+    as it showed it (shown_values), and rules_changed tells what was typed from what another
+    phone changed meanwhile."""
+
+    def __init__(self, *args, house_rules: rules.Rules | None = None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
+        self.shown_rules = house_rules or rules.SEEDS
         self._add_house_rule_fields()
 
     def house_rule_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in house_rules.FIELDS]
 
+    def shown_values(self) -> str:
+        """The hidden inputs of each rule's value as the page showed it, for the fields that
+        keep it (show_hidden_initial); the page lays out some fields choice by choice, so
+        they are written together here rather than beside each field."""
+        return format_html_join(
+            "",
+            "{}",
+            (
+                (field.as_hidden(only_initial=True),)
+                for field in self.house_rule_fields()
+                if field.field.show_hidden_initial
+            ),
+        )
+
+    def rules_changed(self) -> bool:
+        """Whether a rule was typed differently from the value the page showed (a form sent
+        without the rules, a script's, changes none)."""
+        if not self.is_bound or not self["rules_shown"].data:
+            return False
+        return any(name in self.changed_data for name in house_rules.FIELDS)
+
+    def house_rules_open(self) -> bool:
+        """Whether folded house rules show unfolded: when one of them needs fixing or was
+        changed from the value shown, so that what was typed is seen again."""
+        return self.rules_changed() or any(field.errors for field in self.house_rule_fields())
+
     def _add_house_rule_fields(self) -> None:
-        """The house rules in their words (house_rules.in_words), prefilled with the seeds'
-        values. `rules_shown` tells a form that carried them from a post that did not (a
-        script's): that one plays the seeds' rules."""
+        """The house rules in their words (house_rules.in_words), prefilled with
+        `shown_rules`. `rules_shown` tells a form that carried them from a post that did not
+        (a script's): that one plays by `shown_rules`."""
         self.fields["rules_shown"] = forms.BooleanField(
             widget=forms.HiddenInput, required=False, initial=True
         )
-        for rule in house_rules.in_words(rules.SEEDS):
+        for rule in house_rules.in_words(self.shown_rules):
             if rule.name == "not_opened_cap_half_target":
                 field = forms.BooleanField(label=rule.label, required=False)
             elif rule.name == "hand_rummy":
@@ -67,10 +102,10 @@ class HouseRulesForm(forms.Form):
             self.initial[rule.name] = rule.value
 
     def _house_rules(self, cleaned: dict) -> rules.Rules | None:
-        """The rules the form sets (the seeds' where a value is left empty and may not be),
+        """The rules the form sets (the seeds' value where one is left empty and may not be),
         or None, with our message next to each value that is out of range."""
         if not cleaned.get("rules_shown"):
-            return rules.SEEDS
+            return self.shown_rules
         values: dict = {
             "not_opened_cap_half_target": bool(cleaned.get("not_opened_cap_half_target"))
         }

@@ -1,7 +1,8 @@
-"""Forms of a table's pages (SPEC 2.5): start a table, start a game from it, add or rename a
-member, keep a finished game's group together. They only gather what was typed; the rules of
-names, members and games are checked by the Table methods (and scoring.rules under them), whose
-RulesError each form puts next to the field concerned (`refused`), keeping everything typed.
+"""Forms of a table's pages (SPEC 2.5): start a table, start a game from it, change the rules
+of its next games, add or rename a member, keep a finished game's group together. They only
+gather what was typed; the rules of names, members and games are checked by the Table methods
+(and scoring.rules under them), whose RulesError each form puts next to the field concerned
+(`refused`), keeping everything typed.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 from . import rules
 from .errors import rules_error_message
-from .forms import HouseRulesForm
+from .forms import HiddenNumber, HouseRulesForm
 from .models import MAX_MEMBERS, Member, NewMember, Table
 
 
@@ -97,15 +98,28 @@ class KeepTogetherForm(forms.Form):
             raise forms.ValidationError(rules_error_message(error), code=error.code) from None
 
 
-class NewGameForm(forms.Form):
+class NewGameForm(HouseRulesForm):
     """Who plays today: a toggle per member, and names for guests or new members (a guest
-    plays this game only; a new member joins the table). The members' order is the seating."""
+    plays this game only; a new member joins the table). The members' order is the seating.
+    Folded under them, the rules of this game, prefilled with the table's (`house_rules`):
+    `cleaned_data["own_rules"]` is the rules typed when one was changed from the page's, else
+    None (the table's rules, as they are when the game starts)."""
 
     GUESTS = 4
     SHOWN = 2
 
-    def __init__(self, *args, members: Sequence[Member], **kwargs) -> None:
-        super().__init__(*args, prefix="play", **kwargs)
+    def __init__(
+        self,
+        *args,
+        members: Sequence[Member],
+        house_rules: rules.Rules | None = None,
+        **kwargs,
+    ) -> None:
+        super().__init__(*args, prefix="play", house_rules=house_rules, **kwargs)
+        # Changed from what the page showed, not from the table's rules now: a change of the
+        # table's rules on another phone meanwhile is not taken for this game's own.
+        for field in self.house_rule_fields():
+            field.field.show_hidden_initial = True
         self.members = list(members)
         self.fields["members"] = forms.MultipleChoiceField(
             label=_("Who plays today?"),
@@ -147,6 +161,7 @@ class NewGameForm(forms.Form):
             players.append(NewMember(name) if cleaned.get(f"join_{index}") else name)
             self.seat_fields.append(f"guest_{index}")
         cleaned["players"] = players
+        cleaned["own_rules"] = cleaned.get("house_rules") if self.rules_changed() else None
         return cleaned
 
     def refused(self, error: rules.RulesError) -> None:
@@ -159,6 +174,17 @@ class NewGameForm(forms.Form):
             self.add_error(self.seat_fields[error.player], message)
         else:
             self.add_error(None, message)
+
+
+class TableRulesForm(HouseRulesForm):
+    """The rules of a table's next games, prefilled with its rules now (`house_rules`), and
+    the table's version the page showed (`seen`), so that a change made meanwhile on another
+    phone is not undone unseen (Table.change_rules)."""
+
+    seen = HiddenNumber()
+
+    def __init__(self, *args, table: Table, **kwargs) -> None:
+        super().__init__(*args, house_rules=table.rules, initial={"seen": table.version}, **kwargs)
 
 
 class MemberNameForm(forms.Form):

@@ -9,12 +9,13 @@ scoring.rules', never written here.
 
 A table's page reads its numbers in five queries, whatever the number of its games
 (scoring.tables.Played: the members and the players' totals read once for the standings, head
-to head and results): tests/test_table_views.py counts them for 3 and for 200 games, and
-`make bench-pages` measures the page of a 200-game table.
+to head and results), and its history in one more: tests/test_table_views.py counts them for 3
+and for 200 games, and `make bench-pages` measures the page of a 200-game table.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from itertools import accumulate
 
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
@@ -24,9 +25,16 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods
 
 from . import chart, exchange, house_rules, http, limits, recent, rules, sharing, tables
+from .errors import rules_error_message
 from .http import HtmxHttpRequest, redirect
-from .models import Game, Member, Table
-from .table_forms import KeepTogetherForm, MemberNameForm, NewGameForm, TableStartForm
+from .models import Game, Member, Table, TableEvent
+from .table_forms import (
+    KeepTogetherForm,
+    MemberNameForm,
+    NewGameForm,
+    TableRulesForm,
+    TableStartForm,
+)
 
 
 def _table_or_404(**lookup: str) -> Table:
@@ -58,6 +66,8 @@ TABLE_ACTIONS = {"play", "add_member", "rename"}
 # unfinished, most likely) and the latest finished; `?games=all` lists every one.
 SHOWN_IN_PLAY = 3
 SHOWN_GAMES = 10
+# The changes to the table itself its page lists, newest first; `?history=all` lists every one.
+SHOWN_CHANGES = 20
 
 
 @http.require_GET_when_watch_only
@@ -70,7 +80,8 @@ def table_page(request: HtmxHttpRequest, token: str, editable: bool) -> HttpResp
     links). Template: scoring/table.html (see _table_response).
 
     POST actions, from the edit link only (the `action` field): `play` (NewGameForm: the
-    members who play today, guests and new members) goes to the new game's page; `add_member`
+    members who play today, guests and new members, and the game's own rules when changed
+    from the table's) goes to the new game's page; `add_member`
     and `rename` (a member's `member` id and new `name`) come back here. A refused form is
     shown again with what was typed and the reason (a new game past the limit, with 429)."""
     table = _table_or_404(**http.token_lookup(token, editable))
@@ -82,11 +93,13 @@ def table_page(request: HtmxHttpRequest, token: str, editable: bool) -> HttpResp
             return HttpResponse("unknown action", status=400, content_type="text/plain")
         here = reverse("table", args=[table.edit_token])
         if action == "play":
-            form = NewGameForm(request.POST, members=members)
+            form = NewGameForm(request.POST, members=members, house_rules=table.rules)
             if form.is_valid():
                 try:
                     limits.spend(request)
-                    game = table.new_game(form.cleaned_data["players"])
+                    game = table.new_game(
+                        form.cleaned_data["players"], house_rules=form.cleaned_data["own_rules"]
+                    )
                 except rules.RulesError as error:
                     form.refused(error)
                 else:
@@ -145,8 +158,10 @@ def _table_response(
     and `played` (tables.GameResult, newest first: the latest SHOWN_IN_PLAY and SHOWN_GAMES,
     or with `?games=all` every one; `played_count` says how many finished), `chart`
     (wins_chart), `small_sample` (tables.SMALL_SAMPLE), `members`, `games_count`, `share`
-    (the links with their QR codes); on the edit link the forms: `play_form`, `add_form` and
-    `renames` ((member, form) for each member)."""
+    (the links with their QR codes), `changes` (TableChange: the table's history, newest
+    first, the latest SHOWN_CHANGES or with `?history=all` every one; `more_changes` when
+    some are left out); on the edit link the forms: `play_form`, `add_form` and `renames`
+    ((member, form) for each member)."""
     # The members and the players' totals read once, for the standings, the games and the pairs.
     at_table = tables.Played.of(table, members)
     table_standings = tables.standings(table, at_table)
@@ -154,6 +169,10 @@ def _table_response(
     played = [game for game in reversed(games) if game.finished]
     in_play = [game for game in reversed(games) if not game.finished]
     all_games = request.GET.get("games") == "all"
+    all_changes = request.GET.get("history") == "all"
+    # One more than shown, to know whether there are more.
+    events = table.events.all() if all_changes else table.events.all()[: SHOWN_CHANGES + 1]
+    changes = [TableChange.of(event) for event in events]
     context = {
         "table": table,
         "editable": editable,
@@ -168,6 +187,8 @@ def _table_response(
         "played": played if all_games else played[:SHOWN_GAMES],
         "played_count": len(played),
         "chart": wins_chart(members, games),
+        "changes": changes if all_changes else changes[:SHOWN_CHANGES],
+        "more_changes": len(changes) > SHOWN_CHANGES and not all_changes,
         "share": sharing.links(
             request,
             edit=reverse("table", args=[table.edit_token]) if editable else None,
@@ -175,7 +196,7 @@ def _table_response(
         ),
     }
     if editable:
-        context["play_form"] = play_form or NewGameForm(members=members)
+        context["play_form"] = play_form or NewGameForm(members=members, house_rules=table.rules)
         context["add_form"] = add_form or MemberNameForm(prefix="add")
         context["renames"] = [
             (
@@ -187,6 +208,48 @@ def _table_response(
             for member in members
         ]
     return TemplateResponse(request, "scoring/table.html", context)
+
+
+@dataclass(frozen=True)
+class TableChange:
+    """One change to the table itself as its page lists it: the event (its kind, the member's
+    name, when), and for a change of its rules the rules after it in words (an empty list:
+    the players' own rules)."""
+
+    event: TableEvent
+    rules_after: list[str] | None
+
+    @classmethod
+    def of(cls, event: TableEvent) -> TableChange:
+        after = event.rules_after
+        return cls(event, None if after is None else house_rules.summary(after))
+
+
+@require_http_methods(["GET", "POST"])
+def table_rules(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    """The rules of the table's next games, from its edit link only (a watch-only token is a
+    404): the house rules fields prefilled with the table's rules; sent, the table's next
+    games play by them (Table.change_rules) and the table's page follows. The games started
+    before keep their own. Template: scoring/table_rules.html; context: `table`, `form`
+    (TableRulesForm) and `refused` (why nothing was changed: another phone changed the
+    table since the page was loaded, 409, the form showing the table's rules as they are
+    now). A value out of range is refused next to its field, everything typed kept."""
+    table = _table_or_404(edit_token=token)
+    form = TableRulesForm(request.POST or None, table=table)
+    context: dict = {"table": table}
+    status = 200
+    if request.method == "POST" and form.is_valid():
+        try:
+            table.change_rules(form.cleaned_data["house_rules"], form.cleaned_data["seen"])
+        except rules.RulesError as error:
+            table.refresh_from_db()
+            form = TableRulesForm(table=table)
+            context["refused"] = rules_error_message(error)
+            status = 409
+        else:
+            return redirect(request, reverse("table", args=[table.edit_token]))
+    context["form"] = form
+    return TemplateResponse(request, "scoring/table_rules.html", context, status=status)
 
 
 def wins_chart(members: list[Member], games: list[tables.GameResult]) -> chart.Chart | None:

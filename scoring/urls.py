@@ -50,6 +50,8 @@ urlpatterns = [
     path(
         "t/<token:token>/export.json", table_views.table_export_json, EDIT, name="table_export_json"
     ),
+    # The rules of a table's next games: from its edit link only.
+    path("t/<token:token>/rules/", table_views.table_rules, name="table_rules"),
     path("w/<token:token>/", table_views.table_page, WATCH, name="table_view"),
     path(
         "w/<token:token>/export.json",

@@ -40,6 +40,8 @@ def test_the_token_urls_are_the_ones_checked_here():
         "table_view",
         "table_view_export_json",
         "keep_together",
+        # tests/test_table_rules.py checks it.
+        "table_rules",
     }
 
 

@@ -113,11 +113,13 @@ class Table(models.Model):
         self,
         players: Sequence[Member | NewMember | str],
         first_dealer: int | None = None,
+        house_rules: rules.Rules | None = None,
     ) -> Game:
         """A new game of the table, its players seated in this order: a `Member` of the table;
         a `NewMember(name)`, who joins the table first; or a `str`, a guest (who plays without
         joining). A name that is already a member's (by name key), given either way, is that
-        member. The table's house rules apply.
+        member. The game plays by `house_rules` when given (its own: the table's do not
+        change), else by the table's rules as they are now.
 
         The first dealer is `first_dealer` (a seat) when given; else the deal follows on from
         the table's last game (deal_follows_on). RulesError as Game's start form gives it: 2
@@ -135,7 +137,7 @@ class Table(models.Model):
                 for player in players
             ]
         )
-        with self._changing():
+        with self._changing() as table:
             joining = [
                 name
                 for name, player in zip(names, players, strict=True)
@@ -150,7 +152,9 @@ class Table(models.Model):
             ]
             if first_dealer is None:
                 first_dealer = self.deal_follows_on([rules.name_key(name) for name in names])
-            game = Game.start(names, first_dealer=first_dealer, house_rules=self.rules)
+            if house_rules is None:
+                house_rules = table.rules
+            game = Game.start(names, first_dealer=first_dealer, house_rules=house_rules)
             self._seat(game, [member.pk if member else None for member in seated])
             Table.objects.filter(pk=self.pk).update(updated_at=timezone.now())
         return game
@@ -173,6 +177,25 @@ class Table(models.Model):
         return TableEvent.objects.create(
             table=self, kind=kind, name=name, before=before, after=after, version=self.version
         )
+
+    def change_rules(self, new_rules: rules.Rules, seen: int) -> bool:
+        """Play the table's next games by `new_rules`; the games started before keep their
+        own. `seen` is the table's version the page showed: a page older than another phone's
+        change to the table is refused (RulesError "table_changed"), so that nothing it did
+        not show is undone. Rules that are the table's already change nothing, whatever
+        `seen` (a form sent twice): False. Kept in the table's history (TableEvent RULES,
+        with the changes from the seeds before and after)."""
+        with self._changing() as table:
+            before = table.rules
+            if new_rules == before:
+                return False
+            if seen != table.version:
+                raise rules.RulesError("table_changed")
+            table.house_rules = new_rules
+            table.save(update_fields=["house_rules"])
+            table._log(TableEvent.Kind.RULES, before=before.changes(), after=new_rules.changes())
+        self.house_rules, self.version = table.house_rules, table.version
+        return True
 
     def add_member(self, name: str) -> Member:
         """A new member of the table, listed last; the same member when the name is already
@@ -439,3 +462,10 @@ class TableEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} {self.name}".strip()
+
+    @property
+    def rules_after(self) -> rules.Rules | None:
+        """The table's rules after a change of its rules (None for another kind of change)."""
+        if self.kind != self.Kind.RULES or self.after is None:
+            return None
+        return rules.Rules(**self.after)
