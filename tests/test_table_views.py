@@ -524,7 +524,7 @@ def test_the_table_page_makes_the_same_queries_for_3_games_and_for_200(client):
         assert counts[0] == counts[1] <= 12, (page, counts)
 
 
-def test_the_page_of_a_table_of_200_games_takes_5_queries_and_shows_every_number(
+def test_the_page_of_a_table_of_200_games_takes_6_queries_and_shows_every_number(
     client, django_assert_max_num_queries
 ):
     """The table, its members, its players' totals, its members' rounds and its games: the
