@@ -98,8 +98,9 @@ class KeepTogetherForm(forms.Form):
 
 
 class NewGameForm(forms.Form):
-    """Who plays today: a toggle per member, and names for guests or new members (a guest
-    plays this game only; a new member joins the table). The members' order is the seating."""
+    """Who plays today: a toggle per member who plays (toggles: not the retired), and names
+    for guests or new members (a guest plays this game only; a new member joins the table; a
+    retired member's name brings them back). The members' order is the seating."""
 
     GUESTS = 4
     SHOWN = 2
@@ -120,6 +121,13 @@ class NewGameForm(forms.Form):
             self.fields[f"join_{index}"] = forms.BooleanField(
                 label=_("Joins the table as a member"), required=False
             )
+
+    def toggles(self) -> list[forms.BoundWidget]:
+        """The toggles of the members who play: a retired member is not offered. One toggled
+        on a page from before they retired is still taken, and plays (Table.new_game brings
+        them back), as their name typed would."""
+        offered = {str(member.pk) for member in self.members if not member.retired}
+        return [toggle for toggle in self["members"] if str(toggle.data["value"]) in offered]
 
     def guest_rows(self) -> list[tuple[forms.BoundField, forms.BoundField]]:
         return [(self[f"guest_{index}"], self[f"join_{index}"]) for index in range(self.GUESTS)]
