@@ -152,13 +152,15 @@ def _change_member(
     try:
         seen = int(request.POST.get("seen", ""))
     except ValueError:
-        seen = None
-    posted = request.POST.get("member")
-    if not any(str(member.pk) == posted for member in members):
-        if not posted or not posted.isdigit() or Member.objects.filter(pk=posted).exists():
+        # No version: as if from a page older than any change.
+        seen = -1
+    posted = request.POST.get("member") or ""
+    member = next((member for member in members if str(member.pk) == posted), None)
+    if member is None:
+        # Another table's member, or no member at all: no page of ours sends that.
+        if not (posted.isascii() and posted.isdigit()) or Member.objects.filter(pk=posted).exists():
             raise Http404
         return None if action == "remove" else (None, rules.RulesError("table_changed"))
-    member = _member(members, posted)
     try:
         MEMBER_CHANGES[action](table, member, seen)
     except rules.RulesError as error:

@@ -333,7 +333,7 @@ def test_a_form_sent_twice_is_done_once(client, thursday_table):
 def test_another_tables_member_or_no_member_is_a_404(client, thursday_table):
     other = Table.start("Other", ["Ana", "Boris", "Cyril"])
     for action in ("retire", "come_back", "remove"):
-        for posted in (member(other, "Ana").pk, "", "x"):
+        for posted in (member(other, "Ana").pk, "", "x", "²"):
             data = {"action": action, "member": posted, "seen": version(thursday_table)}
             assert client.post(here(thursday_table), data).status_code == 404
     assert not other.members.filter(retired=True).exists()
