@@ -4,6 +4,7 @@ The Table methods, the table page's buttons, rami-table/1's "retired" and the ba
 
 import copy
 import json
+from collections import Counter
 
 import pytest
 
@@ -16,6 +17,7 @@ from scoring.rules import Hand, RoundEntry
 from tests.conftest import thursday
 from tests.pages import read
 from tests.test_backup import run
+from tests.test_concurrency_live import all_at_once, phones
 
 pytestmark = pytest.mark.django_db
 
@@ -209,6 +211,16 @@ def test_adding_a_retired_members_name_brings_them_back(thursday_table):
     assert not member(thursday_table, "Dana").retired
     assert thursday_table.members.count() == 4
     assert events(thursday_table)[-1] == ("returned", "Dana")
+
+
+def test_a_game_kept_at_the_table_brings_back_a_retired_player(thursday_table):
+    retire(thursday_table, "Dana")
+    game = Game.start(["dana", "Eva"])
+    game.record_round(RoundEntry(hands=(Hand(), Hand(opened=False)), winner=0, hand_rummy=True))
+    thursday_table.keep_game(game)
+    assert not member(thursday_table, "Dana").retired
+    assert member(thursday_table, "Dana").players.count() == 3
+    assert events(thursday_table) == [("retired", "Dana"), ("returned", "Dana")]
 
 
 def test_the_deal_still_follows_on_with_a_retired_member(thursday_table):
@@ -470,3 +482,30 @@ def test_the_members_words_are_translated(client, language):
         "cannot leave now",
     ):
         assert words not in page, words
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_six_phones_retiring_at_once_from_one_page_retire_one_each_time(live_server):
+    """Six phones show the same page and each retires another member at the same moment:
+    one change is made, the five others were made on a page it has overtaken (409). Round
+    after round, until two members who play are left: then every tap is refused."""
+    table = Table.start("Friday", ["Ana", "Boris", "Cyril", "Dana", "Eva", "Filip"])
+    path = here(table)
+    table_phones = phones(live_server, 6)
+    members = list(table.members.all())
+    rounds = []
+    for _ in range(5):
+        for phone in table_phones:
+            phone.open(path)
+        seen = version(table)
+        posts = [
+            (phone, path, {"action": "retire", "member": one.pk, "seen": seen})
+            for phone, one in zip(table_phones, members, strict=True)
+        ]
+        rounds.append(Counter(all_at_once(posts)))
+    # Retiring a retired member is no change: its phone is answered as if it had just done it.
+    assert [answers[303] for answers in rounds][:4] == [1, 2, 3, 4]
+    assert rounds[4] == Counter({303: 4, 200: 2})
+    assert table.members.filter(retired=False).count() == 2
+    assert table.events.filter(kind="retired").count() == 4
