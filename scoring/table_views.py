@@ -201,10 +201,9 @@ def _table_response(
     list, and the message) of a refused change.
 
     `period` (tables.PERIODS) is what the standings and the head to head count (from
-    `period_start`, None for all time), `periods`
-    ((period, link) for each, keeping `?games=all`). The games listed and the chart are
-    every game's whatever the period: a period is a question about the standings, and a
-    game of last month stays one tap away."""
+    `period_start`, None for all time), `periods` ((period, link) for each, keeping
+    `?games=all`). The games listed and the chart are every game's whatever the period: a
+    period is a question about the standings, and a game of last month stays one tap away."""
     # The members and the players' totals read once, for the standings, the games and the pairs.
     at_table = tables.Played.of(table, members)
     period = tables.chosen_period(request.GET.get("period"))
