@@ -177,7 +177,9 @@ def restore_table(document: object) -> Table | None:
     parsed = exchange.parse_table(document)
     try:
         with transaction.atomic():
-            table = Table.start(parsed.name, parsed.members, house_rules=parsed.rules)
+            table = Table.start(
+                parsed.name, parsed.members, house_rules=parsed.rules, retired=parsed.retired
+            )
             Table.objects.filter(pk=table.pk).update(
                 edit_token=edit_token, view_token=view_token, created_at=created_at
             )

@@ -126,6 +126,15 @@ MESSAGES = {
         "Another member of this table, or a guest in one of its games, already has this name."
     ),
     "game_at_another_table": _("This game is kept at another table already."),
+    # A member who retires or is removed (Table.retire, Table.remove_member).
+    "member_last": _(
+        "A table keeps at least %(limit)s members who play its games, so this member cannot "
+        "leave now: add a member, or bring one back, first."
+    ),
+    "member_played": _(
+        "Only a member who never played can be removed, and this member has played here: "
+        "retire them instead, which keeps their games in the standings."
+    ),
     # One client making too many games or tables in a minute (scoring/limits.py).
     "too_many_games": _("Too many new games from this device: wait a minute, then try again."),
     "too_many_tables": _("Too many new tables from this device: wait a minute, then try again."),
@@ -162,6 +171,14 @@ PLAYER_MESSAGES = {
     "name_changed": _(
         "This player was renamed %(player)s on another phone meanwhile, so nothing was "
         "changed. Save again to use the name typed here."
+    ),
+    "member_last": _(
+        "A table keeps at least %(limit)s members who play its games, so %(player)s cannot "
+        "leave now: add a member, or bring one back, first."
+    ),
+    "member_played": _(
+        "Only a member who never played can be removed, and %(player)s has played here: "
+        "retire them instead, which keeps their games in the standings."
     ),
 }
 

@@ -9,7 +9,8 @@ computed fields. A round is written by `RoundEntry.document`, the shape the hist
 A table's document goes the same way, each of its games as a single game goes: `parse_table`
 checks the whole of it, `import_table` makes the table (Table.start) and its games (make_game),
 and `export_table` (or `export_table_text`, streamed game by game) writes it back with each
-member's standings (scoring.tables), which import ignores.
+member's standings (scoring.tables) over a period ("period": all time unless asked), which
+import ignores.
 """
 
 from __future__ import annotations
@@ -383,18 +384,22 @@ STANDING_FIELDS = (
 )
 
 
-def export_table(table: Table) -> dict:
-    """The table as rami-table/1: its name, members, house rules and every game (its export,
-    export_game, with the computed fields, and when it began as "started"), oldest first;
-    then the computed "standings" of each member, which import ignores."""
+def export_table(table: Table, period: str = tables.ALL_TIME) -> dict:
+    """The table as rami-table/1: its name, members (and which of them "retired"), house
+    rules and every game (its export, export_game, with the computed fields, and when it
+    began as "started"), oldest first; then the "period" that the computed "standings" of
+    each member count (tables.PERIODS: "all" unless asked; every game is written whatever
+    the period), which import ignores."""
+    period = tables.chosen_period(period)
     return {
         **table_fields(table),
         "games": [_exported_game(game) for game in _games_in_order(table)],
-        "standings": _exported_standings(table),
+        "period": period,
+        "standings": _exported_standings(table, period),
     }
 
 
-def export_table_text(table: Table) -> Iterator[str]:
+def export_table_text(table: Table, period: str = tables.ALL_TIME) -> Iterator[str]:
     """export_table's document as the text dumps writes of it, character for character, made
     and handed on one game at a time: a table of 2,000 games is some 10 MB, which a download
     then never holds whole (table_views, export_table)."""
@@ -406,8 +411,10 @@ def export_table_text(table: Table) -> Iterator[str]:
         yield separator + _indented(dumps(_exported_game(game)), "    ")
         separator = ",\n"
     closing = "\n  ]" if separator != "\n" else "]"
-    standings = dumps({"standings": _exported_standings(table)})
-    # The standings as the last key of the document: their text without its own braces.
+    period = tables.chosen_period(period)
+    standings = dumps({"period": period, "standings": _exported_standings(table, period)})
+    # The period and the standings as the last keys of the document: their text without its
+    # own braces.
     yield closing + ",\n" + standings.removeprefix("{\n").removesuffix("}")
     yield "}"
 
@@ -417,12 +424,15 @@ def _indented(text: str, indent: str) -> str:
 
 
 def table_fields(table: Table) -> dict:
-    """A table's document without its games: what it is, its name, members and rules (a
-    backup's table file holds these, backup.backup_table_document)."""
+    """A table's document without its games: what it is, its name, members (those retired
+    listed again under "retired", always written) and rules (a backup's table file holds
+    these, backup.backup_table_document)."""
+    members = list(table.members.all())
     return {
         "format": TABLE_FORMAT,
         "name": table.name,
-        "members": [member.name for member in table.members.all()],
+        "members": [member.name for member in members],
+        "retired": [member.name for member in members if member.retired],
         "rules": table.rules.document(),
     }
 
@@ -435,10 +445,10 @@ def _exported_game(game: Game) -> dict:
     return {**export_game(game), "started": _started(game.created_at)}
 
 
-def _exported_standings(table: Table) -> dict:
+def _exported_standings(table: Table, period: str) -> dict:
     return {
         standing.name: {field: _exported(getattr(standing, field)) for field in STANDING_FIELDS}
-        for standing in _in_table_order(tables.standings(table))
+        for standing in _in_table_order(tables.standings(table, period=period))
     }
 
 
@@ -459,13 +469,15 @@ def _in_table_order(table_standings: list[MemberStanding]) -> list[MemberStandin
 
 @dataclass(frozen=True)
 class TableDocument:
-    """A rami-table/1 document, checked: the table's name, members and rules, and its games
-    (each checked by parse_game), in the order they are to be made."""
+    """A rami-table/1 document, checked: the table's name, members (those `retired` among
+    them, by their names in `members`) and rules, and its games (each checked by parse_game),
+    in the order they are to be made."""
 
     name: str
     members: list[str]
     rules: rules.Rules
     games: list[tuple[datetime | None, dict]]
+    retired: list[str]
 
 
 def parse_table(document: object) -> TableDocument:
@@ -486,6 +498,7 @@ def parse_table(document: object) -> TableDocument:
     except rules.RulesError as error:
         raise ExchangeError(f'"name": {english(error)}') from None
     members = _parse_members(document.get("members"))
+    retired = _parse_retired(document.get("retired", []), members)
     house_rules = parse_rules(document.get("rules"))
     games = document.get("games", [])
     if not isinstance(games, list):
@@ -496,7 +509,9 @@ def parse_table(document: object) -> TableDocument:
     # In the order they began; a game without "started" keeps its place after the dated
     # ones, in the order given (sorted() is stable).
     checked.sort(key=lambda pair: (pair[0] is None, pair[0] or datetime.min.replace(tzinfo=UTC)))
-    return TableDocument(name=name, members=members, rules=house_rules, games=checked)
+    return TableDocument(
+        name=name, members=members, rules=house_rules, games=checked, retired=retired
+    )
 
 
 def _parse_members(members: object) -> list[str]:
@@ -513,6 +528,27 @@ def _parse_members(members: object) -> list[str]:
         raise ExchangeError(
             f'"members": {_quoted(members[error.player])}: {english(error)}'
         ) from None
+
+
+def _parse_retired(retired: object, members: list[str]) -> list[str]:
+    """The members named in "retired" (optional), by their names in "members"."""
+    if not isinstance(retired, list):
+        raise ExchangeError('"retired" must be a list of names from "members"')
+    by_key = {rules.name_key(member): member for member in members}
+    named = []
+    for name in retired:
+        if not isinstance(name, str) or rules.name_key(name) not in by_key:
+            raise ExchangeError(f'"retired": {_shown(name)} is not one of "members"')
+        named.append(by_key[rules.name_key(name)])
+    try:
+        Table.check_retired(members, named)
+    except rules.RulesError as error:
+        raise ExchangeError(f'"retired": {english(error)}') from None
+    return named
+
+
+def _shown(value: object) -> str:
+    return _quoted(value) if isinstance(value, str) else json.dumps(value)
 
 
 def _parse_game(document: object, number: int) -> datetime | None:
@@ -591,7 +627,9 @@ def import_table(document: object, progress: Callable[[int, int], None] | None =
                 if started is not None:
                     Game.objects.filter(pk=game.pk).update(created_at=started)
         with transaction.atomic():
-            table = Table.start(parsed.name, parsed.members, house_rules=parsed.rules)
+            table = Table.start(
+                parsed.name, parsed.members, house_rules=parsed.rules, retired=parsed.retired
+            )
             Game.objects.filter(pk__in=made).update(table=table)
             for member in table.members.all():
                 Player.objects.filter(game__table=table, name_key=member.name_key).update(

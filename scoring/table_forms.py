@@ -99,9 +99,10 @@ class KeepTogetherForm(forms.Form):
 
 
 class NewGameForm(HouseRulesForm):
-    """Who plays today: a toggle per member, and names for guests or new members (a guest
-    plays this game only; a new member joins the table). The members' order is the seating.
-    Folded under them, the rules of this game, prefilled with the table's (`house_rules`):
+    """Who plays today: a toggle per member who plays (toggles: not the retired), and names
+    for guests or new members (a guest plays this game only; a new member joins the table; a
+    retired member's name brings them back). The members' order is the seating. Folded under
+    them, the rules of this game, prefilled with the table's (`house_rules`):
     `cleaned_data["own_rules"]` is the rules typed when one was changed from the page's, else
     None (the table's rules, as they are when the game starts)."""
 
@@ -134,6 +135,13 @@ class NewGameForm(HouseRulesForm):
             self.fields[f"join_{index}"] = forms.BooleanField(
                 label=_("Joins the table as a member"), required=False
             )
+
+    def toggles(self) -> list[forms.BoundWidget]:
+        """The toggles of the members who play: a retired member is not offered. One toggled
+        on a page from before they retired is still taken, and plays (Table.new_game brings
+        them back), as their name typed would."""
+        offered = {str(member.pk) for member in self.members if not member.retired}
+        return [toggle for toggle in self["members"] if str(toggle.data["value"]) in offered]
 
     def guest_rows(self) -> list[tuple[forms.BoundField, forms.BoundField]]:
         return [(self[f"guest_{index}"], self[f"join_{index}"]) for index in range(self.GUESTS)]

@@ -61,7 +61,14 @@ def table_start(request: HtmxHttpRequest) -> HttpResponse:
     return TemplateResponse(request, "scoring/table_start.html", {"form": form})
 
 
-TABLE_ACTIONS = {"play", "add_member", "rename"}
+TABLE_ACTIONS = {"play", "add_member", "rename", "retire", "come_back", "remove"}
+# A member's way in and out of the table (each a Table method taking the member and the
+# table's version the page showed).
+MEMBER_CHANGES = {
+    "retire": Table.retire,
+    "come_back": Table.come_back,
+    "remove": Table.remove_member,
+}
 # The games a table's page lists, newest first: the latest in play (older ones were left
 # unfinished, most likely) and the latest finished; `?games=all` lists every one.
 SHOWN_IN_PLAY = 3
@@ -81,9 +88,14 @@ def table_page(request: HtmxHttpRequest, token: str, editable: bool) -> HttpResp
 
     POST actions, from the edit link only (the `action` field): `play` (NewGameForm: the
     members who play today, guests and new members, and the game's own rules when changed
-    from the table's) goes to the new game's page; `add_member`
-    and `rename` (a member's `member` id and new `name`) come back here. A refused form is
-    shown again with what was typed and the reason (a new game past the limit, with 429)."""
+    from the table's) goes to the new game's page; `add_member` and `rename` (a member's
+    `member` id and new `name`) come back here, as do `retire`, `come_back` and `remove` (a
+    member's `member` id and `seen`, the table's version the page showed). A refused form is
+    shown again with what was typed and the reason (a new game past the limit, with 429; a
+    member's change from a page older than the table's last change, with 409).
+
+    GET `?period=month|year|all` (tables.PERIODS; anything else is all time) chooses the
+    period the standings and head to head count; `?games=all` lists every game."""
     table = _table_or_404(**http.token_lookup(token, editable))
     members = list(table.members.all())
     forms: dict = {}
@@ -115,7 +127,7 @@ def table_page(request: HtmxHttpRequest, token: str, editable: bool) -> HttpResp
                 else:
                     return redirect(request, f"{here}#members")
             forms["add_form"] = form
-        else:
+        elif action == "rename":
             member = _member(members, request.POST.get("member"))
             form = MemberNameForm(request.POST, prefix=f"rename-{member.pk}")
             if form.is_valid():
@@ -126,11 +138,45 @@ def table_page(request: HtmxHttpRequest, token: str, editable: bool) -> HttpResp
                 else:
                     return redirect(request, f"{here}#members")
             forms["renamed"] = (member.pk, form)
+        else:
+            refused = _change_member(request, table, members, action)
+            if refused is None:
+                return redirect(request, f"{here}#members")
+            response = _table_response(request, table, members, editable, member_refused=refused)
+            if refused[1].code == "table_changed":
+                response.status_code = 409
+            return response
     response = _table_response(request, table, members, editable, **forms)
     if request.method == "GET":
         # The recent list's kind of link: "t" the edit link, "w" the watch-only one.
         recent.remember_table(request, response, table, ("w", "t")[editable])
     return response
+
+
+def _change_member(
+    request: HttpRequest, table: Table, members: list[Member], action: str
+) -> tuple[int | None, rules.RulesError] | None:
+    """Retire, bring back or remove the member posted (MEMBER_CHANGES): None when done (or
+    done already: a form sent twice), else the member's id (None when they are gone) and the
+    error. A member no longer there was removed by another phone, or by this form sent
+    twice; a page that knew them is then out of date, unless it asked to remove them."""
+    try:
+        seen = int(request.POST.get("seen", ""))
+    except ValueError:
+        # No version: as if from a page older than any change.
+        seen = -1
+    posted = request.POST.get("member") or ""
+    member = next((member for member in members if str(member.pk) == posted), None)
+    if member is None:
+        # Another table's member, or no member at all: no page of ours sends that.
+        if not (posted.isascii() and posted.isdigit()) or Member.objects.filter(pk=posted).exists():
+            raise Http404
+        return None if action == "remove" else (None, rules.RulesError("table_changed"))
+    try:
+        MEMBER_CHANGES[action](table, member, seen)
+    except rules.RulesError as error:
+        return member.pk, error
+    return None
 
 
 def _member(members: list[Member], posted: str | None) -> Member:
@@ -150,6 +196,7 @@ def _table_response(
     play_form: NewGameForm | None = None,
     add_form: MemberNameForm | None = None,
     renamed: tuple[int, MemberNameForm] | None = None,
+    member_refused: tuple[int | None, rules.RulesError] | None = None,
 ) -> TemplateResponse:
     """The table page, for the edit link or (`editable` false) the view link. Template:
     scoring/table.html; context: `table`, `editable`, `house_rules` (the words for the rules
@@ -161,10 +208,19 @@ def _table_response(
     (the links with their QR codes), `changes` (TableChange: the table's history, newest
     first, the latest SHOWN_CHANGES or with `?history=all` every one; `more_changes` when
     some are left out); on the edit link the forms: `play_form`, `add_form` and `renames`
-    ((member, form) for each member)."""
+    ((member, form) for each member who plays), `retired` (the retired members), `seen` (the
+    table's version, which the members' changes carry), `removable` (the ids of the members
+    who never played) and `member_error` ((member id, or None for the whole list, and the
+    message) of a refused change.
+
+    `period` (tables.PERIODS) is what the standings and the head to head count (from
+    `period_start`, None for all time), `periods` ((period, link) for each, keeping
+    `?games=all`). The games listed and the chart are every game's whatever the period: a
+    period is a question about the standings, and a game of last month stays one tap away."""
     # The members and the players' totals read once, for the standings, the games and the pairs.
     at_table = tables.Played.of(table, members)
-    table_standings = tables.standings(table, at_table)
+    period = tables.chosen_period(request.GET.get("period"))
+    table_standings = tables.standings(table, at_table, period)
     games = tables.results(table, at_table)
     played = [game for game in reversed(games) if game.finished]
     in_play = [game for game in reversed(games) if not game.finished]
@@ -182,7 +238,17 @@ def _table_response(
         "ranked": [standing for standing in table_standings if not standing.small_sample],
         "small_samples": [standing for standing in table_standings if standing.small_sample],
         "small_sample": tables.SMALL_SAMPLE,
-        "pairs": tables.head_to_head(table, at_table),
+        # The pairs follow the period too: who finished lower this month is the same
+        # question as the standings', over the same games.
+        "pairs": tables.head_to_head(table, at_table, period),
+        "period": period,
+        # When it began (None for all time), to name the month or the year.
+        "period_start": (tables.period_bounds(period) or (None,))[0],
+        "periods": [
+            (choice, f"?period={choice}{'&games=all' if all_games else ''}#standings-title")
+            for choice in tables.PERIODS
+        ],
+        "retired": [member for member in members if member.retired],
         "in_play": in_play if all_games else in_play[:SHOWN_IN_PLAY],
         "played": played if all_games else played[:SHOWN_GAMES],
         "played_count": len(played),
@@ -206,7 +272,22 @@ def _table_response(
                 else MemberNameForm(prefix=f"rename-{member.pk}", initial={"name": member.name}),
             )
             for member in members
+            if not member.retired
         ]
+        context["seen"] = table.version
+        # Remove is offered to those who never played only (Table.remove_member refuses the
+        # others, and says to retire them): read from the seats the page has already.
+        played = at_table.who_played()
+        context["removable"] = {member.pk for member in members if member.pk not in played}
+        if member_refused is not None:
+            member_id, error = member_refused
+            named = next((member.name for member in members if member.pk == member_id), None)
+            context["member_error"] = (
+                member_id,
+                rules_error_message(error.for_player(0), [named])
+                if named
+                else rules_error_message(error),
+            )
     return TemplateResponse(request, "scoring/table.html", context)
 
 
@@ -279,15 +360,17 @@ def wins_chart(members: list[Member], games: list[tables.GameResult]) -> chart.C
 @require_GET
 def table_export_json(request: HttpRequest, token: str, editable: bool) -> StreamingHttpResponse:
     """The table as a rami-table/1 document (scoring.exchange.export_table), offered as a file,
-    from either link: it holds no token of any kind."""
-    return _table_download(_table_or_404(**http.token_lookup(token, editable)))
+    from either link: it holds no token of any kind. `?period=month|year` (tables.PERIODS)
+    chooses the period its standings count; every game is in it whatever the period."""
+    table = _table_or_404(**http.token_lookup(token, editable))
+    return _table_download(table, tables.chosen_period(request.GET.get("period")))
 
 
-def _table_download(table: Table) -> StreamingHttpResponse:
+def _table_download(table: Table, period: str = tables.ALL_TIME) -> StreamingHttpResponse:
     # Streamed game by game: a table of 2,000 games is some 10 MB of JSON, which neither the
     # worker nor the phone then waits for whole before the first byte.
     response = StreamingHttpResponse(
-        exchange.export_table_text(table), content_type="application/json"
+        exchange.export_table_text(table, period), content_type="application/json"
     )
     filename = f"rami-table-{timezone.localdate():%Y-%m-%d}.json"
     response["Content-Disposition"] = f'attachment; filename="{filename}"'

@@ -11,24 +11,60 @@ and one per member for their rounds. Alone, `standings` takes three queries, `he
 two and `results` two; a page that shows all three reads the members and the players' totals
 once (Played.of) and hands them to each: five queries in all with the table itself
 (tests/test_table_views.py counts them at 200 games).
+
+The standings and the head to head can count a period only (this month, this year: the games
+started in it, in the server's time zone), from the same rows: the players' totals are
+filtered here, the members' rounds by the database, so that a period costs no query more.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 from itertools import combinations
 
 from django.db.models import Count, F, Q, Sum
 from django.db.models.functions import Coalesce
+from django.utils import timezone
 
 from .models import Hand, Member, Player, Status, Table
 
 # Fewer finished games than this, and a member's numbers say little: the page labels them as
 # a small sample and ranks them after everyone else's.
 SMALL_SAMPLE = 5
+
+
+# The periods the standings may count: the games started this calendar month, this calendar
+# year, or all of them (the default, and what an unknown value means).
+PERIODS = ("month", "year", "all")
+ALL_TIME = "all"
+
+
+def chosen_period(value: object) -> str:
+    """The period asked for (`?period=`), or all time for anything else."""
+    return value if value in PERIODS else ALL_TIME
+
+
+def period_bounds(period: str) -> tuple[datetime, datetime] | None:
+    """When `period` begins and the next one begins, in the server's time zone (the table's
+    group meets in one place; TIME_ZONE), for "month" and "year"; None for all time."""
+    if period not in ("month", "year"):
+        return None
+    today = timezone.localdate()
+    first = today.replace(day=1) if period == "month" else today.replace(month=1, day=1)
+    # 32 days on from the 1st is in the next month; 366 on from 1 January, in the next year.
+    after = first + timedelta(days=32 if period == "month" else 366)
+    following = after.replace(day=1) if period == "month" else after.replace(month=1, day=1)
+    return (
+        timezone.make_aware(datetime.combine(first, datetime.min.time())),
+        timezone.make_aware(datetime.combine(following, datetime.min.time())),
+    )
+
+
+def _within(started: datetime, bounds: tuple[datetime, datetime] | None) -> bool:
+    return bounds is None or bounds[0] <= started < bounds[1]
 
 
 # Reading a table: standings, head to head, results
@@ -90,13 +126,23 @@ class _Seat:
     finished: bool
     won: bool
     total: int
+    # When the game began, for the standings of a period.
+    started: datetime
 
 
 def _seats(table: Table) -> list[_Seat]:
     """Every player of the table's games with their total, oldest game first: one query."""
     rows = (
         Player.objects.filter(game__table=table)
-        .values_list("game_id", "seat", "name", "member_id", "game__status", "game__winner_seat")
+        .values_list(
+            "game_id",
+            "seat",
+            "name",
+            "member_id",
+            "game__status",
+            "game__winner_seat",
+            "game__created_at",
+        )
         .annotate(total=Coalesce(Sum("hands__points"), 0))
         .order_by("game__created_at", "game_id", "seat")
     )
@@ -109,8 +155,9 @@ def _seats(table: Table) -> list[_Seat]:
             finished=status == Status.FINISHED,
             won=status == Status.FINISHED and seat == winner_seat,
             total=total,
+            started=started,
         )
-        for game_id, seat, name, member_id, status, winner_seat, total in rows
+        for game_id, seat, name, member_id, status, winner_seat, started, total in rows
     ]
 
 
@@ -131,6 +178,10 @@ class Played:
             members = list(table.members.all())
         return cls(members=members, seats=_seats(table))
 
+    def who_played(self) -> set[int]:
+        """The members (ids) who sit in at least one of the table's games, finished or not."""
+        return {seat.member_id for seat in self.seats if seat.member_id is not None}
+
 
 def one_decimal(total: int, count: int) -> float | None:
     """total / count to one decimal, rounded half up (166.65 -> 166.7) as a person rounds, not
@@ -141,14 +192,19 @@ def one_decimal(total: int, count: int) -> float | None:
     return float(mean)
 
 
-def _round_counts(table: Table) -> dict[int, dict]:
-    """Per member, their rounds at the table counted by the database: one query."""
+def _round_counts(table: Table, bounds: tuple[datetime, datetime] | None) -> dict[int, dict]:
+    """Per member, their rounds at the table (in the games begun within `bounds`, when given)
+    counted by the database: one query."""
     went_out = Q(round__winner_seat=F("player__seat"))
     blocked_lowest = Q(round__winner_seat__isnull=True, points=0)
     rummy = Q(round__hand_rummy=True)
+    hands = Hand.objects.filter(player__game__table=table, player__member__isnull=False)
+    if bounds is not None:
+        hands = hands.filter(
+            player__game__created_at__gte=bounds[0], player__game__created_at__lt=bounds[1]
+        )
     rows = (
-        Hand.objects.filter(player__game__table=table, player__member__isnull=False)
-        .values("player__member")
+        hands.values("player__member")
         .annotate(
             rounds=Count("pk"),
             scored=Sum("points"),
@@ -163,21 +219,25 @@ def _round_counts(table: Table) -> dict[int, dict]:
     return {row.pop("player__member"): row for row in rows}
 
 
-def standings(table: Table, played: Played | None = None) -> list[MemberStanding]:
-    """Every member's numbers across the table's games (MemberStanding), in three queries
-    whatever the number of games (one, given what was `played` already): the ranked members
-    first (by rank), then the small samples in the table's order of members."""
+def standings(
+    table: Table, played: Played | None = None, period: str = ALL_TIME
+) -> list[MemberStanding]:
+    """Every member's numbers across the table's games (MemberStanding), or across those begun
+    in `period` (PERIODS), in three queries whatever the number of games (one, given what
+    was `played` already): the ranked members first (by rank), then the small samples in the
+    table's order of members. A retired member is there as any other: they played."""
     played = played or Played.of(table)
+    bounds = period_bounds(period)
     finished: dict[int, list[_Seat]] = defaultdict(list)
     playing: dict[int, int] = defaultdict(int)
     for seat in played.seats:
-        if seat.member_id is None:
+        if seat.member_id is None or not _within(seat.started, bounds):
             continue
         if seat.finished:
             finished[seat.member_id].append(seat)
         else:
             playing[seat.member_id] += 1
-    counts = _round_counts(table)
+    counts = _round_counts(table, bounds)
     table_standings = []
     for member in played.members:
         games = finished[member.pk]
@@ -240,15 +300,19 @@ class HeadToHead:
     ties: int
 
 
-def head_to_head(table: Table, played: Played | None = None) -> list[HeadToHead]:
-    """Each pair of members who finished a game together, in the table's order of members;
-    two queries whatever the number of games (none, given what was `played` already)."""
+def head_to_head(
+    table: Table, played: Played | None = None, period: str = ALL_TIME
+) -> list[HeadToHead]:
+    """Each pair of members who finished a game together (one begun in `period`, PERIODS),
+    in the table's order of members; two queries whatever the number of games (none, given
+    what was `played` already)."""
     played = played or Played.of(table)
+    bounds = period_bounds(period)
     members = played.members
     order = {member.pk: index for index, member in enumerate(members)}
     by_game: dict[int, list[_Seat]] = defaultdict(list)
     for seat in played.seats:
-        if seat.finished and seat.member_id is not None:
+        if seat.finished and seat.member_id is not None and _within(seat.started, bounds):
             by_game[seat.game_id].append(seat)
     pairs: dict[tuple[int, int], list[int]] = {}
     for seats in by_game.values():

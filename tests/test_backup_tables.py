@@ -95,6 +95,7 @@ def test_a_table_file_is_its_document_without_games_plus_its_links(two_tables, t
         "format": "rami-table/1",
         "name": "Thursday cards",
         "members": ["Ana", "Boris", "Cyril", "Dana"],
+        "retired": [],
         "rules": rules.Rules(joker=25).document(),
         FIELD: {
             "edit_token": table.edit_token,

@@ -19,6 +19,9 @@ from .rounds import Player
 
 # The most members a table may have, and the longest name a table may have.
 MAX_MEMBERS = 30
+# The fewest members who play (not retired) that a table keeps once one has retired or been
+# removed: enough for a game.
+MIN_ACTIVE = rules.MIN_PLAYERS
 MAX_TABLE_NAME_LENGTH = 60
 
 
@@ -71,6 +74,20 @@ class Table(models.Model):
         """A table's name, cleaned and checked as a player's is, up to MAX_TABLE_NAME_LENGTH."""
         return rules.check_name(name, MAX_TABLE_NAME_LENGTH)
 
+    @staticmethod
+    def check_retired(members: Sequence[str], retired: Iterable[str]) -> set[str]:
+        """The name keys of the `retired` among `members` (checked names): a table that has
+        retired members keeps MIN_ACTIVE who play, as retire keeps them, else RulesError
+        "member_last". ValueError for a retired name that is no member's (a caller's mistake:
+        the importer says it in its own words first)."""
+        keys = {rules.name_key(member) for member in members}
+        retired_keys = {rules.name_key(name) for name in retired}
+        if not retired_keys <= keys:
+            raise ValueError(f"{sorted(retired_keys - keys)} are not members")
+        if retired_keys and len(keys - retired_keys) < MIN_ACTIVE:
+            raise rules.RulesError("member_last", limit=MIN_ACTIVE)
+        return retired_keys
+
     def deal_follows_on(self, keys: Sequence[str]) -> int:
         """The seat, among today's players (by name key, in seat order), that deals first: the
         deal follows on from the table's last game. The player who would have dealt its next
@@ -93,19 +110,32 @@ class Table(models.Model):
 
     @classmethod
     def start(
-        cls, name: str, members: Sequence[str], house_rules: rules.Rules | None = None
+        cls,
+        name: str,
+        members: Sequence[str],
+        house_rules: rules.Rules | None = None,
+        retired: Sequence[str] = (),
     ) -> Table:
         """A new table named `name` with these members (in this order), whose new games play
-        by `house_rules` (None: none, the players' documents' rules). RulesError when a name
-        is wrong: a member's error carries the member's index as its `player`
-        (rules.check_names)."""
+        by `house_rules` (None: none, the players' documents' rules), the members named in
+        `retired` (by name key) retired already, as a file or a backup gives them. RulesError
+        when a name is wrong: a member's error carries the member's index as its `player`
+        (rules.check_names), or as check_retired gives it."""
         name = cls.check_name(name)
         members = rules.check_names(members, members_at_most=MAX_MEMBERS)
+        keys = [rules.name_key(member) for member in members]
+        retired_keys = cls.check_retired(members, retired)
         with transaction.atomic():
             table = cls.objects.create(name=name, house_rules=house_rules or {})
             Member.objects.bulk_create(
-                Member(table=table, name=member, name_key=rules.name_key(member), position=position)
-                for position, member in enumerate(members)
+                Member(
+                    table=table,
+                    name=member,
+                    name_key=key,
+                    position=position,
+                    retired=key in retired_keys,
+                )
+                for position, (member, key) in enumerate(zip(members, keys, strict=True))
             )
         return table
 
@@ -118,8 +148,9 @@ class Table(models.Model):
         """A new game of the table, its players seated in this order: a `Member` of the table;
         a `NewMember(name)`, who joins the table first; or a `str`, a guest (who plays without
         joining). A name that is already a member's (by name key), given either way, is that
-        member. The game plays by `house_rules` when given (its own: the table's do not
-        change), else by the table's rules as they are now.
+        member, and a retired member who plays comes back (_bring_back). The game plays by
+        `house_rules` when given (its own: the table's do not change), else by the table's
+        rules as they are now.
 
         The first dealer is `first_dealer` (a seat) when given; else the deal follows on from
         the table's last game (deal_follows_on). RulesError as Game's start form gives it: 2
@@ -143,20 +174,22 @@ class Table(models.Model):
                 for name, player in zip(names, players, strict=True)
                 if isinstance(player, NewMember)
             ]
-            self._members_for(joining)
-            members = {member.name_key: member for member in self.members.all()}
+            table._members_for(joining)
+            members = {member.name_key: member for member in table.members.all()}
             seated = [members.get(rules.name_key(name)) for name in names]
+            # A retired member who plays today is back, however they were given.
+            table._bring_back(member for member in seated if member is not None)
             # A member plays under the member's name, whatever spelling was typed.
             names = [
                 member.name if member else name for name, member in zip(names, seated, strict=True)
             ]
             if first_dealer is None:
-                first_dealer = self.deal_follows_on([rules.name_key(name) for name in names])
+                first_dealer = table.deal_follows_on([rules.name_key(name) for name in names])
             if house_rules is None:
                 house_rules = table.rules
             game = Game.start(names, first_dealer=first_dealer, house_rules=house_rules)
-            self._seat(game, [member.pk if member else None for member in seated])
-            Table.objects.filter(pk=self.pk).update(updated_at=timezone.now())
+            table._seat(game, [member.pk if member else None for member in seated])
+            Table.objects.filter(pk=table.pk).update(updated_at=timezone.now())
         return game
 
     # Changing: every method locks the table first (_changing).
@@ -199,18 +232,21 @@ class Table(models.Model):
 
     def add_member(self, name: str) -> Member:
         """A new member of the table, listed last; the same member when the name is already
-        one (by name key). A guest of the table's games with this name becomes the member in
-        those games. RulesError for a wrong name or a table that has MAX_MEMBERS already."""
+        one (by name key), back if they had retired. A guest of the table's games with this
+        name becomes the member in those games. RulesError for a wrong name or a table that
+        has MAX_MEMBERS already."""
         name = rules.check_name(name)
-        with self._changing():
-            return self._members_for([name])[0]
+        with self._changing() as table:
+            return table._members_for([name])[0]
 
     def _members_for(self, names: Sequence[str]) -> list[Member]:
-        """The member of each (checked) name: an existing one by name key, or a new one made
-        in order, each taking over the guest players of its name in the table's games. Called
-        under the table's lock (_changing): the members read here are all there are."""
+        """The member of each (checked) name: an existing one by name key (a retired one
+        comes back, _bring_back), or a new one made in order, each taking over the guest
+        players of its name in the table's games. Called on the locked row, under the table's
+        lock (_changing): the members read here are all there are."""
         with transaction.atomic():
             existing = {member.name_key: member for member in self.members.all()}
+            self._bring_back(existing[key] for key in map(rules.name_key, names) if key in existing)
             new = []
             for name in names:
                 key = rules.name_key(name)
@@ -312,6 +348,87 @@ class Table(models.Model):
                         changing.changed = True
             game.table = at
             return at
+
+    def retire(self, member: Member, seen: int) -> bool:
+        """Retire a member who left the group: they stay in the games they played, the
+        standings and head to head, but new games no longer offer them, until they come back
+        (come_back, or a new game they play in). `seen` is the table's version the page
+        showed. Whether anything changed: retiring a retired member (a form sent twice)
+        changes nothing. RulesError "table_changed" when the table changed since `seen` (or
+        the member was removed meanwhile); "member_last" when fewer than MIN_ACTIVE members
+        would be left to play."""
+        with self._changing() as table:
+            member = table._member(member)
+            if member.retired:
+                return False
+            table._check_seen(seen)
+            table._check_leaving(member)
+            Member.objects.filter(pk=member.pk).update(retired=True)
+            table._log(TableEvent.Kind.RETIRED, name=member.name)
+        return True
+
+    def come_back(self, member: Member, seen: int) -> bool:
+        """A retired member plays again: new games offer them. Whether anything changed
+        (nothing for a member who plays already); RulesError "table_changed" as retire."""
+        with self._changing() as table:
+            member = table._member(member)
+            if not member.retired:
+                return False
+            table._check_seen(seen)
+            table._bring_back([member])
+        return True
+
+    def remove_member(self, member: Member, seen: int) -> bool:
+        """Remove a member added by mistake: only one who never played (no player of any of
+        the table's games is theirs), so that no game and no standing changes; the history
+        keeps their name. Whether anything changed (nothing for a member removed already).
+        RulesError "table_changed" as retire; "member_played" for a member who played (to be
+        retired instead); "member_last" when fewer than MIN_ACTIVE members would be left to
+        play."""
+        if member.table_id != self.pk:
+            raise ValueError(f"{member} is not a member of {self}")
+        with self._changing() as table:
+            member = table.members.filter(pk=member.pk).first()
+            if member is None:
+                return False
+            table._check_seen(seen)
+            if member.players.exists():
+                raise rules.RulesError("member_played")
+            table._check_leaving(member)
+            member.delete()
+            table._log(TableEvent.Kind.REMOVED, name=member.name)
+        return True
+
+    def _member(self, member: Member) -> Member:
+        """`member` read again under the table's lock; "table_changed" when removed meanwhile.
+        ValueError for a member of another table (a caller's mistake)."""
+        if member.table_id != self.pk:
+            raise ValueError(f"{member} is not a member of {self}")
+        found = self.members.filter(pk=member.pk).first()
+        if found is None:
+            raise rules.RulesError("table_changed")
+        return found
+
+    def _check_seen(self, seen: int) -> None:
+        """A change made from a page older than the table's last change is refused: what it
+        showed may no longer be so (a form's `seen`, the version the page showed)."""
+        if seen != self.version:
+            raise rules.RulesError("table_changed")
+
+    def _check_leaving(self, member: Member) -> None:
+        """A member who plays may leave (retire, or be removed) only while MIN_ACTIVE others
+        play: enough for a game. A retired member's removal changes no one who plays."""
+        if not member.retired and self.members.filter(retired=False).count() <= MIN_ACTIVE:
+            raise rules.RulesError("member_last", limit=MIN_ACTIVE)
+
+    def _bring_back(self, members: Iterable[Member]) -> None:
+        """Each retired one of `members` plays again, their return kept in the history. Called
+        on the locked row, under _changing."""
+        for member in members:
+            if member.retired:
+                member.retired = False
+                Member.objects.filter(pk=member.pk).update(retired=False)
+                self._log(TableEvent.Kind.RETURNED, name=member.name)
 
     def rename_member(self, member: Member, name: str) -> None:
         """Rename a member, and their player in every game of the table, each game through
