@@ -209,7 +209,8 @@ class Game(models.Model):
         alone changed (added, edited, corrected, deleted or restored), else EVERYTHING.
 
         EVERYTHING when the phone shows no version of the history, every round (the rows to
-        send would be all of them), or a finished game, or when a player was renamed, the game
+        send would be all of them), or a finished game, or when a player was renamed, the seats
+        or the dealer changed (the heading's dealer with them), the game
         finished (the round entry becomes the rematch) or was rematched (the version moved
         without a change in the history), or when the page had no round table or would have
         none now (a first round, or the last one deleted)."""
