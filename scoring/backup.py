@@ -6,6 +6,10 @@ ignores (SPEC 2.2 lets export add fields):
     "backup": {"edit_token": "...", "view_token": "...", "first_dealer": 1,
                "created_at": "2025-01-31T20:15:00+00:00"}
 
+A game whose seats or dealer were changed during it (Game.change_seating) keeps the changes,
+so that its rounds keep their dealers: `"seating": [{"from": 5, "dealer": 2, "order": [0, 2,
+1, 3]}]` (from round 5, seat 2 deals, then the deal goes round in that order).
+
 A game kept at a table (SPEC 2.5) says which, and which member each player is (null for a
 guest), by the member's name, which is unique in its table:
 
@@ -19,10 +23,10 @@ restores as it always did.
 
 Every document is checked as an import is (exchange.parse_game: every round through the
 rules), and its "backup" field on top (read_backup, parse_backup). Then the game gets back its
-tokens, so that every shared link works again, and the two facts that the exchange format does
-not hold: who dealt first and when the game began. The history of changes (and deleted rounds
-waiting to be restored) is not part of a backup: a restored game's history is one "added" event
-per round, as if its rounds had just been entered.
+tokens, so that every shared link works again, and the facts that the exchange format does not
+hold: who dealt first (and any change of seats and dealer) and when the game began. The history
+of changes (and deleted rounds waiting to be restored) is not part of a backup: a restored
+game's history is one "added" event per round, as if its rounds had just been entered.
 
 Two ways store the same rows:
 
@@ -84,6 +88,8 @@ def backup_document(game: Game) -> dict:
         "first_dealer": game.first_dealer,
         "created_at": game.created_at.isoformat(),
     }
+    if game.seating:
+        document[FIELD]["seating"] = game.seating
     if game.table_id is not None:
         document[FIELD]["table"] = game.table.edit_token
         document[FIELD]["members"] = list(
@@ -114,6 +120,9 @@ class Backup:
     view_token: str
     first_dealer: int
     created_at: datetime
+    # The game's changes of seats and dealer (Game.seating), their seats checked by
+    # parse_backup against its players.
+    seating: tuple[dict, ...] = ()
     # The edit token of the game's table, and each seat's member by name (None: a guest).
     table: str | None = None
     members: tuple[str | None, ...] = ()
@@ -134,7 +143,52 @@ def read_backup(document: object) -> Backup:
         member is None or isinstance(member, str) for member in members
     ):
         raise ExchangeError(f'"{FIELD}": "members" must give each player\'s member, or null')
-    return Backup(document, edit_token, view_token, first_dealer, created_at, table, tuple(members))
+    seating = _seating(fields.get("seating", []))
+    return Backup(
+        document,
+        edit_token,
+        view_token,
+        first_dealer,
+        created_at,
+        seating,
+        table,
+        tuple(members),
+    )
+
+
+SEATING_WRONG = (
+    f'"{FIELD}": "seating" must list changes of the deal, each {{"from": a round number, '
+    '"dealer": a seat, "order": every seat once}, from later and later rounds'
+)
+
+
+def _seating(seating: object) -> tuple[dict, ...]:
+    """The changes of seats and dealer of a backup, their shape checked (their seats against
+    the game's players: _check_seating); ExchangeError, one line, else."""
+    if not isinstance(seating, list):
+        raise ExchangeError(SEATING_WRONG)
+    changes = []
+    for change in seating:
+        if not isinstance(change, Mapping) or set(change) != {"from", "dealer", "order"}:
+            raise ExchangeError(SEATING_WRONG)
+        number, order = change["from"], change["order"]
+        if type(number) is not int or not 1 <= number <= rules.MAX_ROUNDS + 1:
+            raise ExchangeError(SEATING_WRONG)
+        if changes and number <= changes[-1]["from"]:
+            raise ExchangeError(SEATING_WRONG)
+        if not isinstance(order, list) or len(order) > rules.MAX_PLAYERS:
+            raise ExchangeError(SEATING_WRONG)
+        changes.append({"from": number, "dealer": change["dealer"], "order": list(order)})
+    return tuple(changes)
+
+
+def _check_seating(seating: Sequence[dict], players: int) -> None:
+    """Each change's dealer and order seats of the game's `players` (rules.check_seating)."""
+    for change in seating:
+        try:
+            rules.check_seating(change["dealer"], change["order"], players)
+        except rules.RulesError:
+            raise ExchangeError(SEATING_WRONG) from None
 
 
 def _links_and_time(document: object, plain: str) -> tuple[str, str, datetime]:
@@ -161,6 +215,7 @@ def parse_backup(backup: Backup) -> GameDocument:
         raise ExchangeError(f'"{FIELD}": "first_dealer" is not a seat number')
     if backup.members and len(backup.members) != len(parsed.names):
         raise ExchangeError(f'"{FIELD}": "members" must give each player\'s member, or null')
+    _check_seating(backup.seating, len(parsed.names))
     return parsed
 
 
@@ -233,12 +288,14 @@ def restore(document: object) -> Game | None:
             game = exchange.import_game(document)
             if backup.first_dealer >= len(game.names):
                 raise ExchangeError(f'"{FIELD}": "first_dealer" is not a seat number')
+            _check_seating(backup.seating, len(game.names))
             links = TableLinks.of([backup])
             # update(): created_at is auto_now_add, which save() would not let us set.
             Game.objects.filter(pk=game.pk).update(
                 edit_token=backup.edit_token,
                 view_token=backup.view_token,
                 first_dealer=backup.first_dealer,
+                seating=list(backup.seating),
                 created_at=backup.created_at,
                 table_id=links.table(backup),
             )
@@ -334,6 +391,7 @@ def _store(games: Sequence[tuple[Backup, GameDocument]]) -> list[Game]:
             edit_token=backup.edit_token,
             view_token=backup.view_token,
             first_dealer=backup.first_dealer,
+            seating=list(backup.seating),
             version=clock + len(scored),
             status=standing.status,
             winner_seat=standing.winner,

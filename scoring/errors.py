@@ -111,6 +111,18 @@ MESSAGES = {
         "The player chosen to deal first has no name: type one, or choose another dealer."
     ),
     "first_dealer_unknown": _("Choose one of the players to deal first."),
+    # Seats and dealer during a game (Game.change_seating).
+    "seating_order": _("The seating order must name each player once: choose one for each seat."),
+    "seating_twice": _(
+        "A player is chosen for two seats and %(missing)s for none: choose each player for one "
+        "seat."
+    ),
+    "seating_missing": _("A player has no seat: choose each player for one seat."),
+    "seating_dealer": _("Choose one of the players to deal next."),
+    "seating_changed": _(
+        "Seats or the dealer were changed on another phone since this page was loaded, so "
+        "nothing was changed here. They are shown below as they are now: choose again if needed."
+    ),
     # Tables (models.Table).
     "table_changed": _(
         "Another phone changed this table since this page was loaded, so nothing was changed "
@@ -180,6 +192,11 @@ PLAYER_MESSAGES = {
         "Only a member who never played can be removed, and %(player)s has played here: "
         "retire them instead, which keeps their games in the standings."
     ),
+    "seating_twice": _(
+        "%(player)s is chosen for two seats and %(missing)s for none: choose each player for "
+        "one seat."
+    ),
+    "seating_missing": _("%(player)s has no seat: choose each player for one seat."),
 }
 
 
@@ -209,6 +226,10 @@ def rules_error_message(error: RulesError, names: Sequence[str] = ()) -> str:
     player = None
     if error.player is not None and 0 <= error.player < len(names):
         player = names[error.player]
+    # A seat left out of a seating order (rules.check_seating), by name.
+    missing = details.get("missing")
+    if type(missing) is int and 0 <= missing < len(names):
+        details["missing"] = names[missing]
     if error.code == "too_many_copies":
         template = _too_many_copies(details, player)
         # The deck check reports a real card code, a rank alone or the joker; name it.

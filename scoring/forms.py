@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from . import house_rules, rules
 from .cards import read_typed
 from .errors import MESSAGES, rules_error_message
-from .models import Player, Round
+from .models import Player, Round, Seating
 from .rules import RoundEntry
 
 BLOCKED = "blocked"
@@ -289,6 +289,75 @@ class PlayersForm(forms.Form):
         """A refused rename, next to the name it is about."""
         message = rules_error_message(error, names)
         self.add_error(None if error.player is None else f"name_{error.player}", message)
+
+
+class SeatingForm(forms.Form):
+    """Who deals next and the order the deal goes round, during a game (Game.change_seating):
+    one choice of player per seat, prefilled with the order as it is, and the player who deals
+    the next round. Hidden beside them, the seating the page showed (`seen_dealer`,
+    `seen_order`), so that a change made on another phone meanwhile is not overwritten.
+    Posted with `action=seating` to the players page, apart from the names."""
+
+    ACTION = "seating"
+
+    def __init__(self, data=None, *, players: Sequence[Player], seating: Seating) -> None:
+        super().__init__(data)
+        self.players = players
+        choices = [(player.seat, player.name) for player in players]
+        for position in range(len(players)):
+            self.fields[f"seat_{position}"] = forms.TypedChoiceField(
+                label=_("Seat %(number)d") % {"number": position + 1},
+                choices=choices,
+                coerce=int,
+                initial=seating.order[position],
+                error_messages={
+                    "invalid_choice": MESSAGES["seating_order"],
+                    "required": MESSAGES["seating_order"],
+                },
+            )
+        self.fields["dealer"] = forms.TypedChoiceField(
+            label=_("Deals next"),
+            choices=choices,
+            coerce=int,
+            initial=seating.dealer,
+            error_messages={
+                "invalid_choice": MESSAGES["seating_dealer"],
+                "required": MESSAGES["seating_dealer"],
+            },
+        )
+        self.fields["seen_dealer"] = HiddenNumber(initial=seating.dealer)
+        self.fields["seen_order"] = forms.CharField(
+            widget=forms.HiddenInput,
+            required=False,
+            initial=",".join(str(seat) for seat in seating.order),
+        )
+
+    def seats(self) -> list[forms.BoundField]:
+        """The choice of player for each seat, in the order the deal goes round."""
+        return [self[f"seat_{position}"] for position in range(len(self.players))]
+
+    def clean(self):
+        """`dealer`, `order` (seats, in the order chosen) and `seen`: the Seating the page
+        showed, or None when the post did not say it (a script's): taken as showing the
+        seating as it is."""
+        cleaned = super().clean()
+        cleaned["order"] = [cleaned.get(f"seat_{p}") for p in range(len(self.players))]
+        seen_order = (cleaned.get("seen_order") or "").split(",")
+        seen_dealer = cleaned.get("seen_dealer")
+        cleaned["seen"] = None
+        if seen_dealer is not None and all(seat.isdigit() for seat in seen_order):
+            cleaned["seen"] = Seating(seen_dealer, tuple(int(seat) for seat in seen_order))
+        return cleaned
+
+    def add_rules_error(self, error: rules.RulesError, names: Sequence[str]) -> None:
+        """A refused change, next to the choice it is about (the seat chosen a second time,
+        the dealer), or at the top of the form."""
+        field = None
+        if error.code == "seating_twice":
+            field = f"seat_{error.details['position']}"
+        elif error.code == "seating_dealer":
+            field = "dealer"
+        self.add_error(field, rules_error_message(error, names))
 
 
 WINNER_MISSING = _("Tap who went out, or “Nobody: blocked round”.")

@@ -54,11 +54,35 @@ class Rename:
 
 
 @dataclass(frozen=True)
+class SeatingAsItWas:
+    """Who dealt first from a round on, and the order the deal went round, by name."""
+
+    dealer: str
+    order: list[str]
+
+
+@dataclass(frozen=True)
+class Seated:
+    """A change to the seats and the dealer (Game.change_seating), from round `number` on."""
+
+    number: int
+    before: SeatingAsItWas
+    after: SeatingAsItWas
+
+
+def seating_as_it_was(document: dict, names: list[str]) -> SeatingAsItWas:
+    return SeatingAsItWas(
+        dealer=names[document["dealer"]], order=[names[seat] for seat in document["order"]]
+    )
+
+
+@dataclass(frozen=True)
 class Change:
     event: GameEvent
     before: RoundAsItWas | None
     after: RoundAsItWas | None
     rename: Rename | None = None
+    seated: Seated | None = None
     # A deleted round not back yet whose place has been filled since: the number it would
     # become, one round more after the others (Game.restore_round asks to confirm it).
     extra: int | None = None
@@ -106,9 +130,9 @@ def round_as_it_was(
 
 
 def changes(game: Game) -> list[Change]:
-    """Every change to `game`, newest first. A change's rounds name the players as they were
-    called at the time: going back from today's names, each rename passed is undone before
-    the older changes are read (Game.names_when does the same for one change)."""
+    """Every change to `game`, newest first. A change's rounds (and seats) name the players as
+    they were called at the time: going back from today's names, each rename passed is undone
+    before the older changes are read (Game.names_when does the same for one change)."""
     names = game.names
     target = game.target
     found = []
@@ -121,6 +145,15 @@ def changes(game: Game) -> list[Change]:
                 Change(event, None, None, Rename(event.before["name"], event.after["name"]))
             )
             names[event.before["seat"]] = event.before["name"]
+            continue
+        if event.kind == GameEvent.Kind.SEATED:
+            # Not a round: nothing to restore or go back to (its players named as then).
+            seated = Seated(
+                event.number,
+                seating_as_it_was(event.before, names),
+                seating_as_it_was(event.after, names),
+            )
+            found.append(Change(event, None, None, seated=seated))
             continue
         found.append(
             Change(

@@ -720,3 +720,25 @@ def check_names(names: Sequence[str], members_at_most: int | None = None) -> lis
         seen[key] = name
         cleaned.append(name)
     return cleaned
+
+
+def check_seating(dealer: object, order: Sequence[object], players: int) -> None:
+    """Who deals next and the seating order the deal then goes round (seats, 0-based), for a
+    game of `players` players: each player in the order once, the dealer one of them. Else
+    RulesError: "seating_twice" naming the player chosen a second time (with the `missing`
+    seat, and the `position` in the order of that second choice), "seating_missing" naming a
+    player left out, "seating_order" for anything else (a seat that is no player's),
+    "seating_dealer" for a dealer who is not playing."""
+    seats = range(players)
+    if not all(type(seat) is int and seat in seats for seat in order):
+        raise RulesError("seating_order")
+    for position, seat in enumerate(order):
+        if seat in order[:position]:
+            missing = next((other for other in seats if other not in order), None)
+            if missing is None:
+                raise RulesError("seating_order")
+            raise RulesError("seating_twice", seat, missing=missing, position=position)
+    if len(order) != players:
+        raise RulesError("seating_missing", next(other for other in seats if other not in order))
+    if type(dealer) is not int or dealer not in seats:
+        raise RulesError("seating_dealer")

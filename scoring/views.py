@@ -40,9 +40,9 @@ from . import (
     statistics,
 )
 from .errors import rules_error_message
-from .forms import PlayersForm, RoundForm, StartForm
+from .forms import PlayersForm, RoundForm, SeatingForm, StartForm
 from .http import HtmxHttpRequest, redirect
-from .models import Changes, Game, GameEvent, Round, snapshot
+from .models import Changes, Game, GameEvent, Round, Status, snapshot
 from .scoreboard import Scoreboard
 
 logger = logging.getLogger(__name__)
@@ -793,18 +793,45 @@ def history_page(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def players_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
-    """The players' names, each in a field to correct it during the game; saving renames
-    those changed (Game.rename_players: kept in the history, every phone redraws) and goes
-    back to the game page. Template: scoring/players.html; context: `game`, `form`
-    (forms.PlayersForm).
+    """The players' names, each in a field to correct it during the game; and, until the game
+    is over, who deals next and the order the deal goes round. Saving either goes back to the
+    game page. Template: scoring/players.html; context: `game`, `form` (forms.PlayersForm),
+    `seating_form` (forms.SeatingForm, None for a finished game) and `refused`.
 
-    A name refused stays as typed, with the reason next to it. A player renamed on another
-    phone since this page was opened is refused with 409; the form then knows that name, so
-    that saving again renames knowingly."""
+    Names: saving renames those changed (Game.rename_players: kept in the history, every
+    phone redraws). A name refused stays as typed, with the reason next to it. A player
+    renamed on another phone since this page was opened is refused with 409; the form then
+    knows that name, so that saving again renames knowingly.
+
+    Seats and dealer (posted with `action=seating`): Game.change_seating, from the next
+    round on. A choice refused stays as chosen, with the reason next to it. A change made on
+    another phone since (or a round saved there, which moves the deal on) is refused with
+    409, the form then showing the seats and the dealer as they are now."""
     game = _game_or_404(edit_token=token)
-    form = PlayersForm(request.POST or None, players=game.seated_players)
-    status = 200
-    if request.method == "POST" and form.is_valid():
+    posted = request.POST if request.method == "POST" else None
+    on_seats = posted is not None and posted.get("action") == SeatingForm.ACTION
+    form = PlayersForm(None if on_seats else posted, players=game.seated_players)
+    seating_form = _seating_form(game, posted if on_seats else None)
+    refused, status = None, 200
+    if on_seats and seating_form is None:
+        refused, status = rules_error_message(rules.RulesError("game_finished")), 409
+    elif on_seats and seating_form.is_valid():
+        chosen = seating_form.cleaned_data
+        try:
+            game.change_seating(
+                chosen["dealer"], chosen["order"], seen=chosen["seen"], phone=phones.of(request)
+            )
+        except rules.RulesError as error:
+            if error.code in ("seating_changed", "game_finished"):
+                # Shown as they are now, another phone's change (or the end) read again.
+                game = _game_or_404(edit_token=token)
+                form, seating_form = PlayersForm(players=game.seated_players), _seating_form(game)
+                refused, status = rules_error_message(error, game.names), 409
+            else:
+                seating_form.add_rules_error(error, game.names)
+        else:
+            return redirect(request, reverse("game", args=[game.edit_token]))
+    elif posted is not None and not on_seats and form.is_valid():
         try:
             game.rename_players(
                 form.cleaned_data["names"],
@@ -817,5 +844,13 @@ def players_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
             form.add_rules_error(error, game.names)
         else:
             return redirect(request, reverse("game", args=[game.edit_token]))
-    context = {"game": game, "form": form}
+    context = {"game": game, "form": form, "seating_form": seating_form, "refused": refused}
     return TemplateResponse(request, "scoring/players.html", context, status=status)
+
+
+def _seating_form(game: Game, data=None) -> SeatingForm | None:
+    """The seats and the dealer as they are for the next round; None once the game is over."""
+    if game.status == Status.FINISHED:
+        return None
+    seating = game.seating_for(game.rounds.count() + 1, len(game.seated_players))
+    return SeatingForm(data, players=game.seated_players, seating=seating)

@@ -26,6 +26,7 @@ DETAILS = {
     "high": 100,
     "extra": 6,
     "later": 5,
+    "missing": 2,
 }
 NAMES = ["Ana", "Boris", "Cyril"]
 

@@ -16,7 +16,7 @@ from .common import (
     Status,
     new_token,
 )
-from .game import Changes, Game, clock_version, snapshot
+from .game import Changes, Game, Seating, clock_version, snapshot
 from .rounds import GameEvent, Hand, Player, Round, RoundQuerySet
 from .table import MAX_MEMBERS, MAX_TABLE_NAME_LENGTH, Member, NewMember, Table, TableEvent
 
@@ -35,6 +35,7 @@ __all__ = [
     "Round",
     "RoundQuerySet",
     "RulesField",
+    "Seating",
     "Status",
     "Table",
     "TableEvent",

@@ -38,6 +38,23 @@ class Changes:
     latest: GameEvent | None = None
 
 
+@dataclass(frozen=True)
+class Seating:
+    """Who deals a round (a seat) and the order the deal goes round (every seat once), as
+    Game.seating_for gives it and the players page shows it."""
+
+    dealer: int
+    order: tuple[int, ...]
+
+    def same_as(self, other: Seating) -> bool:
+        """The same dealer, and the same order round the table, whichever seat it is written
+        from (the deal goes round: Ana, Boris, Cyril is Boris, Cyril, Ana)."""
+        if self.dealer != other.dealer or sorted(self.order) != sorted(other.order):
+            return False
+        start = other.order.index(self.order[0])
+        return self.order == other.order[start:] + other.order[:start]
+
+
 # The tables and columns that _plain_rows's statements name, quoted by name.
 _COLUMNS = (
     "id",
@@ -192,7 +209,8 @@ class Game(models.Model):
         alone changed (added, edited, corrected, deleted or restored), else EVERYTHING.
 
         EVERYTHING when the phone shows no version of the history, every round (the rows to
-        send would be all of them), or a finished game, or when a player was renamed, the game
+        send would be all of them), or a finished game, or when a player was renamed, the seats
+        or the dealer changed (the heading's dealer with them), the game
         finished (the round entry becomes the rematch) or was rematched (the version moved
         without a change in the history), or when the page had no round table or would have
         none now (a first round, or the last one deleted)."""
@@ -259,9 +277,30 @@ class Game(models.Model):
             game = game.next_game
         return game
 
+    def _seating_change(self, round_number: int) -> dict | None:
+        """The latest change to the deal (`seating`) that round `round_number` plays under:
+        the last one from that round or before; None when there is none."""
+        return next(
+            (change for change in reversed(self.seating) if change["from"] <= round_number), None
+        )
+
     def dealer_for(self, round_number: int, players: int) -> int:
-        """The seat that deals round `round_number` (1-based)."""
-        return (self.first_dealer + round_number - 1) % players
+        """The seat that deals round `round_number` (1-based): the deal moves one seat each
+        round from `first_dealer`, until a change to the deal (change_seating): from its
+        round on, its dealer deals, and the deal moves along its order."""
+        change = self._seating_change(round_number)
+        if change is None:
+            return (self.first_dealer + round_number - 1) % players
+        order = change["order"]
+        step = round_number - change["from"]
+        return order[(order.index(change["dealer"]) + step) % len(order)]
+
+    def seating_for(self, round_number: int, players: int) -> Seating:
+        """Who deals round `round_number` and the order the deal goes round (every seat once,
+        in seat order until a change to the deal)."""
+        change = self._seating_change(round_number)
+        order = tuple(change["order"]) if change else tuple(range(players))
+        return Seating(self.dealer_for(round_number, players), order)
 
     # Creating
 
@@ -284,23 +323,28 @@ class Game(models.Model):
         return game
 
     def rematch(self) -> Game:
-        """The next game with the same players, the deal moved on from where this one stopped:
-        made by the first tap, and the same game for every tap after it, on any phone. Only a
-        finished game has one (RulesError "game_not_finished")."""
+        """The next game with the same players, seated in the order the deal went round at the
+        end of this one, the deal moved on from where this one stopped: made by the first tap,
+        and the same game for every tap after it, on any phone. Only a finished game has one
+        (RulesError "game_not_finished")."""
         with self._changing() as game:
             if game.next_game_id is not None:
                 return game.next_game
             if game.status != Status.FINISHED:
                 raise rules.RulesError("game_not_finished")
-            names = game.names
-            rounds = game.rounds.count()
+            # The players seated as the deal went round at the end (seat order, unless
+            # change_seating changed it), the deal moving on from there.
+            seating = game.seating_for(game.rounds.count() + 1, len(game.seated_players))
+            names = [game.names[seat] for seat in seating.order]
             next_game = Game.start(
-                names, first_dealer=game.dealer_for(rounds + 1, len(names)), house_rules=game.rules
+                names,
+                first_dealer=seating.order.index(seating.dealer),
+                house_rules=game.rules,
             )
             if game.table_id is not None:
-                # At the table, each player the member the same seat was (a guest stays a
-                # guest): the table's standings count it like the games started there.
-                members = [player.member_id for player in game.seated_players]
+                # At the table, each player the member they were (a guest stays a guest):
+                # the table's standings count it like the games started there.
+                members = [game.seated_players[seat].member_id for seat in seating.order]
                 table_of(game)._seat(next_game, members)
             game.next_game = next_game
             game.save(update_fields=["next_game"])
@@ -330,7 +374,7 @@ class Game(models.Model):
             yield game
             if game.changed:
                 game.refresh_standing()
-        for name in ("version", "status", "winner_seat", "next_game_id", "updated_at"):
+        for name in ("version", "status", "winner_seat", "next_game_id", "updated_at", "seating"):
             setattr(self, name, getattr(game, name))
         self.__dict__["seated_players"] = game.seated_players
 
@@ -641,6 +685,43 @@ class Game(models.Model):
             if renamed:
                 game.__dict__["seated_players"] = players
         return renamed
+
+    def change_seating(
+        self, dealer: int, order: Sequence[int], seen: Seating | None = None, phone: str = ""
+    ) -> bool:
+        """From the next round on, seat `dealer` deals, and the deal moves along `order` (every
+        seat once, starting anywhere: it goes round): for a player who sits elsewhere after a
+        break, or a deal passed wrongly. The rounds played keep their dealers; the seats keep
+        their players (hands and history name them by seat). Kept in the game's `seating` (a
+        change from the same round replaces the one there; one from a later round, left by
+        rounds deleted since, goes) and in its history; whether anything changed.
+
+        `seen` is the seating the phone's page showed for the next round (seating_for): when
+        it is no longer so (another phone changed the seats or the dealer, or saved a round,
+        so that the deal moved on), the change is refused ("seating_changed") rather than
+        made over what the phone did not see. The same dealer and order as now change
+        nothing, not even the version, so a form sent twice is harmless. RulesError as
+        rules.check_seating says, and "game_finished" for a game that is over."""
+        with self._changing() as game:
+            if game.status == Status.FINISHED:
+                raise rules.RulesError("game_finished")
+            order = list(order)
+            rules.check_seating(dealer, order, len(game.seated_players))
+            number = game.rounds.count() + 1
+            now = game.seating_for(number, len(game.seated_players))
+            chosen = Seating(dealer, tuple(order))
+            if chosen.same_as(now):
+                return False
+            if seen is not None and not seen.same_as(now):
+                raise rules.RulesError("seating_changed")
+            change = {"from": number, "dealer": dealer, "order": order}
+            game.seating = [old for old in game.seating if old["from"] < number] + [change]
+            Game.objects.filter(pk=game.pk).update(seating=game.seating)
+            before = {"from": number, "dealer": now.dealer, "order": list(now.order)}
+            game.log(
+                GameEvent.Kind.SEATED, None, number=number, before=before, after=change, phone=phone
+            )
+        return True
 
     def names_when(self, event: GameEvent) -> list[str]:
         """The players' names as they were just after `event`: today's, with every rename

@@ -92,16 +92,18 @@ class Table(models.Model):
         """The seat, among today's players (by name key, in seat order), that deals first: the
         deal follows on from the table's last game. The player who would have dealt its next
         round deals first, as in a rematch; if they do not play today, the next player after
-        them at that game who does; if nobody from that game plays today (or the table has no
-        game), seat 0."""
+        them round that game's table (its seating order at the end) who does; if nobody from
+        that game plays today (or the table has no game), seat 0."""
         last = self.games.order_by("-created_at", "-pk").annotate(rounds_played=Count("rounds"))
         last = last.first()
         if last is None:
             return 0
         seated = list(last.players.order_by("seat").values_list("name_key", flat=True))
-        next_dealer = last.dealer_for(last.rounds_played + 1, len(seated))
+        # Round the table as the deal went at the end of that game (Game.change_seating).
+        seating = last.seating_for(last.rounds_played + 1, len(seated))
+        start = seating.order.index(seating.dealer)
         for step in range(len(seated)):
-            key = seated[(next_dealer + step) % len(seated)]
+            key = seated[seating.order[(start + step) % len(seated)]]
             if key in keys:
                 return list(keys).index(key)
         return 0

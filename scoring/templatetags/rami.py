@@ -117,11 +117,12 @@ def picker_keys() -> SafeString:
 @register.simple_tag(takes_context=True)
 def round_row(context, row) -> SafeString:
     """One round of the round table (scoreboard.RoundRow): its number (on the edit page, the
-    context's `editable`, the link to edit it), its kind and a tie-break, then a cell a player:
-    the points, the running total, and what the round table notes of the hand (went out, the
-    lowest hand of a blocked round, the cards or the value, not opened and how its points came
-    about). Drawn in Python, each word translated and escaped once a row, as the card faces
-    are: the page's eight rows of six cells cost several times as much as template tags."""
+    context's `editable`, the link to edit it), its kind, a tie-break and who dealt it, then a
+    cell a player: the points, the running total, and what the round table notes of the hand
+    (went out, the lowest hand of a blocked round, the cards or the value, not opened and how
+    its points came about). Drawn in Python, each word translated and escaped once a row, as
+    the card faces are: the page's eight rows of six cells cost several times as much as
+    template tags."""
     number = row.number
     if context.get("editable"):
         url = reverse("round", args=[context["game"].edit_token, number])
@@ -136,6 +137,10 @@ def round_row(context, row) -> SafeString:
     if row.tie_break:
         tie_break = html.escape(gettext("tie-break"))
         head += f'\n    <span class="tag tie">{tie_break}</span>'
+    # Who dealt it (Game.dealer_for: the deal as it went, after any change of seats).
+    dealer = f"<bdi>{html.escape(row.dealer.name)}</bdi>"
+    dealt = html.escape(gettext("%(name)s dealt")).replace("%(name)s", dealer)
+    head += f'\n    <span class="dealt">{dealt}</span>'
     total = html.escape(gettext("total"))
     went_out, lowest = (
         f'<span class="note">{html.escape(word)}</span>'

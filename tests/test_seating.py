@@ -1,0 +1,505 @@
+"""Seats and dealer during a game: Game.change_seating and Game.dealer_for, the players page's
+"Seats and dealer" form, the game page's dealers, the history, the rematch, a table's next
+game and the backup."""
+
+import pytest
+from django.utils import translation
+
+from scoring import backup, errors
+from scoring.exchange import ExchangeError
+from scoring.models import Game, GameEvent, Seating, Status, Table
+from scoring.rules import Hand, RoundEntry, RulesError
+from tests.conftest import delete_post, history_change, round_post
+from tests.pages import read
+
+pytestmark = pytest.mark.django_db
+
+NAMES = ["Ana", "Boris", "Cyril", "Dana"]
+
+
+def play(game: Game, rounds: int = 1, winner: int = 0) -> None:
+    """Rounds with small hands, so that the game goes on."""
+    for _ in range(rounds):
+        hands = tuple(Hand() if seat == winner else Hand(value=2) for seat in range(4))
+        game.record_round(RoundEntry(hands=hands, winner=winner))
+
+
+def dealers(game: Game, rounds: range) -> list[str]:
+    """Who deals each of these rounds, by name."""
+    game = Game.objects.get(pk=game.pk)
+    return [game.names[game.dealer_for(number, len(game.names))] for number in rounds]
+
+
+def now(game: Game) -> Seating:
+    game = Game.objects.get(pk=game.pk)
+    return game.seating_for(game.rounds.count() + 1, len(game.names))
+
+
+@pytest.fixture
+def game(db) -> Game:
+    """Ana, Boris, Cyril, Dana, four rounds played: dealt by Ana, Boris, Cyril, Dana."""
+    game = Game.start(NAMES)
+    play(game, 4)
+    return game
+
+
+# The model
+
+
+def test_before_any_change_the_deal_moves_one_seat_a_round(game):
+    assert dealers(game, range(1, 9)) == ["Ana", "Boris", "Cyril", "Dana"] * 2
+    assert now(game) == Seating(0, (0, 1, 2, 3))
+
+
+def test_a_new_dealer_deals_the_next_round_and_the_deal_follows_on(game):
+    assert game.change_seating(2, [0, 1, 2, 3], seen=Seating(0, (0, 1, 2, 3)), phone="p")
+    # Rounds 1-4 keep their dealers; Cyril deals round 5, then Dana, Ana, Boris, Cyril.
+    assert dealers(game, range(1, 10)) == [
+        *["Ana", "Boris", "Cyril", "Dana"],
+        *["Cyril", "Dana", "Ana", "Boris", "Cyril"],
+    ]
+    assert game.seating == [{"from": 5, "dealer": 2, "order": [0, 1, 2, 3]}]
+    play(game, 2)
+    assert dealers(game, range(1, 8)) == [
+        *["Ana", "Boris", "Cyril", "Dana"],
+        *["Cyril", "Dana", "Ana"],
+    ]
+
+
+def test_a_new_order_moves_the_deal_along_it(game):
+    # Cyril and Boris swapped places after the break: Ana, Cyril, Boris, Dana round the table.
+    assert game.change_seating(0, [0, 2, 1, 3], seen=now(game))
+    play(game, 3)
+    assert dealers(game, range(1, 10)) == [
+        *["Ana", "Boris", "Cyril", "Dana"],
+        *["Ana", "Cyril", "Boris", "Dana", "Ana"],
+    ]
+    # The seats keep their players: hands and totals are by seat as before.
+    assert Game.objects.get(pk=game.pk).names == NAMES
+
+
+def test_a_second_change_later_keeps_the_first_for_its_rounds(game):
+    game.change_seating(2, [0, 1, 2, 3], seen=now(game))
+    play(game, 2)  # Cyril, Dana
+    game.change_seating(1, [3, 2, 1, 0], seen=now(game))
+    play(game, 2)
+    assert dealers(game, range(1, 11)) == [
+        *["Ana", "Boris", "Cyril", "Dana"],
+        *["Cyril", "Dana"],
+        *["Boris", "Ana", "Dana", "Cyril"],
+    ]
+    assert [change["from"] for change in Game.objects.get(pk=game.pk).seating] == [5, 7]
+
+
+def test_a_change_at_the_same_round_replaces_the_one_there(game):
+    game.change_seating(2, [0, 1, 2, 3], seen=now(game))
+    game.change_seating(3, [0, 2, 1, 3], seen=now(game))
+    assert Game.objects.get(pk=game.pk).seating == [{"from": 5, "dealer": 3, "order": [0, 2, 1, 3]}]
+    assert dealers(game, range(5, 8)) == ["Dana", "Ana", "Cyril"]
+
+
+def test_sent_twice_changes_once_not_even_the_version(game):
+    seen = now(game)
+    assert game.change_seating(2, [0, 2, 1, 3], seen=seen, phone="p")
+    version = Game.objects.get(pk=game.pk).version
+    # The same form again: what it asks for is so already, its page now old.
+    assert not game.change_seating(2, [0, 2, 1, 3], seen=seen, phone="p")
+    # The same order written from another seat is the same order round the table.
+    assert not game.change_seating(2, [2, 1, 3, 0], seen=seen, phone="p")
+    assert Game.objects.get(pk=game.pk).version == version
+    assert game.events.filter(kind=GameEvent.Kind.SEATED).count() == 1
+
+
+def test_the_same_dealer_and_order_as_now_changes_nothing(game):
+    version = game.version
+    assert not game.change_seating(0, [0, 1, 2, 3], seen=now(game))
+    assert Game.objects.get(pk=game.pk).version == version
+    assert not game.events.filter(kind=GameEvent.Kind.SEATED).exists()
+
+
+@pytest.mark.parametrize(
+    ("dealer", "order", "code", "player", "message"),
+    [
+        (
+            0,
+            [0, 1, 1, 3],
+            "seating_twice",
+            1,
+            "Boris is chosen for two seats and Cyril for none: choose each player for one seat.",
+        ),
+        (0, [0, 1, 3], "seating_missing", 2, "Cyril has no seat: choose each player for one seat."),
+        (
+            0,
+            [0, 1, 2, 7],
+            "seating_order",
+            None,
+            "The seating order must name each player once: choose one for each seat.",
+        ),
+        (4, [0, 1, 2, 3], "seating_dealer", None, "Choose one of the players to deal next."),
+    ],
+)
+def test_an_order_that_drops_or_repeats_a_player_is_refused(
+    game, dealer, order, code, player, message
+):
+    version = game.version
+    with pytest.raises(RulesError) as refused:
+        game.change_seating(dealer, order, seen=now(game))
+    assert (refused.value.code, refused.value.player) == (code, player)
+    assert errors.english(refused.value, NAMES) == message
+    assert Game.objects.get(pk=game.pk).version == version
+    assert Game.objects.get(pk=game.pk).seating == []
+
+
+def test_a_finished_game_is_refused(every_kind_game):
+    with pytest.raises(RulesError) as refused:
+        every_kind_game.change_seating(1, [0, 1, 2, 3])
+    assert refused.value.code == "game_finished"
+
+
+def test_a_page_older_than_another_phones_change_is_refused(game):
+    seen = now(game)
+    game.change_seating(2, [0, 1, 2, 3], seen=seen, phone="other")
+    version = Game.objects.get(pk=game.pk).version
+    with pytest.raises(RulesError) as refused:
+        game.change_seating(1, [0, 2, 1, 3], seen=seen, phone="mine")
+    assert refused.value.code == "seating_changed"
+    assert Game.objects.get(pk=game.pk).version == version
+    assert dealers(game, range(5, 6)) == ["Cyril"]
+
+
+def test_a_page_older_than_a_round_saved_elsewhere_is_refused(game):
+    seen = now(game)  # Ana deals round 5
+    play(game)  # saved on another phone: Boris deals round 6
+    with pytest.raises(RulesError) as refused:
+        game.change_seating(3, [0, 1, 2, 3], seen=seen)
+    assert refused.value.code == "seating_changed"
+
+
+def test_the_change_is_in_the_history_and_the_other_phones_redraw(game):
+    seen_version = str(Game.objects.get(pk=game.pk).version)
+    game.change_seating(2, [0, 2, 1, 3], seen=now(game), phone="p")
+    event = game.events.get(kind=GameEvent.Kind.SEATED)
+    assert (event.number, event.phone) == (5, "p")
+    assert event.before == {"from": 5, "dealer": 0, "order": [0, 1, 2, 3]}
+    assert event.after == {"from": 5, "dealer": 2, "order": [0, 2, 1, 3]}
+    fresh = Game.objects.get(pk=game.pk)
+    assert fresh.changes_since(seen_version).what == "everything"
+    # Not a change to the rounds: nothing to undo, and the latest round change is still round 4.
+    assert fresh.latest_round_change().number == 4
+    with pytest.raises(GameEvent.DoesNotExist):
+        fresh.undo(event, "p")
+
+
+def test_an_undo_of_a_round_is_not_overtaken_by_a_seating_change(game):
+    game.record_round(
+        RoundEntry(hands=(Hand(), Hand(value=2), Hand(value=2), Hand(value=2)), winner=0), phone="p"
+    )
+    game.change_seating(2, [0, 1, 2, 3], seen=now(game), phone="p")
+    added = game.events.filter(kind=GameEvent.Kind.ADDED).first()
+    game.undo(added, "p")
+    # Round 5 gone: the change, from round 6, is kept for when the game gets there.
+    assert Game.objects.get(pk=game.pk).rounds.count() == 4
+    assert dealers(game, range(5, 7)) == ["Ana", "Cyril"]
+
+
+def test_after_the_last_round_is_deleted_and_entered_again(game):
+    game.change_seating(2, [0, 2, 1, 3], seen=now(game))
+    play(game, 2)  # rounds 5 and 6: Cyril, Boris
+    last = game.rounds.get(number=6)
+    game.delete_round(last)
+    # Round 6 is dealt by Boris again when entered again; the finished rounds keep theirs.
+    assert dealers(game, range(1, 7)) == ["Ana", "Boris", "Cyril", "Dana", "Cyril", "Boris"]
+    play(game)
+    assert dealers(game, range(1, 8)) == [
+        *["Ana", "Boris", "Cyril", "Dana"],
+        *["Cyril", "Boris", "Dana"],
+    ]
+    # Back to round 5, and a new change from there drops the one from round 5 on.
+    for number in (6, 5):
+        game.delete_round(game.rounds.get(number=number))
+    assert now(game) == Seating(2, (0, 2, 1, 3))
+    game.change_seating(1, [0, 1, 2, 3], seen=now(game))
+    assert Game.objects.get(pk=game.pk).seating == [{"from": 5, "dealer": 1, "order": [0, 1, 2, 3]}]
+
+
+def test_a_change_from_a_round_since_deleted_is_dropped_by_the_next_change(game):
+    play(game, 2)  # rounds 5, 6
+    game.change_seating(3, [0, 1, 2, 3], seen=now(game))  # from round 7
+    game.delete_round(game.rounds.get(number=6))
+    game.delete_round(game.rounds.get(number=5))
+    # Round 5 is next: before the change from round 7.
+    assert now(game) == Seating(0, (0, 1, 2, 3))
+    game.change_seating(1, [0, 1, 2, 3], seen=now(game))
+    assert Game.objects.get(pk=game.pk).seating == [{"from": 5, "dealer": 1, "order": [0, 1, 2, 3]}]
+
+
+def finish(game: Game) -> None:
+    """Ana goes out until the others pass the target."""
+    while Game.objects.get(pk=game.pk).status != Status.FINISHED:
+        hands = (Hand(), Hand(value=60), Hand(value=60), Hand(value=60))
+        game.record_round(RoundEntry(hands=hands, winner=0))
+
+
+def test_a_rematch_seats_the_players_in_the_order_the_deal_went_and_follows_on(game):
+    game.change_seating(2, [0, 2, 1, 3], seen=now(game))
+    finish(game)
+    game = Game.objects.get(pk=game.pk)
+    rounds = game.rounds.count()
+    next_dealer = game.names[game.dealer_for(rounds + 1, 4)]
+    rematch = game.rematch()
+    assert rematch.names == ["Ana", "Cyril", "Boris", "Dana"]
+    assert rematch.names[rematch.first_dealer] == next_dealer
+    assert rematch.seating == []
+
+
+def test_a_tables_next_game_follows_the_seating_of_its_last(thursday_table):
+    table = Table.objects.get(pk=thursday_table.pk)
+    game = table.new_game(["Ana", "Boris", "Cyril", "Dana"], first_dealer=0)
+    play(game, 2)  # Ana, Boris dealt
+    game.change_seating(0, [0, 3, 2, 1], seen=now(game))  # Ana deals round 3, then Dana
+    play(game)
+    # Dana would deal round 4: she deals first; without her, Cyril after her round the table.
+    assert table.deal_follows_on(["ana", "boris", "cyril", "dana"]) == 3
+    assert table.deal_follows_on(["ana", "boris", "cyril"]) == 2
+
+
+def test_a_rematch_at_a_table_keeps_each_member_in_their_new_seat(thursday_table):
+    table = Table.objects.get(pk=thursday_table.pk)
+    game = table.new_game(["Ana", "Boris", "Cyril", "Dana"], first_dealer=0)
+    game.change_seating(1, [1, 0, 3, 2], seen=now(game))
+    finish(game)
+    rematch = Game.objects.get(pk=game.pk).rematch()
+    members = {member.pk: member.name for member in table.members.all()}
+    seated = rematch.players.order_by("seat")
+    assert [members[player.member_id] for player in seated] == ["Boris", "Ana", "Dana", "Cyril"]
+    assert rematch.table_id == table.pk
+
+
+def test_a_backup_keeps_the_seating_and_so_the_dealers(game):
+    game.change_seating(2, [0, 2, 1, 3], seen=now(game))
+    play(game, 3)
+    game = Game.objects.get(pk=game.pk)
+    document = backup.backup_document(game)
+    assert document["backup"]["seating"] == [{"from": 5, "dealer": 2, "order": [0, 2, 1, 3]}]
+    before = dealers(game, range(1, 10))
+    Game.objects.all().delete()
+    restored = backup.restore(document)
+    assert restored.seating == game.seating
+    assert dealers(restored, range(1, 10)) == before
+    # The batch restore stores the same.
+    Game.objects.all().delete()
+    (batched,) = backup.restore_batch([document])
+    assert dealers(batched, range(1, 10)) == before
+
+
+def test_a_backup_without_seating_changes_writes_none(game):
+    assert "seating" not in backup.backup_document(game)["backup"]
+
+
+@pytest.mark.parametrize(
+    "seating",
+    [
+        "no",
+        [{"from": 5, "dealer": 2}],
+        [{"from": 0, "dealer": 2, "order": [0, 1, 2, 3]}],
+        [{"from": 5, "dealer": 2, "order": [0, 1, 2, 2]}],
+        [{"from": 5, "dealer": 7, "order": [0, 1, 2, 3]}],
+        [{"from": 5, "dealer": 2, "order": [0, 1, 2]}],
+        [
+            {"from": 5, "dealer": 2, "order": [0, 1, 2, 3]},
+            {"from": 5, "dealer": 1, "order": [0, 1, 2, 3]},
+        ],
+    ],
+)
+def test_a_backup_with_bad_seating_is_refused_in_one_line(game, seating):
+    document = backup.backup_document(game)
+    document["backup"]["seating"] = seating
+    Game.objects.all().delete()
+    with pytest.raises(ExchangeError) as refused:
+        backup.restore(document)
+    assert str(refused.value) == backup.SEATING_WRONG
+    assert "\n" not in str(refused.value)
+    (outcome,) = backup.restore_batch([document])
+    assert isinstance(outcome, ExchangeError) and str(outcome) == backup.SEATING_WRONG
+    assert not Game.objects.exists()
+
+
+# The pages
+
+
+def url(game: Game) -> str:
+    return f"/g/{game.edit_token}/players/"
+
+
+def seating_post(order, dealer, seen: Seating | None = None) -> dict:
+    data = {"action": "seating", "dealer": str(dealer)}
+    data.update({f"seat_{position}": str(seat) for position, seat in enumerate(order)})
+    if seen is not None:
+        data["seen_dealer"] = str(seen.dealer)
+        data["seen_order"] = ",".join(map(str, seen.order))
+    return data
+
+
+def chosen(answer) -> tuple[list[str], str]:
+    """The players shown chosen for each seat, and the one shown dealing next."""
+    form = read(answer).one("form.seating-form")
+    seats = [
+        form.one(f"select[name=seat_{position}] option[selected]").text for position in range(4)
+    ]
+    return seats, form.one("select[name=dealer] option[selected]").text
+
+
+@pytest.fixture
+def at_round_5(client) -> Game:
+    game = Game.start(NAMES)
+    for _ in range(4):
+        client.post(f"/g/{game.edit_token}/", round_post(0, {1: 2, 2: 3, 3: 4}))
+    return game
+
+
+def test_the_players_page_offers_the_seats_and_the_dealer_prefilled(client, at_round_5):
+    shown = read(client.get(url(at_round_5)))
+    section = shown.one("section.seating")
+    assert section.one("h2").text == "Seats and dealer"
+    assert section.texts("label")[:5] == ["Seat 1", "Seat 2", "Seat 3", "Seat 4", "Deals next"]
+    assert chosen(shown) == (NAMES, "Ana")
+    form = section.one("form")
+    assert form.get("method") == "post" and form.get("action") == url(at_round_5)
+    assert form.one("input[name=action]").get("value") == "seating"
+    assert form.one("input[name=seen_dealer]").get("value") == "0"
+    assert form.one("input[name=seen_order]").get("value") == "0,1,2,3"
+    assert [o.text for o in form.select("select[name=seat_0] option")] == NAMES
+    # The names' own form is still there, apart.
+    assert shown.one("form.players-form input[name=name_0]").get("value") == "Ana"
+
+
+def test_saving_goes_to_the_game_whose_heading_names_the_new_dealer(client, at_round_5):
+    seen = Seating(0, (0, 1, 2, 3))
+    response = client.post(url(at_round_5), seating_post([0, 2, 1, 3], 2, seen))
+    assert response.status_code == 303
+    assert response["Location"] == f"/g/{at_round_5.edit_token}/"
+    page = read(client.get(response["Location"]))
+    assert page.one("#entry-title").text == "Round 5 · Cyril deals"
+    # The round rows keep their dealers.
+    assert page.texts("tr[id^=round-] .dealt") == [
+        "Dana dealt",
+        "Cyril dealt",
+        "Boris dealt",
+        "Ana dealt",
+    ]
+    # The page shows the change, ready for another.
+    assert chosen(client.get(url(at_round_5))) == (["Ana", "Cyril", "Boris", "Dana"], "Cyril")
+    client.post(f"/g/{at_round_5.edit_token}/", round_post(0, {1: 2, 2: 3, 3: 4}))
+    page = read(client.get(f"/g/{at_round_5.edit_token}/"))
+    assert page.one("#entry-title").text == "Round 6 · Boris deals"
+    assert page.texts("tr[id^=round-] .dealt")[0] == "Cyril dealt"
+
+
+def test_the_history_page_says_the_change_in_words(client, at_round_5):
+    client.post(url(at_round_5), seating_post([0, 2, 1, 3], 2, Seating(0, (0, 1, 2, 3))))
+    # A later rename: the history names the players as they were called then.
+    client.post(
+        url(at_round_5),
+        {
+            **{
+                f"name_{seat}": name
+                for seat, name in enumerate(["Ana", "Boris", "Cyrille", "Dana"])
+            },
+            **{f"seen_{seat}": name for seat, name in enumerate(NAMES)},
+        },
+    )
+    answer = client.get(f"/g/{at_round_5.edit_token}/history/")
+    assert answer.status_code == 200
+    change = history_change(answer, "Seats and dealer changed · from round 5")
+    assert change.one("p.seating").text == "Ana, Cyril, Boris, Dana; Cyril deals"
+    assert change.one("p.meta").text == "Before: Ana, Boris, Cyril, Dana; Ana deals"
+    assert not change.select("form")
+
+
+@pytest.mark.parametrize(
+    ("order", "dealer", "field", "message"),
+    [
+        (
+            [0, 1, 1, 3],
+            0,
+            "seat_2",
+            "Boris is chosen for two seats and Cyril for none: choose each player for one seat.",
+        ),
+        ([0, 1, 2, 3], 9, "dealer", "Choose one of the players to deal next."),
+    ],
+)
+def test_a_bad_choice_is_refused_next_to_it_and_kept(
+    client, at_round_5, order, dealer, field, message
+):
+    response = client.post(url(at_round_5), seating_post(order, dealer, Seating(0, (0, 1, 2, 3))))
+    assert response.status_code == 200
+    shown = read(response)
+    select = shown.one(f"form.seating-form select[name={field}]")
+    error = select.node.getparent().cssselect(".field-error")
+    assert [e.text_content() for e in error] == [message]
+    if field == "seat_2":
+        assert chosen(response) == (["Ana", "Boris", "Boris", "Dana"], "Ana")
+    assert Game.objects.get(pk=at_round_5.pk).seating == []
+
+
+def test_a_page_older_than_another_phones_change_is_refused_with_409(client, at_round_5):
+    seen = Seating(0, (0, 1, 2, 3))
+    client.post(url(at_round_5), seating_post([0, 1, 2, 3], 3, seen))
+    response = client.post(url(at_round_5), seating_post([0, 2, 1, 3], 1, seen))
+    assert response.status_code == 409
+    shown = read(response)
+    assert shown.one(".banner.conflict").text == (
+        "Seats or the dealer were changed on another phone since this page was loaded, so "
+        "nothing was changed here. They are shown below as they are now: choose again if needed."
+    )
+    # As they are now, to choose again from.
+    assert chosen(response) == (NAMES, "Dana")
+    assert shown.one("input[name=seen_dealer]").get("value") == "3"
+    assert Game.objects.get(pk=at_round_5.pk).seating == [
+        {"from": 5, "dealer": 3, "order": [0, 1, 2, 3]}
+    ]
+
+
+def test_sent_twice_from_the_page_changes_once(client, at_round_5):
+    data = seating_post([0, 2, 1, 3], 2, Seating(0, (0, 1, 2, 3)))
+    assert client.post(url(at_round_5), data).status_code == 303
+    assert client.post(url(at_round_5), data).status_code == 303
+    assert at_round_5.events.filter(kind=GameEvent.Kind.SEATED).count() == 1
+
+
+def test_a_finished_game_offers_no_seats(client, every_kind_game):
+    shown = read(client.get(url(every_kind_game)))
+    assert not shown.select("section.seating")
+    response = client.post(url(every_kind_game), seating_post([0, 1, 2, 3], 1))
+    assert response.status_code == 409
+    assert read(response).one(".banner.conflict").text == (
+        "The game is over: start a rematch to play on."
+    )
+
+
+def test_a_game_at_a_table_changes_the_same_way(client, thursday_table):
+    game = Table.objects.get(pk=thursday_table.pk).new_game(NAMES, first_dealer=1)
+    response = client.post(url(game), seating_post([3, 2, 1, 0], 0, Seating(1, (0, 1, 2, 3))))
+    assert response.status_code == 303
+    assert read(client.get(f"/g/{game.edit_token}/")).one("#entry-title").text == (
+        "Round 1 · Ana deals"
+    )
+
+
+def test_deleting_the_last_round_gives_it_back_its_dealer(client, at_round_5):
+    client.post(url(at_round_5), seating_post([0, 1, 2, 3], 3, Seating(0, (0, 1, 2, 3))))
+    client.post(f"/g/{at_round_5.edit_token}/", round_post(0, {1: 2, 2: 3, 3: 4}))
+    client.post(f"/g/{at_round_5.edit_token}/", delete_post(at_round_5, 5))
+    page = read(client.get(f"/g/{at_round_5.edit_token}/"))
+    assert page.one("#entry-title").text == "Round 5 · Dana deals"
+
+
+@pytest.mark.parametrize("language", ["cs", "sv", "bg", "id"])
+def test_the_section_and_its_messages_are_translated(client, at_round_5, language):
+    with translation.override(language):
+        for code in ("seating_twice", "seating_missing", "seating_changed", "seating_dealer"):
+            error = RulesError(code, 1, missing=2)
+            assert errors.rules_error_message(error, NAMES) != errors.english(error, NAMES)
+    client.cookies["django_language"] = language
+    shown = read(client.get(url(at_round_5), headers={"Accept-Language": language}))
+    assert shown.one("section.seating h2").text != "Seats and dealer"
