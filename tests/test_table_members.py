@@ -223,6 +223,20 @@ def test_a_game_kept_at_the_table_brings_back_a_retired_player(thursday_table):
     assert events(thursday_table) == [("retired", "Dana"), ("returned", "Dana")]
 
 
+def test_a_rematch_brings_back_a_player_who_retired_since(thursday_table):
+    # Dana finished the last game, then retired; the group taps Rematch: she plays, so she is
+    # back (the table's lock taken first, as in every table's change).
+    last = thursday_table.games.order_by("-created_at", "-pk").first()
+    retire(thursday_table, "Dana")
+    rematch = Game.objects.get(pk=last.pk).rematch()
+    assert rematch.table_id == thursday_table.pk
+    assert not member(thursday_table, "Dana").retired
+    assert events(thursday_table) == [("retired", "Dana"), ("returned", "Dana")]
+    # A second tap is the same game, and changes nothing more.
+    assert Game.objects.get(pk=last.pk).rematch() == rematch
+    assert len(events(thursday_table)) == 2
+
+
 def test_the_deal_still_follows_on_with_a_retired_member(thursday_table):
     retire(thursday_table, "Cyril")
     keys = [rules.name_key(name) for name in ("Ana", "Boris", "Dana")]

@@ -326,7 +326,14 @@ class Game(models.Model):
         """The next game with the same players, seated in the order the deal went round at the
         end of this one, the deal moved on from where this one stopped: made by the first tap,
         and the same game for every tap after it, on any phone. Only a finished game has one
-        (RulesError "game_not_finished")."""
+        (RulesError "game_not_finished"). A table's game is rematched by its table
+        (Table.rematch), whose lock comes first."""
+        if self.table_id is not None:
+            return table_of(self).rematch(self)
+        return self._rematch()
+
+    def _rematch(self) -> Game:
+        """rematch, under the game's lock (and, at a table, the table's before it)."""
         with self._changing() as game:
             if game.next_game_id is not None:
                 return game.next_game

@@ -432,6 +432,15 @@ class Table(models.Model):
                 Member.objects.filter(pk=member.pk).update(retired=False)
                 self._log(TableEvent.Kind.RETURNED, name=member.name)
 
+    def rematch(self, game: Game) -> Game:
+        """Game.rematch of one of the table's games, under the table's lock first (the order of
+        every table's change; the game's own is taken inside): a member who retired since
+        plays the rematch, and so comes back, as a retired member who plays does."""
+        with self._changing() as table:
+            next_game = game._rematch()
+            table._bring_back(Member.objects.filter(players__game=next_game))
+        return next_game
+
     def rename_member(self, member: Member, name: str) -> None:
         """Rename a member, and their player in every game of the table, each game through
         its own rename (Game._rename_players, under the game's lock): its version moves on and
