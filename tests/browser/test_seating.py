@@ -31,7 +31,7 @@ def test_change_the_seats_and_the_dealer_mid_game_and_play_on(page: Page):
     play_round(page)
     expect(page.locator("#entry-title")).to_have_text("Round 3 · Cyril deals")
 
-    page.get_by_role("link", name="Players' names").click()
+    page.get_by_role("link", name="Names, seats and dealer").click()
     section = page.locator("section.seating")
     expect(section.get_by_role("heading", name="Seats and dealer")).to_be_visible()
     expect(section.get_by_label("Seat 2")).to_have_value("1")
