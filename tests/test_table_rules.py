@@ -341,8 +341,8 @@ def test_a_refused_game_shows_its_own_rules_unfolded(client, table):
 TRANSLATED = {
     "cs": ("Pravidla pro další hry", "Změnit pravidla pro další hry", "Pravidla pro tuto hru"),
     "sv": (
-        "Regler för nästa partier",
-        "Ändra reglerna för nästa partier",
+        "Regler för kommande partier",
+        "Ändra reglerna för kommande partier",
         "Regler för det här partiet",
     ),
     "bg": (
