@@ -71,6 +71,31 @@ def test_a_rules_change_between_two_games_applies_to_the_second_only(table):
     assert exchange.export_game(second)["rules"]["joker"] == 50
 
 
+def finish(game: Game) -> None:
+    """Ana makes hand rummy twice: Boris and Cyril past the target of 200."""
+    rummy = RoundEntry(
+        hands=(Hand(), Hand(opened=False), Hand(opened=False)), winner=0, hand_rummy=True
+    )
+    game.record_round(rummy)
+    game.record_round(rummy)
+
+
+def test_a_rematch_at_the_table_plays_by_the_tables_rules_as_they_are_now(table):
+    # A game with its own rules for one evening, and a change of the table's rules meanwhile:
+    # its rematch is one of the table's next games, by the table's rules now.
+    own = rules.Rules(joker=30, target=300)
+    game = table.new_game(list(table.members.all()), house_rules=own)
+    table.change_rules(JOKER_50, seen=table.version)
+    finish(game)
+    rematch = Game.objects.get(pk=game.pk).rematch()
+    assert rematch.rules == JOKER_50
+    assert Game.objects.get(pk=game.pk).rules == own
+    # A game at no table keeps its own rules in its rematch.
+    alone = Game.start(["Ana", "Boris", "Cyril"], house_rules=own)
+    finish(alone)
+    assert alone.rematch().rules == own
+
+
 def test_a_rules_change_is_kept_in_the_tables_history_and_moves_its_version_on(table):
     version = table.version
     assert table.change_rules(JOKER_50, seen=version) is True

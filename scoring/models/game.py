@@ -157,11 +157,11 @@ class Game(models.Model):
 
     @classmethod
     def with_players(cls, **lookup: str) -> Game:
-        """The game found by `lookup` (edit_token=... or view_token=...) with its players, in
-        one query: what every request reads first. Game.DoesNotExist when there is none (a
-        game always has players)."""
+        """The game found by `lookup` (edit_token=... or view_token=...) with its players and
+        its table (None for most), in one query: what every request reads first.
+        Game.DoesNotExist when there is none (a game always has players)."""
         players = list(
-            Player.objects.select_related("game")
+            Player.objects.select_related("game__table")
             .filter(**{f"game__{field}": value for field, value in lookup.items()})
             .order_by("seat")
         )
@@ -326,14 +326,16 @@ class Game(models.Model):
         """The next game with the same players, seated in the order the deal went round at the
         end of this one, the deal moved on from where this one stopped: made by the first tap,
         and the same game for every tap after it, on any phone. Only a finished game has one
-        (RulesError "game_not_finished"). A table's game is rematched by its table
-        (Table.rematch), whose lock comes first."""
+        (RulesError "game_not_finished"). It plays by this game's rules; but a table's game
+        is rematched by its table (Table.rematch, whose lock comes first), by the rules of the
+        table's next games."""
         if self.table_id is not None:
             return table_of(self).rematch(self)
         return self._rematch()
 
-    def _rematch(self) -> Game:
-        """rematch, under the game's lock (and, at a table, the table's before it)."""
+    def _rematch(self, house_rules: rules.Rules | None = None) -> Game:
+        """rematch, by `house_rules` (None: this game's), under the game's lock (and, at a
+        table, the table's before it)."""
         with self._changing() as game:
             if game.next_game_id is not None:
                 return game.next_game
@@ -346,7 +348,7 @@ class Game(models.Model):
             next_game = Game.start(
                 names,
                 first_dealer=seating.order.index(seating.dealer),
-                house_rules=game.rules,
+                house_rules=game.rules if house_rules is None else house_rules,
             )
             if game.table_id is not None:
                 # At the table, each player the member they were (a guest stays a guest):

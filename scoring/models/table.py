@@ -434,10 +434,12 @@ class Table(models.Model):
 
     def rematch(self, game: Game) -> Game:
         """Game.rematch of one of the table's games, under the table's lock first (the order of
-        every table's change; the game's own is taken inside): a member who retired since
-        plays the rematch, and so comes back, as a retired member who plays does."""
+        every table's change; the game's own is taken inside). The rematch is one of the
+        table's next games: it plays by the table's rules as they are now (not by rules that
+        game alone had), and a member who retired since plays it, and so comes back, as a
+        retired member who plays does."""
         with self._changing() as table:
-            next_game = game._rematch()
+            next_game = game._rematch(house_rules=table.rules)
             table._bring_back(Member.objects.filter(players__game=next_game))
         return next_game
 
