@@ -294,16 +294,23 @@ def _table_response(
 @dataclass(frozen=True)
 class TableChange:
     """One change to the table itself as its page lists it: the event (its kind, the member's
-    name, when), and for a change of its rules the rules after it in words (an empty list:
-    the players' own rules)."""
+    name, when); for a change of its rules the rules before and after it in words (an empty
+    list: the players' own rules); for a rename the name before."""
 
     event: TableEvent
     rules_after: list[str] | None
+    rules_before: list[str] | None = None
+    name_before: str = ""
 
     @classmethod
     def of(cls, event: TableEvent) -> TableChange:
+        if event.kind == TableEvent.Kind.RENAMED:
+            return cls(event, None, name_before=(event.before or {}).get("name", ""))
         after = event.rules_after
-        return cls(event, None if after is None else house_rules.summary(after))
+        if after is None:
+            return cls(event, None)
+        before = rules.Rules(**(event.before or {}))
+        return cls(event, house_rules.summary(after), house_rules.summary(before))
 
 
 @require_http_methods(["GET", "POST"])

@@ -521,8 +521,20 @@ def _poll(request: HttpRequest, token: str, editable: bool) -> HttpResponse:
             return HttpResponse(status=204)
         if changes.what == Changes.ROUNDS:
             return _rendered(_changes(request, game, changes, editable, typing))
+        # Someone typing is told what changed: a round, or the players (a name, the seats).
+        players_changed = typing and game.events.values_list("kind", flat=True).first() in (
+            GameEvent.Kind.RENAMED,
+            GameEvent.Kind.SEATED,
+        )
         return _rendered(
-            _game_response(request, game, partial="live", editable=editable, typing=typing)
+            _game_response(
+                request,
+                game,
+                partial="live",
+                editable=editable,
+                typing=typing,
+                players_changed=players_changed,
+            )
         )
 
 

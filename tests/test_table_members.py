@@ -102,6 +102,7 @@ def test_a_form_sent_twice_changes_once_even_from_its_old_page(thursday_table):
     assert events(thursday_table) == [
         ("retired", "Dana"),
         ("returned", "Dana"),
+        ("joined", "Eva"),
         ("removed", "Eva"),
     ]
 
@@ -172,7 +173,7 @@ def test_only_a_member_who_never_played_is_removed(thursday_table):
     filip = thursday_table.add_member("Filip")
     assert thursday_table.remove_member(filip, version(thursday_table))
     assert not Member.objects.filter(pk=filip.pk).exists()
-    assert events(thursday_table) == [("removed", "Filip")]
+    assert events(thursday_table) == [("joined", "Eva"), ("joined", "Filip"), ("removed", "Filip")]
 
 
 def test_a_member_of_another_table_is_a_callers_mistake(thursday_table):
@@ -220,7 +221,8 @@ def test_a_game_kept_at_the_table_brings_back_a_retired_player(thursday_table):
     thursday_table.keep_game(game)
     assert not member(thursday_table, "Dana").retired
     assert member(thursday_table, "Dana").players.count() == 3
-    assert events(thursday_table) == [("retired", "Dana"), ("returned", "Dana")]
+    # Eva, who played the game, joins the table.
+    assert events(thursday_table) == [("retired", "Dana"), ("returned", "Dana"), ("joined", "Eva")]
 
 
 def test_a_rematch_brings_back_a_player_who_retired_since(thursday_table):
@@ -348,7 +350,7 @@ def test_a_form_sent_twice_is_done_once(client, thursday_table):
     assert client.post(here(thursday_table), data).status_code == 303
     # Eva is gone: the second tap finds nothing left to do.
     assert client.post(here(thursday_table), data).status_code == 303
-    assert events(thursday_table) == [("retired", "Dana"), ("removed", "Eva")]
+    assert events(thursday_table) == [("retired", "Dana"), ("joined", "Eva"), ("removed", "Eva")]
     # A member removed meanwhile cannot retire: the page was out of date.
     data = {"action": "retire", "member": eva.pk, "seen": version(thursday_table)}
     response = client.post(here(thursday_table), data)
@@ -523,3 +525,38 @@ def test_six_phones_retiring_at_once_from_one_page_retire_one_each_time(live_ser
     assert rounds[4] == Counter({303: 4, 200: 2})
     assert table.members.filter(retired=False).count() == 2
     assert table.events.filter(kind="retired").count() == 4
+
+
+# The table's history says who joined and who was renamed, as who left
+
+
+def test_members_added_and_renamed_are_in_the_tables_history(client, thursday_table):
+    thursday_table.add_member("Eva")
+    # A name typed for a new game that joins the table, too.
+    thursday_table.new_game([member(thursday_table, "Ana"), NewMember("Filip")])
+    thursday_table.rename_member(member(thursday_table, "Eva"), "Evička")
+    # The same name again renames nobody, and says nothing.
+    thursday_table.rename_member(member(thursday_table, "Evička"), "Evička")
+    assert events(thursday_table) == [("joined", "Eva"), ("joined", "Filip"), ("renamed", "Evička")]
+    shown = read(client.get(here(thursday_table)))
+    assert shown.texts(".table-change-what")[:3] == [
+        "Member renamed: Evička",
+        "Member added: Filip",
+        "Member added: Eva",
+    ]
+    assert shown.texts(".change-renamed .table-change-rules") == ["Before: Eva"]
+
+
+def test_a_rules_change_in_the_history_says_the_rules_before_it(client, thursday_table):
+    thursday_table.change_rules(rules.Rules(joker=50), version(thursday_table))
+    thursday_table.change_rules(rules.Rules(joker=25, ace=15), version(thursday_table))
+    shown = read(client.get(here(thursday_table)))
+    newest, first = shown.select(".change-rules")
+    assert newest.texts(".table-change-rules") == [
+        "House rules: joker 25, ace 15",
+        "Before: joker 50",
+    ]
+    assert first.texts(".table-change-rules") == [
+        "House rules: joker 50",
+        "Before: the players' rules, with no house rules",
+    ]

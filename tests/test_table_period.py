@@ -226,6 +226,19 @@ def test_the_export_says_its_period_and_keeps_every_game(client, table):
     assert text == exchange.dumps(exchange.export_table(table, "month"))
 
 
+def test_the_pages_table_file_is_of_the_period_it_shows(client, table):
+    def file_link(path: str) -> str:
+        return read(client.get(path)).one(".exports a[download]").get("href")
+
+    assert file_link(f"/t/{table.edit_token}/") == f"/t/{table.edit_token}/export.json"
+    month = file_link(f"/t/{table.edit_token}/?period=month")
+    assert month == f"/t/{table.edit_token}/export.json?period=month"
+    assert exported(client, month)["period"] == "month"
+    assert file_link(f"/w/{table.view_token}/?period=year") == (
+        f"/w/{table.view_token}/export.json?period=year"
+    )
+
+
 def test_the_period_of_a_file_is_ignored_on_import(client, table):
     month = exported(client, f"/t/{table.edit_token}/export.json?period=month")
     again = exchange.import_table(month)

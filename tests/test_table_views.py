@@ -482,6 +482,16 @@ def test_a_rematch_of_a_tables_game_stays_at_the_table(client, table):
     ]
 
 
+def test_a_game_in_play_at_a_table_links_back_to_it_by_the_link_it_was_opened_by(client, table):
+    client.post(f"/t/{table.edit_token}/", play(table, "Ana", "Boris"))
+    game = Game.objects.get()
+    played = read(client.get(f"/g/{game.edit_token}/"))
+    assert played.one(".history-link a:last-child").get("href") == f"/t/{table.edit_token}/"
+    watched = client.get(f"/v/{game.view_token}/")
+    assert read(watched).one(".history-link a").get("href") == f"/w/{table.view_token}/"
+    assert table.edit_token not in watched.content.decode()
+
+
 # Recent tables on the start page
 
 

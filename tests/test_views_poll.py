@@ -53,6 +53,15 @@ def test_someone_typing_keeps_their_form_and_is_told(client, four_players):
     assert 'id="round-notice"' in html and "Another phone has just saved a round" in html
 
 
+def test_someone_typing_is_told_when_the_seats_changed_not_a_round(client, four_players):
+    url = poll_url(client.get(f"/g/{four_players.edit_token}/").content.decode())
+    four_players.change_seating(2, [0, 1, 2, 3])
+    html = client.get(url + "&typing=1", headers=HTMX).content.decode()
+    assert 'id="round-entry"' not in html
+    notice = read(html).one("#round-notice").text
+    assert notice.startswith("Another phone has just changed a name, the seats or who deals.")
+
+
 def test_the_view_page_poll_sends_no_form_and_no_edit_token(client, four_players):
     url = f"/v/{four_players.view_token}/poll?v=0"
     client.post(f"/g/{four_players.edit_token}/", round_post(0, {1: 36, 2: 10, 3: 4}))

@@ -267,7 +267,7 @@ class Table(models.Model):
                 Player.objects.filter(
                     game__table=self, member=None, name_key=member.name_key
                 ).update(member=member)
-            Table.objects.filter(pk=self.pk).update(updated_at=timezone.now())
+                self._log(TableEvent.Kind.JOINED, name=member.name)
         return [existing[rules.name_key(name)] for name in names]
 
     def _seat(self, game: Game, members: Sequence[int | None]) -> None:
@@ -454,19 +454,22 @@ class Table(models.Model):
             raise ValueError(f"{member} is not a member of {self}")
         name = rules.check_name(name)
         key = rules.name_key(name)
-        with self._changing():
+        with self._changing() as table:
             member = Member.objects.get(pk=member.pk)
+            if member.name == name:
+                return
             if key != member.name_key and (
-                self.members.filter(name_key=key).exists()
-                or Player.objects.filter(game__table=self, member=None, name_key=key).exists()
+                table.members.filter(name_key=key).exists()
+                or Player.objects.filter(game__table=table, member=None, name_key=key).exists()
             ):
                 raise rules.RulesError("name_taken")
             _lock_games(member.players.values("game_id"))
+            before = member.name
             member.name = name
             member.save()
             for player in member.players.select_related("game").order_by("game_id"):
                 player.game._rename_players({player.seat: name})
-            Table.objects.filter(pk=self.pk).update(updated_at=timezone.now())
+            table._log(TableEvent.Kind.RENAMED, name=name, before={"name": before})
 
     def rename_players(
         self,
@@ -568,11 +571,15 @@ class Member(models.Model):
 
 class TableEvent(models.Model):
     """One change to a table itself, kept for its history with when it was made: its rules
-    for the next games changed, a member retired, back, or removed. `before` and `after` say
-    what changed (the rules' changes from the seeds, SPEC 2.4; a member's name)."""
+    for the next games changed, a member added, renamed, retired, back, or removed. `before`
+    and `after` say what changed (the rules' changes from the seeds, SPEC 2.4; a member's
+    name before a rename)."""
 
     class Kind(models.TextChoices):
         RULES = "rules", _("Rules for the next games changed")
+        JOINED = "joined", _("Member added")
+        # `name` the new name, `before` {"name": the old one}.
+        RENAMED = "renamed", _("Member renamed")
         RETIRED = "retired", _("Member retired")
         RETURNED = "returned", _("Member came back")
         REMOVED = "removed", _("Member removed")

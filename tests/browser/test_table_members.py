@@ -62,6 +62,8 @@ def test_the_last_two_members_cannot_retire_and_say_why(page: Page):
         "A table keeps at least 2 members who play its games, so Boris cannot leave now: add "
         "a member, or bring one back, first."
     )
+    # Where the phone is: at the members, not at the top of the page.
+    expect(page.get_by_role("alert")).to_be_in_viewport()
     assert_fits(page)
 
 
