@@ -31,7 +31,7 @@ def test_choose_the_dealer_rename_a_player_and_see_the_new_name(page: Page):
     expect_totals(page, 0, 12, 7)
 
     page.get_by_role("link", name="Names, seats and dealer").click()
-    expect(page.get_by_role("heading", name="Players' names")).to_be_visible()
+    expect(page.get_by_role("heading", name="Names, seats and dealer")).to_be_visible()
     expect(page.get_by_label("Player 2")).to_have_value("Boris")
     results = Axe().run(page)
     assert results.violations_count == 0, results.generate_report()
