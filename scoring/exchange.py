@@ -151,7 +151,7 @@ def parse_round(
         entry.points(target, house_rules)
     except rules.RulesError as error:
         name = names[error.player] if error.player is not None else None
-        raise _fail(round_number, english(error), name) from None
+        raise _fail(round_number, english(error.under(house_rules)), name) from None
     return entry
 
 

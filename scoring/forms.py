@@ -544,7 +544,7 @@ class RoundForm(forms.Form):
             return rules.Hand(cards=tuple(cards.split()), value=value, opened=opened)
         except rules.RulesError as error:
             field = "value" if error.code in VALUE_ERRORS else "cards"
-            message = rules_error_message(error.for_player(seat), self.names)
+            message = rules_error_message(error.for_player(seat).under(self.rules), self.names)
             self.add_error(f"{field}_{seat}", message)
             return None
 

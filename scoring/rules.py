@@ -62,6 +62,15 @@ class RulesError(ValueError):
         """The same error, naming the player concerned."""
         return RulesError(self.code, player, **self.details)
 
+    def under(self, rules: Rules) -> RulesError:
+        """The same error, said under a game's `rules`: a hand value above what any deck may
+        be worth is refused as the Hand is made, before a game's rules are known
+        (LARGEST_HAND_VALUE); the player is told what their game's deck is worth, as for any
+        value above it (hand_errors)."""
+        if self.code != "value_too_large":
+            return self
+        return RulesError(self.code, self.player, **{**self.details, "limit": rules.max_hand_value})
+
 
 def parse_card(code: str) -> str:
     """The canonical code of a card ("10h" -> "10H", "jk" -> "JK", "A♥" -> "AH")."""

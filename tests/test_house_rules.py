@@ -278,6 +278,29 @@ def test_typed_values_must_be_what_the_cards_can_make(client, db):
             assert response.status_code == 303
     too_much = client.post(f"/g/{seeds.edit_token}/", round_post(0, {1: 841, 2: 5}))
     assert "more than the whole deck is worth (840)" in read(too_much).text
+    # Past what any deck may be worth (refused before the game's rules are asked), the
+    # player is still told what their game's deck is worth: 840, not a number of no game.
+    far_too_much = client.post(f"/g/{seeds.edit_token}/", round_post(0, {1: 9999, 2: 5}))
+    assert "The hand value of Emil, 9999, is more than the whole deck is worth (840)." in (
+        read(far_too_much).text
+    )
+    # Under house rules, their deck's worth: with no jokers, 840 - 4 x 20.
+    client.post("/", start_post(jokers_in_deck="0"))
+    jokerless = Game.objects.exclude(pk__in=[cheap.pk, seeds.pk]).get()
+    answer = client.post(f"/g/{jokerless.edit_token}/", round_post(0, {1: 9999, 2: 5}))
+    assert "is more than the whole deck is worth (760)." in read(answer).text
+
+
+def test_a_file_with_a_hand_value_past_any_deck_names_its_games_deck(db):
+    document = {
+        "format": "rami-game/1",
+        "players": ["Ana", "Boris"],
+        "rules": {"joker": 50},
+        "rounds": [{"winner": "Ana", "hands": {"Boris": {"value": 9999}}}],
+    }
+    with pytest.raises(ExchangeError) as refused:
+        import_game(document)
+    assert "more than the whole deck is worth (960)" in str(refused.value)
 
 
 def test_a_rematch_keeps_the_house_rules(db):
