@@ -569,3 +569,20 @@ def test_the_page_of_a_table_of_200_games_takes_6_queries_and_shows_every_number
         ]
         assert f"Show all {len(finished)} games" in html
         assert f'href="{newest_link}"' in html
+
+
+def test_a_tables_dates_are_written_as_a_games_history_writes_them(client, thursday_table):
+    # The date part of the history's times (test_views_history), in each language: the phone
+    # then writes both in its own words and time zone (rami.js, time.local-date).
+    expected = {
+        "en": "Nov. 19, 2026",
+        "cs": "19. listopadu 2026",
+        "sv": "19 november 2026",
+        "bg": "19.11.2026 г.",
+        "id": "19 November 2026",
+    }
+    for language, date in expected.items():
+        shown = read(
+            client.get(f"/t/{thursday_table.edit_token}/", headers={"accept-language": language})
+        )
+        assert shown.texts(".table-games time.local-date")[0] == date, language

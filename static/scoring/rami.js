@@ -74,19 +74,18 @@
     field.dispatchEvent(new Event("picked", { bubbles: true }));
   }
 
-  // Times of the history in the phone's own time zone (the server writes them in UTC), in the
-  // page's language.
+  // Times of the history (and dates of a table's games) in the phone's own time zone (the
+  // server writes them in UTC), in the page's language: one way of writing a date everywhere.
   function localTime(time) {
     var when = new Date(time.getAttribute("datetime"));
     if (isNaN(when.getTime()) || !window.Intl) return;
-    time.textContent = when.toLocaleString(document.documentElement.lang || undefined, {
-      dateStyle: "medium",
-      timeStyle: "short",
-    });
+    var style = { dateStyle: "medium" };
+    if (time.classList.contains("local-time")) style.timeStyle = "short";
+    time.textContent = when.toLocaleString(document.documentElement.lang || undefined, style);
   }
 
   function init(root) {
-    root.querySelectorAll("time.local-time").forEach(localTime);
+    root.querySelectorAll("time.local-time, time.local-date").forEach(localTime);
     root.querySelectorAll(".picker").forEach(render);
     root.querySelectorAll(".start-form").forEach(initStartForm);
   }
