@@ -210,7 +210,6 @@ THIRD_PASS = {
         (None, "Never opened"): "не е открил",
         (None, "Caught not opened"): "не е открил",
         (None, "never opened +%(points)s"): "не е открил",
-        (None, "value"): "стойност",
     },
     "id": {
         (None, "Head to head"): "Rekor pertemuan",
@@ -243,7 +242,7 @@ REPLACED_IN_THE_CATALOGUE = {
     "cs": ["nevyložení", "zavírá", "(vlastní)", "(soupeřů)"],
 }
 REPLACED_TRANSLATION = {
-    "bg": {(None, "went out"): "победител", (None, "out"): "победител", (None, "value"): "сума"},
+    "bg": {(None, "went out"): "победител", (None, "out"): "победител"},
     "id": {
         ("this browser's list", "Remove"): "Hapus",
         (None, "deals next"): "pembagi berikutnya",
