@@ -10,9 +10,14 @@ every language.
 
 import csv
 import io
+from pathlib import Path
 
+import polib
 import pytest
+from django.conf import settings
+from django.utils import translation
 
+from scoring.cards import read_typed
 from scoring.exchange import import_game
 from scoring.models import Game
 from tests.conftest import game_document
@@ -179,3 +184,137 @@ def test_no_page_says_the_never_opened_cap_is_the_most_anyone_scores(client, tie
     # What the example says instead, with the engine's numbers: 84 + 25 = 109, capped at 100.
     example = help_page(client, language).one("#example-four_players_one_never_opened").text
     assert "84 + 25 = 109" in example and "100" in example
+
+
+# The third language pass (issue 25): each word as the players read it, by the English it
+# translates (context, msgid), and the words it replaced, in no entry of the catalogue.
+THIRD_PASS = {
+    "sv": {
+        # The card keys show E, Kn, D and K, and both those and A, J, Q are read (cards.read_typed).
+        (
+            None,
+            "Unknown card “%(card)s”: give a rank (A, 2-10, J, Q, K) with an optional suit "
+            "(♠ ♥ ♦ ♣ or S H D C), or JK for a joker.",
+        ): "E eller A, 2–10, Kn eller J, D eller Q, K",
+        (
+            None,
+            "Unknown card “%(card)s” in the hand of %(player)s: give a rank (A, 2-10, J, Q, K) "
+            "with an optional suit (♠ ♥ ♦ ♣ or S H D C), or JK for a joker.",
+        ): "E eller A, 2–10, Kn eller J, D eller Q, K",
+    },
+    "bg": {
+        (None, "went out"): "приключи",
+        (None, "out"): "приключи",
+        (None, "not opened"): "не е открил",
+        (None, "Not opened yet"): "не е открил",
+        (None, "Never opened"): "не е открил",
+        (None, "Caught not opened"): "не е открил",
+        (None, "never opened +%(points)s"): "не е открил",
+    },
+    "id": {
+        (None, "Head to head"): "Rekor pertemuan",
+        ("this browser's list", "Remove"): "Keluarkan",
+        (None, "deals next"): "membagi",
+        (None, "Rematch"): "Main lagi",
+        (None, "The game is over: start a rematch to play on."): "“Main lagi”",
+        (None, "Only a finished game has a rematch: play on until someone wins."): "“Main lagi”",
+        (None, "A game has at most %(limit)s rounds: start a rematch to play on."): "“Main lagi”",
+    },
+    "cs": {
+        (None, "value"): "hodnota",
+        (None, "never opened +%(points)s"): "bez vyložení",
+        (None, "never opened at most %(points)s"): "bez vyložení",
+        (None, "never opened without a cap"): "bez vyložení",
+        (None, "out"): "zavřel",
+        (None, "went out"): "zavřel",
+        (None, "Hand rummies made"): "Zavřel z ruky",
+        (None, "Hand rummies suffered"): "Soupeř zavřel z ruky",
+        (None, "%(points)s to the target"): "ještě %(points)s do cílové hranice",
+    },
+}
+
+# Words the pass replaced: in no msgstr of the language (matched ignoring case), and, where a
+# word stays right elsewhere ("Hapus" deletes a round), not as the translation of the entry.
+REPLACED_IN_THE_CATALOGUE = {
+    "sv": ["(A, 2–10, J, Q, K)"],
+    "bg": ["без откриване"],
+    "id": ["Head-to-head", "permainan ulang"],
+    "cs": ["nevyložení", "zavírá", "(vlastní)", "(soupeřů)"],
+}
+REPLACED_TRANSLATION = {
+    "bg": {(None, "went out"): "победител", (None, "out"): "победител"},
+    "id": {
+        ("this browser's list", "Remove"): "Hapus",
+        (None, "deals next"): "pembagi berikutnya",
+    },
+    "cs": {(None, "value"): "v ruce"},
+}
+
+
+def catalogue(language: str) -> dict[tuple, str]:
+    """Each entry's translation by (context, msgid), as the language's .po file has it."""
+    path = Path(settings.BASE_DIR) / "locale" / language / "LC_MESSAGES" / "django.po"
+    return {
+        (entry.msgctxt, entry.msgid): entry.msgstr
+        for entry in polib.pofile(str(path))
+        if not entry.obsolete
+    }
+
+
+@pytest.mark.parametrize("language", sorted(THIRD_PASS))
+def test_the_third_pass_words_are_in_the_catalogue(language):
+    entries = catalogue(language)
+    wrong = {
+        key: entries.get(key)
+        for key, term in THIRD_PASS[language].items()
+        if term.casefold() not in (entries.get(key) or "").casefold()
+    }
+    assert wrong == {}
+
+
+@pytest.mark.parametrize("language", sorted(REPLACED_IN_THE_CATALOGUE))
+def test_the_words_the_third_pass_replaced_are_gone(language):
+    entries = catalogue(language)
+    left = [
+        (key, text)
+        for key, text in entries.items()
+        for word in REPLACED_IN_THE_CATALOGUE[language]
+        if word.casefold() in text.casefold()
+    ]
+    left += [
+        (key, entries.get(key))
+        for key, old in REPLACED_TRANSLATION.get(language, {}).items()
+        if entries.get(key, "").casefold() == old.casefold()
+    ]
+    assert left == []
+
+
+def test_the_swedish_letters_the_error_lists_are_read_as_cards():
+    # Every letter the Swedish error offers is one a Swedish hand may be typed with.
+    with translation.override("sv"):
+        assert read_typed("E Kn D K A J Q 10H KnH") == [
+            "A",
+            "J",
+            "Q",
+            "K",
+            "A",
+            "J",
+            "Q",
+            "10H",
+            "JH",
+        ]
+
+
+def test_the_round_form_says_went_out_and_not_opened_in_the_documents_words(client, tie_break):
+    page = game_page(client, tie_break, "bg").one("form.round-form").text
+    assert "приключи" in page and "Още не е открил" in page
+    # "Победителят откри и приключи" (the hand rummy's hint) says what the winner did: the word
+    # that went is the control's own.
+    assert "победител" not in page.casefold().split() and "без откриване" not in page
+
+
+def test_the_start_page_takes_a_game_off_the_list_with_keluarkan(client, four_players):
+    client.get(f"/g/{four_players.edit_token}/")
+    page = read(get(client, "/", "id"))
+    button = page.one("button[value=forget]")
+    assert button.text.split() == ["Keluarkan", "dari", "daftar", "ini"]
