@@ -3,6 +3,8 @@
 import pytest
 
 from scoring import counting, rules
+from scoring.models import Game, Hand
+from tests.conftest import round_post
 from tests.pages import Element, read
 
 pytestmark = pytest.mark.django_db
@@ -84,7 +86,9 @@ def test_the_app_decisions_are_stated(client):
     assert "8 of any rank" in decisions
     # Hand rummy: only when ticked.
     assert "only when “Hand rummy” is ticked" in decisions
-    assert "needs no cards for the opponents of a hand rummy" in decisions
+    # What the round form does (test_what_the_help_page_says_of_a_hand_rummy_is_what_the_form_does).
+    assert "the round form counts every opponent as never opened" in decisions
+    assert "The opponents need no cards, unless the house rules count twice their hand" in decisions
     assert "Both give the same score" in decisions
     # The largest hand value: what the whole deck is worth.
     assert f"at most {rules.MAX_HAND_VALUE}, what the whole deck is worth" in decisions
@@ -173,3 +177,13 @@ def test_the_page_has_its_own_stylesheet_and_no_inline_style(client):
     assert "scoring/rules" in html and ".css" in html
     assert " style=" not in html
     assert "<style" not in html
+
+
+def test_what_the_help_page_says_of_a_hand_rummy_is_what_the_form_does(client, db):
+    """No "Not opened yet" box ticked, no cards: a hand rummy is saved, every opponent counted
+    as never opened (200 each by the seeds)."""
+    game = Game.start(["Ana", "Boris", "Cyril"])
+    response = client.post(f"/g/{game.edit_token}/", round_post(0, hand_rummy="on"))
+    assert response.status_code == 303
+    assert game.totals() == [0, 200, 200]
+    assert not Hand.objects.filter(round__game=game, opened=True).exclude(player__seat=0).exists()
