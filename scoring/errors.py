@@ -55,7 +55,9 @@ MESSAGES = {
     ),
     "already_saved": _("This round was saved already (and has since been deleted)."),
     "already_restored": _("This round has already been brought back."),
-    "too_many_rounds": _("A game has at most %(limit)s rounds: start a rematch to play on."),
+    "too_many_rounds": _(
+        "A game has at most %(limit)s rounds: start a new game from the start page to play on."
+    ),
     "too_many_cards": _("A hand holds at most %(limit)s cards (the whole deck), not %(count)s."),
     "round_gone": _(
         "Round %(number)s has already been deleted, on another phone or by an earlier tap: "

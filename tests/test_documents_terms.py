@@ -218,7 +218,6 @@ THIRD_PASS = {
         (None, "Rematch"): "Main lagi",
         (None, "The game is over: start a rematch to play on."): "“Main lagi”",
         (None, "Only a finished game has a rematch: play on until someone wins."): "“Main lagi”",
-        (None, "A game has at most %(limit)s rounds: start a rematch to play on."): "“Main lagi”",
     },
     "cs": {
         (None, "value"): "hodnota",

@@ -99,7 +99,7 @@ def test_a_game_takes_no_more_than_500_rounds(game):
     with pytest.raises(RulesError) as raised:
         game.record_round(won_by(0, None, 3, 4))
     assert raised.value.code == "too_many_rounds"
-    message = "A game has at most 500 rounds: start a rematch to play on."
+    message = "A game has at most 500 rounds: start a new game from the start page to play on."
     assert errors.english(raised.value) == message
     with pytest.raises(RulesError):
         game.record_round(won_by(0, None, 3, 4), past_the_end=True)

@@ -182,7 +182,10 @@ def test_the_501st_round_is_refused_with_a_clear_error(client, four_players):
     )
     response = client.post(url(four_players), round_post(0, {1: 3, 2: 4, 3: 5}))
     assert response.status_code == 200
-    assert "A game has at most 500 rounds: start a rematch to play on." in read(response).text
+    assert (
+        "A game has at most 500 rounds: start a new game from the start page to play on."
+        in read(response).text
+    )
     assert four_players.rounds.count() == 500
 
 
