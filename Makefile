@@ -7,7 +7,7 @@ PORT ?= 8000
 # make run serves with DEBUG off; the secret key is made once into an ignored local file.
 PROD_ENV = DJANGO_DEBUG=false DJANGO_SECRET_KEY="$$(cat .secret_key)"
 
-.PHONY: run dev test test-quick test-postgres browser setup migrate static lint clean screenshots bench bench-pages layout lighthouse
+.PHONY: run dev test test-quick test-postgres browser redis setup migrate static lint clean screenshots bench bench-pages layout lighthouse
 
 run: setup .secret_key
 	$(PROD_ENV) $(PY) manage.py migrate --no-input
@@ -19,7 +19,7 @@ dev: setup
 	$(PY) manage.py runserver 0.0.0.0:$(PORT)
 
 # Every test, the browser tests on Debian's Chromium among them (installed by `browser`).
-test: browser setup
+test: browser redis setup
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 # The quick loop: every test but the slow ones (marked `slow`: the fuzz tests, the tests
@@ -28,7 +28,7 @@ test-quick: setup
 	$(PY) -m pytest -m "not slow" $(PYTEST_ARGS)
 
 # The same suite on a throwaway PostgreSQL 15 cluster, removed afterwards.
-test-postgres: browser setup
+test-postgres: browser redis setup
 	scripts/with-postgres $(PY) -m pytest $(PYTEST_ARGS)
 
 # The browser tests drive Debian's Chromium (tests/browser/conftest.py) and are never skipped:
@@ -42,6 +42,22 @@ browser:
 	    else \
 	        echo "The browser tests need Debian's Chromium, which is not installed. Run:" >&2; \
 	        echo "    sudo apt-get install -y chromium" >&2; \
+	        echo "then make test again (make test-quick runs without it)." >&2; \
+	        exit 1; \
+	    fi; \
+	}
+
+# Two servers sharing their limits through a throwaway Redis (tests/test_two_servers.py,
+# scripts/with-redis, make bench-evening) need Debian's redis-server: installed as Chromium is.
+redis:
+	@command -v redis-server >/dev/null 2>&1 || { \
+	    if [ "$$(id -u)" -eq 0 ]; then \
+	        echo "Installing Debian's redis-server for the two-server tests (apt-get install redis-server)"; \
+	        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server \
+	            && command -v redis-server >/dev/null; \
+	    else \
+	        echo "The two-server tests need Debian's redis-server, which is not installed. Run:" >&2; \
+	        echo "    sudo apt-get install -y redis-server" >&2; \
 	        echo "then make test again (make test-quick runs without it)." >&2; \
 	        exit 1; \
 	    fi; \

@@ -129,7 +129,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # game.html), "limits" for the per-client counts of scoring/limits.py. Apart, so that a page
 # view never evicts a count: LocMemCache culls its oldest entries past MAX_ENTRIES (300 by
 # default, about 1,200 page views of fragments). A count is one entry per client, action and
-# minute. A shared cache (Redis) in place of "limits" would count across servers and workers.
+# minute.
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     "limits": {
@@ -138,6 +138,23 @@ CACHES = {
         "OPTIONS": {"MAX_ENTRIES": 100_000},
     },
 }
+# More than one server (README, "Past one machine"): RAMI_REDIS_URL=redis://host:6379/0 counts
+# the limits in that Redis (Django's RedisCache), shared by every worker of every server. The
+# page fragments stay in each process: a fragment is keyed by its game's version, never stale.
+RAMI_REDIS_URL = (os.environ.get("RAMI_REDIS_URL") or "").strip()
+if RAMI_REDIS_URL:
+    if not RAMI_REDIS_URL.startswith(("redis://", "rediss://", "unix://")):
+        raise ImproperlyConfigured(
+            "RAMI_REDIS_URL must be a Redis address, redis://host:port/db, rediss://... or "
+            f"unix:///path.sock (it is {RAMI_REDIS_URL!r})."
+        )
+    CACHES["limits"] = {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": RAMI_REDIS_URL,
+        # A Redis that does not answer within a second is taken as away (scoring/limits.py
+        # then lets the request through), not waited for.
+        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+    }
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -223,9 +240,9 @@ if HTTPS:
 ADMIN_ENABLED = env_flag("DJANGO_ADMIN", False)
 
 # New games one client may start per minute (scoring/limits.py): on the start page, from a
-# table, by a rematch; 0 means no limit. Counted in the "limits" cache, a LocMemCache of each
-# worker process: the limit holds per process, so a server with N workers lets a client start
-# up to N times as many.
+# table, by a rematch; 0 means no limit. Counted in the "limits" cache: without RAMI_REDIS_URL,
+# a LocMemCache of each worker process, so that the limit holds per process and a server with
+# N workers lets a client start up to N times as many; with it, across all of them.
 _new_games = (os.environ.get("RAMI_NEW_GAMES_PER_MINUTE") or "30").strip()
 if not _new_games.isascii() or not _new_games.isdigit():
     raise ImproperlyConfigured(

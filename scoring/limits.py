@@ -1,11 +1,13 @@
 """How often one client may do something: a fixed one-minute window counted in Django's cache.
 
 The counts have a cache of their own, the "limits" alias of settings.CACHES, so that the page
-fragments in the default cache never evict them. It is a LocMemCache, one per worker process:
-a count holds per process, so a server with N workers lets a client do up to N times as much.
-That is enough to stop one client from flooding the database (thousands of new games in
-seconds), and needs no shared store; a shared cache (Redis) configured as "limits" would count
-across workers and servers alike, with nothing here changed.
+fragments in the default cache never evict them. By default it is a LocMemCache, one per worker
+process: a count holds per process, so a server with N workers lets a client do up to N times
+as much. That is enough to stop one client from flooding the database (thousands of new games
+in seconds), and needs no shared store. With RAMI_REDIS_URL set, "limits" is a Redis shared by
+every worker of every server, and a count holds across all of them, with nothing here changed.
+A cache that cannot be reached (Redis away) lets the request through, with a warning in the
+log: a limit against floods must not stop the games of everyone else.
 
 A client is its address, REMOTE_ADDR. Behind a proxy that appends the client's address to
 X-Forwarded-For, RAMI_TRUST_X_FORWARDED_FOR=true takes the last address of that header instead
@@ -15,6 +17,7 @@ X-Forwarded-For, RAMI_TRUST_X_FORWARDED_FOR=true takes the last address of that 
 from __future__ import annotations
 
 import hashlib
+import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -32,6 +35,8 @@ WINDOW_SECONDS = 60
 # What a view limited by @limited makes, and the code of the message (errors.MESSAGES) that
 # refuses it past the limit.
 REFUSALS = {"new-game": "too_many_games", "new-table": "too_many_tables"}
+
+log = logging.getLogger(__name__)
 
 
 def client_address(request: HttpRequest) -> str:
@@ -56,12 +61,16 @@ def allow(request: HttpRequest, action: str, per_minute: int) -> bool:
     # add() creates the counter only if it is missing; incr() is atomic in LocMemCache (a
     # lock), Redis and Memcached. The counter outlives its minute; the next minute has its own.
     counts = caches["limits"]
-    counts.add(key, 0, WINDOW_SECONDS + 5)
     try:
-        count = counts.incr(key)
-    except ValueError:  # expired between add() and incr()
-        counts.add(key, 1, WINDOW_SECONDS + 5)
-        count = 1
+        counts.add(key, 0, WINDOW_SECONDS + 5)
+        try:
+            count = counts.incr(key)
+        except ValueError:  # expired between add() and incr()
+            counts.add(key, 1, WINDOW_SECONDS + 5)
+            count = 1
+    except Exception:  # the cache's own errors (redis.ConnectionError...): any backend's
+        log.warning("the limits cache cannot be reached: %s let through", action, exc_info=True)
+        return True
     return count <= per_minute
 
 

@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 import pytest
 from django.core.cache import cache, caches
-from django.test import RequestFactory
+from django.test import RequestFactory, override_settings
 
 from scoring import limits
 from scoring.models import Game, Table
@@ -245,3 +245,23 @@ def test_keeping_games_at_new_tables_past_the_limit_answers_429_with_the_name_ty
     assert response.status_code == 303
     assert response["Location"] == f"/t/{first.table.edit_token}/"
     assert Table.objects.count() == 1
+
+
+def test_a_limits_cache_that_cannot_be_reached_lets_new_games_through(client, settings, caplog):
+    """Redis away (RAMI_REDIS_URL naming a port where nobody listens): the limit cannot count,
+    and a game is still started, with a warning in the log, rather than no game for anyone."""
+    settings.RAMI_NEW_GAMES_PER_MINUTE = 1
+    away = {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": "redis://127.0.0.1:9/0",
+        "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+    }
+    # Only for the two requests: the clock fixture empties the usual caches afterwards.
+    with (
+        override_settings(CACHES={**settings.CACHES, "limits": away}),
+        caplog.at_level("WARNING", logger="scoring.limits"),
+    ):
+        assert start(client).status_code == 303
+        assert start(client).status_code == 303
+    assert Game.objects.count() == 2
+    assert "the limits cache cannot be reached: new-game let through" in caplog.text

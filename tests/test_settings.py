@@ -177,3 +177,18 @@ def test_the_new_games_limit_follows_the_environment():
     result = manage("shell", "--no-imports", "-c", script, RAMI_NEW_GAMES_PER_MINUTE="many")
     assert result.returncode != 0
     assert "RAMI_NEW_GAMES_PER_MINUTE must be a whole number" in result.stderr
+
+
+def test_the_limits_go_to_redis_when_one_is_named():
+    script = (
+        "from django.conf import settings as s; l = s.CACHES['limits'];"
+        " print(l['BACKEND'].rsplit('.', 1)[1], l.get('LOCATION'))"
+    )
+    result = manage("shell", "--no-imports", "-c", script, RAMI_REDIS_URL="")
+    assert result.stdout.strip() == "LocMemCache rami-limits"
+    address = "redis://:secret@127.0.0.1:6390/2"
+    result = manage("shell", "--no-imports", "-c", script, RAMI_REDIS_URL=address)
+    assert result.stdout.strip() == f"RedisCache {address}"
+    result = manage("shell", "--no-imports", "-c", script, RAMI_REDIS_URL="127.0.0.1:6379")
+    assert result.returncode != 0
+    assert "RAMI_REDIS_URL must be a Redis address, redis://host:port/db" in result.stderr

@@ -1,9 +1,13 @@
-"""Several app servers, one database: a round saved through one is seen through the other.
+"""Several app servers, one database and one Redis: a round saved through one is seen through
+the other, a round sent to both (the same key) is recorded once, and the limit on new games
+holds across both.
 
-Two real gunicorn servers (production settings: DEBUG off, a secret key) run as separate
-processes on free ports of 127.0.0.1 (8400-8499) against the test database, migrated first as
-a deployment would: the SQLite file on SQLite (`make test`), the PostgreSQL database on
-PostgreSQL (`make test-postgres`). Every wait is bounded and the servers are always stopped.
+Two real gunicorn servers of two workers each (production settings: DEBUG off, one secret key)
+run as separate processes on free ports of 127.0.0.1 (8400-8499) against the test database,
+migrated first as a deployment would: the SQLite file on SQLite (`make test`), the PostgreSQL
+database on PostgreSQL (`make test-postgres`, as CI runs it). Their limits are counted in one
+throwaway Redis (scripts/with-redis, RAMI_REDIS_URL). Every wait is bounded and the servers and
+Redis are always stopped.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 PORTS = range(8400, 8500)
 STARTUP = 30  # seconds for a server to answer /healthz
 MIGRATE = 60  # seconds for `manage.py migrate`
+NEW_GAMES_PER_MINUTE = 3
 
 
 def database_url() -> str:
@@ -45,9 +50,9 @@ def database_url() -> str:
     return f"postgres://{credentials}@{database['HOST']}:{database['PORT']}/{database['NAME']}"
 
 
-def production_environment() -> dict[str, str]:
+def production_environment(redis_url: str) -> dict[str, str]:
     """The environment of a server run as in production (DEBUG off, a secret key) on the test
-    database, which is migrated first."""
+    database, which is migrated first, with its limits in Redis: 3 new games a minute."""
     environment = {
         **os.environ,
         "DATABASE_URL": database_url(),
@@ -55,6 +60,8 @@ def production_environment() -> dict[str, str]:
         "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
         "PYTHONUNBUFFERED": "1",
+        "RAMI_REDIS_URL": redis_url,
+        "RAMI_NEW_GAMES_PER_MINUTE": str(NEW_GAMES_PER_MINUTE),
     }
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--no-input", "--verbosity=0"],
@@ -102,7 +109,7 @@ class Server:
             "gunicorn",
             "rami_site.wsgi",
             f"--bind=127.0.0.1:{self.port}",
-            "--workers=1",
+            "--workers=2",
             "--worker-class=gthread",
             "--threads=2",
             "--graceful-timeout=5",
@@ -140,10 +147,35 @@ class Server:
 
 
 @pytest.fixture
-def servers(tmp_path) -> Iterator[tuple[Server, Server]]:
+def redis_url(tmp_path) -> Iterator[str]:
+    """A throwaway Redis (scripts/with-redis, which installs redis-server when it is missing and
+    we are root), its address written to a file by the command it runs; stopped afterwards."""
+    address = tmp_path / "redis-url"
+    script = 'printf "%s" "$RAMI_REDIS_URL" > "$0.part" && mv "$0.part" "$0" && exec sleep 600'
+    process = subprocess.Popen(  # noqa: S603 (our own script)
+        [settings.BASE_DIR / "scripts" / "with-redis", "sh", "-c", script, address],
+        cwd=settings.BASE_DIR,
+        stderr=(tmp_path / "redis.log").open("wb"),
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + STARTUP
+        while not address.exists():
+            if process.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"Redis did not start:\n{(tmp_path / 'redis.log').read_text()}")
+            time.sleep(0.1)
+        yield address.read_text()
+    finally:
+        # The whole group: the script's traps stop redis-server when `sleep` ends.
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=10)
+
+
+@pytest.fixture
+def servers(tmp_path, redis_url) -> Iterator[tuple[Server, Server]]:
     if not (settings.STATIC_ROOT / "staticfiles.json").exists():
         pytest.fail("The servers run with DEBUG off and need the static files: run `make static`.")
-    environment = production_environment()
+    environment = production_environment(redis_url)
     taken: set[int] = set()
     started: list[Server] = []
     try:
@@ -181,3 +213,43 @@ def test_a_round_saved_through_one_server_is_seen_through_the_other(servers):
     assert totals(changed.text) == [0, 36, 27]
     game.refresh_from_db()
     assert b.phone().request("GET", f"{poll}?v={game.version}").status == 204
+
+
+def test_a_round_sent_to_both_servers_with_its_key_is_recorded_once(servers):
+    """A save whose answer was lost is sent again with the same key (rami.js), and behind a
+    proxy the second try may reach the other server: the key is the database's, not a process's."""
+    a, b = servers
+    phone_a = a.phone()
+    phone_a.open("/")
+    path = phone_a.post("/", {"player_0": "Ana", "player_1": "Boris"}).getheader("Location")
+    phone_a.open(path)
+    phone_b = b.phone()
+    phone_b.open(path)
+    data = round_post(0, {1: "KH QH"}, key="the-same-tap", for_round="1")
+
+    assert phone_a.post(path, data).status == 303
+    assert phone_b.post(path, data).status == 303
+
+    game = Game.objects.get(edit_token=path.split("/")[2])
+    assert game.rounds.count() == 1
+    assert totals(b.phone().open(path)) == [0, 20]
+
+
+def test_the_limit_on_new_games_holds_across_both_servers(servers):
+    """Three new games a minute from one address: the fourth is refused whichever server it
+    reaches, since both count in the same Redis. Each server alone has two workers, and before
+    Redis each of the four processes counted its own three."""
+    a, b = servers
+    # The count is of the clock's minute: start early in one, so all four land in it.
+    if time.time() % 60 > 40:
+        time.sleep(61 - time.time() % 60)
+    phones = [a.phone(), b.phone(), a.phone(), b.phone()]
+    answers = []
+    for phone in phones:
+        phone.open("/")
+        answers.append(phone.post("/", {"player_0": "Ana", "player_1": "Boris"}))
+
+    assert [answer.status for answer in answers] == [303, 303, 303, 429]
+    assert answers[3].getheader("Retry-After") == "60"
+    assert "Too many new games" in answers[3].text
+    assert Game.objects.count() == NEW_GAMES_PER_MINUTE
