@@ -7,7 +7,7 @@ PORT ?= 8000
 # make run serves with DEBUG off; the secret key is made once into an ignored local file.
 PROD_ENV = DJANGO_DEBUG=false DJANGO_SECRET_KEY="$$(cat .secret_key)"
 
-.PHONY: run dev test test-quick test-postgres browser redis setup migrate static lint clean screenshots bench bench-pages layout lighthouse
+.PHONY: run dev test test-quick test-postgres browser redis setup migrate static lint clean screenshots bench bench-evening bench-pages layout lighthouse
 
 run: setup .secret_key
 	$(PROD_ENV) $(PY) manage.py migrate --no-input
@@ -71,6 +71,15 @@ screenshots: setup
 # BENCH_ARGS="--duration 10" for longer runs, "--server sync" or "granian" to compare.
 bench: setup
 	$(PY) bench/run.py $(BENCH_ARGS)
+
+# An evening of many tables (bench/evening.py): phones polling, saving and joining as rami.js
+# does, tables raised step by step on SQLite, then 1,000 tables on a throwaway PostgreSQL with
+# one server and with two sharing a throwaway Redis; the curve and the budgets go to
+# bench/RESULTS.md. At most 10 minutes.
+bench-evening: setup redis
+	$(PY) bench/evening.py sqlite
+	scripts/with-postgres scripts/with-redis $(PY) bench/evening.py postgres
+	$(PY) bench/evening.py report
 
 # Each page's time in-process (Django's test client, no server) over /healthz's, with its
 # queries: the budgets of the game page (15x) and the changed poll (8x); printed.

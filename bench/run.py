@@ -98,9 +98,9 @@ def server_command(kind: str, port: int) -> list[str]:
 
 
 @contextmanager
-def running_server(kind: str, env: dict[str, str], port: int):
+def running_server(kind: str, env: dict[str, str], port: int, log_name: str = "server.log"):
     """The server, in its own process group, stopped (and its workers with it) on the way out."""
-    logfile = (TMP / "server.log").open("w")
+    logfile = (TMP / log_name).open("w")
     process = subprocess.Popen(
         server_command(kind, port),
         cwd=ROOT,
@@ -113,7 +113,7 @@ def running_server(kind: str, env: dict[str, str], port: int):
         deadline = time.monotonic() + 30
         while True:
             if process.poll() is not None:
-                raise SystemExit(f"the server stopped: see {TMP / 'server.log'}")
+                raise SystemExit(f"the server stopped: see {TMP / log_name}")
             try:
                 with urllib.request.urlopen(f"http://{HOST}:{port}/healthz", timeout=2) as answer:
                     if answer.status == 200:
@@ -441,6 +441,16 @@ def first_visit(base: str, path: str) -> list[dict]:
 # The report
 
 
+# bench/evening.py's section of RESULTS.md, from this line on, which `make bench` keeps.
+EVENING = "<!-- evening: written by bench/evening.py -->"
+
+
+def evening_section(out: Path) -> str:
+    """The part of the report `make bench-evening` wrote, kept as it is."""
+    old = out.read_text() if out.exists() else ""
+    return "\n" + EVENING + old.split(EVENING, 1)[1] if EVENING in old else ""
+
+
 def machine() -> dict[str, str]:
     commit = subprocess.run(
         ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
@@ -762,7 +772,7 @@ def bench(args) -> None:
     )
     text += f"\nThe whole run took {time.monotonic() - started:.0f} s.\n"
     out = Path(args.out)
-    out.write_text(text)
+    out.write_text(text + evening_section(out))
     log(f"wrote {out.relative_to(ROOT) if out.is_relative_to(ROOT) else out}")
     print(text)
 

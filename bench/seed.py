@@ -8,6 +8,7 @@ Run with the benchmark's environment (DATABASE_URL pointing at its own file), af
     python bench/seed.py fillers 990    # 990 more games, in bulk
     python bench/seed.py rounds TOKEN...  # how many rounds these games have now, as JSON
     python bench/seed.py tables         # the tables under test (3 and 200 games), as JSON
+    python bench/seed.py evening 1000   # 1,000 new games of four players (bench/evening.py)
 
 Called by bench/run.py; not meant for a real database.
 """
@@ -72,6 +73,12 @@ def seed_tables() -> dict:
     return made
 
 
+def seed_evening(count: int) -> list[dict]:
+    """`count` new games of four players, started as the start page starts them."""
+    games = [Game.start(PLAYERS[:4]) for _ in range(count)]
+    return [{"edit": game.edit_token, "view": game.view_token} for game in games]
+
+
 def seed_fillers(count: int, seed: int = 7) -> None:
     """`count` finished-looking games of 2 to 6 players and 5 to 30 rounds, in bulk (their
     points are plausible, not computed: no page of theirs is measured)."""
@@ -120,6 +127,8 @@ if __name__ == "__main__":
         print(json.dumps(seed_games()))
     elif sys.argv[1:2] == ["tables"]:
         print(json.dumps(seed_tables()))
+    elif sys.argv[1:2] == ["evening"]:
+        print(json.dumps(seed_evening(int(sys.argv[2]))))
     elif sys.argv[1:2] == ["fillers"]:
         seed_fillers(int(sys.argv[2]))
     elif sys.argv[1:2] == ["rounds"]:

@@ -1,0 +1,656 @@
+"""`make bench-evening`: an evening of many tables against the production server, and what the
+players feel while it serves them.
+
+Each simulated table plays one game of four players with four phones, and one table in ten has a
+watch-only screen beside it (a laptop on the watch-only link). Every phone does what rami.js
+does:
+- it loads the game page when it joins (`page`);
+- it polls every 2 s (`poll`: `?v=`, `shown`, `typing`, `rounds`, the fields rami.js and the
+  poller send), and a tick is dropped while its poll is still on its way (htmx's hx-sync);
+- one phone of each table saves a round every 60 to 120 s (`save`: the round form through htmx,
+  with its CSRF token, its key and its round number, as the page gave them), and is marked as
+  typing for the 15 s before; the others get the round on their next poll.
+`seen` is what the players feel: from the tap on Save to the moment each other phone of the table
+has the round (its poll answered with the change).
+
+The curve raises the number of tables playing at once, step by step: the new tables join (their
+page loads spread over the ramp, 20 tables a second), then every phone is measured for a window
+at that number. Each step reports requests/s, p50/p99 of the poll, the save and the page, p50/p95
+of `seen`, the errors, and the machine's load (the CPU of the app server, of this load model and
+of the whole machine). The curve stops once a step has missed a budget, but always reaches 1,000
+tables, the budget's point.
+
+    python bench/evening.py sqlite         # make run's server on SQLite, the whole curve
+    python bench/evening.py postgres       # on $DATABASE_URL (scripts/with-postgres): one
+                                           # server, then two sharing $RAMI_REDIS_URL
+    python bench/evening.py report         # bench/RESULTS.md's "An evening" section
+
+`make bench-evening` runs all three, in at most 10 minutes. Only 127.0.0.1 is ever targeted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import math
+import os
+import random
+import re
+import sys
+import time
+from collections import Counter
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import aiohttp
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from run import (
+    BENCH,
+    EVENING,
+    HOST,
+    ROOT,
+    TMP,
+    django_env,
+    free_port,
+    log,
+    machine,
+    manage,
+    running_server,
+)
+
+POLL_EVERY = 2.0
+SAVE_EVERY = (60.0, 120.0)
+TYPING_BEFORE_SAVE = 15.0
+PHONES = 4
+WATCHED = 10  # one table in ten has a watch-only screen
+JOINS_PER_SECOND = 20  # tables, during a step's ramp
+JOINS_IN_WINDOW = 0.8  # tables a second joining during the measured window
+SETTLE = 4.0  # seconds between the ramp and the measured window
+WINDOW = 25.0  # seconds measured at each step
+SEEN_WAIT = 6.0  # seconds after the window for its last rounds to reach the other phones
+TIMEOUT = 10.0  # a request not answered in 10 s is an error
+
+BUDGET_TABLES = 1000
+BUDGETS = {"poll": 100.0, "save": 300.0, "page": 500.0}  # p99, ms
+SEEN_BUDGET = 2500.0  # p95, ms
+
+RESULTS = BENCH / "RESULTS.md"
+BEGIN = EVENING
+END = "<!-- /evening -->"
+
+VERSION = re.compile(rb"poll\?v=(\d+)")
+KEY = re.compile(rb'name="key" value="([^"]+)"')
+FOR_ROUND = re.compile(rb'name="for_round" value="(\d+)"')
+TOKEN = re.compile(rb'name="csrfmiddlewaretoken" value="([^"]+)"')
+COOKIE = re.compile(r"csrftoken=([^;]+)")
+
+
+# What was measured
+
+
+@dataclass
+class Samples:
+    """Every answer of the run: (time it ended, kind, milliseconds), the errors by kind and what,
+    and each save's `seen` times: (time of the tap, milliseconds)."""
+
+    answers: list[tuple[float, str, float]] = field(default_factory=list)
+    errors: list[tuple[float, str, str]] = field(default_factory=list)
+    seen: list[tuple[float, float]] = field(default_factory=list)
+    unseen: list[float] = field(default_factory=list)
+
+    def answered(self, kind: str, began: float) -> None:
+        now = time.monotonic()
+        self.answers.append((now, kind, (now - began) * 1000))
+
+    def failed(self, kind: str, what: str) -> None:
+        self.errors.append((time.monotonic(), kind, what))
+
+
+def percentile(values: list[float], share: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, math.ceil(share * len(ordered)) - 1)]
+
+
+# The phones
+
+
+@dataclass
+class Table:
+    number: int
+    edit: str
+    view: str
+    pending: tuple[float, int, set[int]] | None = None  # a save: its tap, version before, phones
+
+
+class Phone:
+    """One phone (or the watch-only screen) of a table, talking to one server."""
+
+    def __init__(self, table: Table, index: int, base: str, watcher: bool = False) -> None:
+        self.table, self.index, self.base, self.watcher = table, index, base, watcher
+        link = f"/v/{table.view}/" if watcher else f"/g/{table.edit}/"
+        self.page, self.poll_path = link, link + "poll"
+        self.version = 0
+        self.cookie = self.token = self.key = self.for_round = ""
+        self.typing = False
+
+    def read(self, body: bytes) -> int | None:
+        """What the page's answer gives it: the version it shows now, and the round form's key,
+        round number and CSRF token."""
+        found = VERSION.search(body)
+        if found:
+            self.version = int(found.group(1))
+        for pattern, name in ((KEY, "key"), (FOR_ROUND, "for_round"), (TOKEN, "token")):
+            match = pattern.search(body)
+            if match:
+                setattr(self, name, match.group(1).decode())
+        return int(found.group(1)) if found else None
+
+    async def join(self, session: aiohttp.ClientSession, samples: Samples) -> bool:
+        began = time.monotonic()
+        try:
+            async with session.get(self.base + self.page) as answer:
+                body = await answer.read()
+                if answer.status != 200:
+                    samples.failed("page", str(answer.status))
+                    return False
+                cookie = COOKIE.search(", ".join(answer.headers.getall("Set-Cookie", [])))
+                if cookie:
+                    self.cookie = cookie.group(1)
+        except (TimeoutError, aiohttp.ClientError) as error:
+            samples.failed("page", type(error).__name__)
+            return False
+        samples.answered("page", began)
+        self.read(body)
+        return True
+
+    async def poll(self, session: aiohttp.ClientSession, samples: Samples) -> None:
+        params = {"v": str(self.version), "shown": "playing", "rounds": ""}
+        if not self.watcher:
+            params["typing"] = "1" if self.typing else ""
+        began = time.monotonic()
+        try:
+            async with session.get(
+                self.base + self.poll_path, params=params, headers={"HX-Request": "true"}
+            ) as answer:
+                body = await answer.read()
+                status = answer.status
+        except (TimeoutError, aiohttp.ClientError) as error:
+            samples.failed("poll", type(error).__name__)
+            return
+        if status not in (200, 204):
+            samples.failed("poll", str(status))
+            return
+        samples.answered("poll", began)
+        if status == 200:
+            before = self.version
+            self.read(body)
+            pending = self.table.pending
+            if (
+                pending
+                and not self.watcher
+                and self.index in pending[2]
+                and self.version > pending[1] >= 0
+                and self.version != before
+            ):
+                samples.seen.append((pending[0], (time.monotonic() - pending[0]) * 1000))
+                pending[2].discard(self.index)
+
+    async def save(self, session: aiohttp.ClientSession, samples: Samples, number: int) -> None:
+        """A round of four: the winner goes out (a different seat each round), the three others
+        hold a hand worth 5, so that nobody nears the target in an evening."""
+        winner = number % PHONES
+        data = {
+            "csrfmiddlewaretoken": self.token,
+            "action": "save",
+            "winner": str(winner),
+            "key": self.key,
+            "for_round": self.for_round,
+            "round": "",
+            "revision": "",
+            **{f"value_{seat}": "5" for seat in range(PHONES) if seat != winner},
+        }
+        headers = {"HX-Request": "true", "Cookie": f"csrftoken={self.cookie}"}
+        headers["X-CSRFToken"] = self.cookie
+        began = time.monotonic()
+        self.table.pending = (
+            began,
+            self.version,
+            {index for index in range(PHONES) if index != self.index},
+        )
+        try:
+            async with session.post(self.base + self.page, data=data, headers=headers) as answer:
+                body = await answer.read()
+                status = answer.status
+        except (TimeoutError, aiohttp.ClientError) as error:
+            samples.failed("save", type(error).__name__)
+            return
+        if status != 200 or not self.read(body):
+            samples.failed("save", str(status))
+            return
+        samples.answered("save", began)
+
+
+async def run_phone(phone: Phone, session, samples: Samples, stop, join_at: float, joined):
+    """Join at `join_at`, then poll every 2 s from a phase of its own until `stop`."""
+    await asyncio.sleep(max(0.0, join_at - time.monotonic()))
+    ok = await phone.join(session, samples)
+    joined[0] += 1
+    if not ok:
+        return
+    tick = time.monotonic() + random.uniform(0, POLL_EVERY)
+    while not stop.is_set():
+        await asyncio.sleep(max(0.0, tick - time.monotonic()))
+        if stop.is_set():
+            return
+        await phone.poll(session, samples)
+        # A tick that came while the poll was on its way was dropped.
+        tick += POLL_EVERY * max(1, math.ceil((time.monotonic() - tick) / POLL_EVERY))
+
+
+async def run_saver(
+    phone: Phone, session, samples: Samples, stop, join_at: float, every: tuple[float, float]
+):
+    """The table's saving phone: a round every 60-120 s, the first at a random point of the
+    first interval, so that the tables' saves are spread evenly from the start."""
+    number = 0
+    when = join_at + 2 + random.uniform(0, random.uniform(*every))
+    while not stop.is_set():
+        typing_at = when - min(TYPING_BEFORE_SAVE, every[0] / 4)
+        await asyncio.sleep(max(0.0, typing_at - time.monotonic()))
+        phone.typing = True
+        await asyncio.sleep(max(0.0, when - time.monotonic()))
+        if stop.is_set() or not phone.key:
+            return
+        await phone.save(session, samples, number)
+        phone.typing = False
+        number += 1
+        when += random.uniform(*every)
+
+
+# The curve
+
+
+@dataclass
+class Step:
+    tables: int
+    seconds: float
+    requests: int
+    rps: float
+    kinds: dict[str, dict]
+    seen: dict
+    errors: dict[str, int]
+    load: str
+    cpu: dict[str, float]
+
+    def passed(self) -> bool:
+        within = all(
+            self.kinds[kind]["p99"] is not None and self.kinds[kind]["p99"] <= budget
+            for kind, budget in BUDGETS.items()
+        )
+        seen_ok = self.seen["p95"] is not None and self.seen["p95"] <= SEEN_BUDGET
+        return within and seen_ok and not self.errors
+
+
+class Cpu:
+    """CPU seconds of the machine, of this process and of a server's process groups."""
+
+    def __init__(self, groups: list[int]) -> None:
+        self.groups = groups
+        self.ticks = os.sysconf("SC_CLK_TCK")
+        self.start = self.now()
+
+    def now(self) -> dict[str, float]:
+        fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]
+        values = [int(value) for value in fields]
+        server = 0
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                parts = stat.read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(parts[2]) in self.groups:  # the process group
+                server += int(parts[11]) + int(parts[12])
+        return {
+            "wall": time.monotonic(),
+            "busy": (sum(values) - values[3] - values[4]) / self.ticks,
+            "server": server / self.ticks,
+            "model": time.process_time(),
+        }
+
+    def share(self) -> dict[str, float]:
+        """Cores used since the last call, on average: by the whole machine, the app server(s)
+        and this load model."""
+        now, before = self.now(), self.start
+        self.start = now
+        wall = now["wall"] - before["wall"]
+        return {name: (now[name] - before[name]) / wall for name in ("busy", "server", "model")}
+
+
+def summary(samples: Samples, since: float, until: float, began: float) -> tuple:
+    """The window's answers by kind, the `seen` times of the rounds tapped in it, the errors
+    since the step began (its ramp included) and the requests answered in the window."""
+    kinds = {}
+    for kind in ("poll", "save", "page"):
+        values = [ms for at, k, ms in samples.answers if k == kind and since <= at < until]
+        kinds[kind] = {
+            "count": len(values),
+            "p50": percentile(values, 0.50),
+            "p99": percentile(values, 0.99),
+        }
+    seen = [ms for tapped, ms in samples.seen if since <= tapped < until]
+    errors = Counter(f"{kind} {what}" for at, kind, what in samples.errors if at >= began)
+    requests = sum(1 for at, _kind, _ms in samples.answers if since <= at < until)
+    return kinds, seen, errors, requests
+
+
+async def curve(
+    bases: list[str],
+    games: list[dict],
+    steps: list[int],
+    window: float,
+    groups: list[int],
+    save_every: tuple[float, float] = SAVE_EVERY,
+    samples: Samples | None = None,
+) -> list[Step]:
+    """Raise the number of tables step by step. Most of a step's new tables join during its ramp
+    (JOINS_PER_SECOND; their page loads are not measured, as the evening's arrivals are spread
+    over an hour, not seconds); the last ones join one by one during the measured window, whose
+    page loads are the `page` figures. Every phone of a table after the first goes to the next
+    server (a proxy's round robin), so a round saved through one is seen through the other.
+    Stops after the first step at or past 1,000 tables that missed a budget."""
+    samples = Samples() if samples is None else samples
+    stop = asyncio.Event()
+    tasks: list[asyncio.Task] = []
+    tables: list[Table] = []
+    joined = [0]
+    result: list[Step] = []
+    connector = aiohttp.TCPConnector(limit=0)
+    timeout = aiohttp.ClientTimeout(total=TIMEOUT)
+    cpu = Cpu(groups)
+
+    def start_table(number: int, join_at: float) -> None:
+        game = games[number]
+        table = Table(number, game["edit"], game["view"])
+        tables.append(table)
+        phones = [Phone(table, index, bases[(number + index) % len(bases)]) for index in range(4)]
+        if number % WATCHED == 0:
+            phones.append(Phone(table, PHONES, bases[number % len(bases)], watcher=True))
+        for phone in phones:
+            tasks.append(
+                asyncio.create_task(run_phone(phone, session, samples, stop, join_at, joined))
+            )
+        saver = run_saver(phones[0], session, samples, stop, join_at, save_every)
+        tasks.append(asyncio.create_task(saver))
+
+    async with aiohttp.ClientSession(
+        connector=connector, timeout=timeout, cookie_jar=aiohttp.DummyCookieJar()
+    ) as session:
+        playing = 0
+        for target in steps:
+            began = time.monotonic()
+            during = min(target - playing, max(1, round(window * JOINS_IN_WINDOW)))
+            ramped = target - playing - during
+            for offset in range(ramped):
+                start_table(playing + offset, began + offset / JOINS_PER_SECOND)
+            log(f"{target:,} tables: {ramped} join within {ramped / JOINS_PER_SECOND:.0f} s")
+            # The ramp's page loads answered (bounded), then a few seconds to settle.
+            deadline = time.monotonic() + ramped / JOINS_PER_SECOND + 60
+            phones_now = len(tasks) - len(tables)
+            while joined[0] < phones_now and time.monotonic() < deadline:
+                await asyncio.sleep(0.2)
+            await asyncio.sleep(SETTLE)
+            since = time.monotonic()
+            for offset in range(during):
+                start_table(playing + ramped + offset, since + offset * window / during)
+            playing = target
+            cpu.share()
+            await asyncio.sleep(window)
+            until = time.monotonic()
+            usage = cpu.share()
+            # The rounds saved near the end of the window are given the time to be seen.
+            await asyncio.sleep(SEEN_WAIT)
+            kinds, seen, errors, requests = summary(samples, since, until, began)
+            unseen = sum(
+                len(table.pending[2])
+                for table in tables
+                if table.pending and since <= table.pending[0] < until
+            )
+            # A round that has not reached a phone yet counts as seen never.
+            seen += [math.inf] * unseen
+            step = Step(
+                tables=target,
+                seconds=round(until - since, 1),
+                requests=requests,
+                rps=requests / (until - since),
+                kinds=kinds,
+                seen={
+                    "count": len(seen),
+                    "unseen": unseen,
+                    "p50": percentile(seen, 0.5),
+                    "p95": percentile(seen, 0.95),
+                },
+                errors=dict(errors),
+                load=" ".join(f"{x:.2f}" for x in os.getloadavg()),
+                cpu=usage,
+            )
+            result.append(step)
+            log(describe(step))
+            if target >= BUDGET_TABLES and not step.passed():
+                break
+        stop.set()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    return result
+
+
+def ms(value: float | None) -> str:
+    if value is None:
+        return "-"
+    return "never" if value == math.inf else f"{value:.0f}"
+
+
+def describe(step: Step) -> str:
+    k = step.kinds
+    return (
+        f"{step.tables} tables: {step.rps:.0f} req/s; poll p50/p99 {ms(k['poll']['p50'])}/"
+        f"{ms(k['poll']['p99'])} ms, save {ms(k['save']['p50'])}/{ms(k['save']['p99'])} ms "
+        f"({k['save']['count']}), page {ms(k['page']['p50'])}/{ms(k['page']['p99'])} ms; "
+        f"seen p50/p95 {ms(step.seen['p50'])}/{ms(step.seen['p95'])} ms; "
+        f"errors {sum(step.errors.values())}; cores: machine {step.cpu['busy']:.2f}, "
+        f"server {step.cpu['server']:.2f}, model {step.cpu['model']:.2f}"
+    )
+
+
+# The report
+
+
+def row(step: dict, database: str) -> str:
+    k = step["kinds"]
+    pair = lambda kind: f"{ms(k[kind]['p50'])} / {ms(k[kind]['p99'])}"  # noqa: E731
+    seen = step["seen"]
+    phones = step["tables"] * PHONES
+    errors = sum(step["errors"].values())
+    cpu = step["cpu"]
+    return (
+        f"| {database} | {step['tables']:,} | {phones:,} | {step['rps']:,.0f} | {pair('poll')} | "
+        f"{pair('save')} ({k['save']['count']}) | {pair('page')} ({k['page']['count']:,}) | "
+        f"{ms(seen['p50'])} / {ms(seen['p95'])} | {errors} | {step['load']} | "
+        f"{cpu['busy']:.2f} / {cpu['server']:.2f} / {cpu['model']:.2f} |"
+    )
+
+
+def verdicts(step: dict) -> list[str]:
+    k = step["kinds"]
+    marks = []
+    for kind, budget in BUDGETS.items():
+        value = k[kind]["p99"]
+        ok = value is not None and value <= budget
+        marks.append(f"{ms(value)} ms {'✓' if ok else '✗'}")
+    seen = step["seen"]["p95"]
+    marks.append(f"{ms(seen)} ms {'✓' if seen is not None and seen <= SEEN_BUDGET else '✗'}")
+    errors = sum(step["errors"].values())
+    marks.append(f"{errors} {'✓' if not errors else '✗'}")
+    return marks
+
+
+def report() -> None:
+    runs = []
+    for name in ("sqlite", "postgres", "two-servers"):
+        kept = TMP / f"evening-{name}.json"
+        if kept.exists():
+            runs.append(json.loads(kept.read_text()))
+    if not runs:
+        raise SystemExit("nothing measured yet: run bench/evening.py sqlite (and postgres) first")
+    first = runs[0]["machine"]
+    labels = {
+        "sqlite": "SQLite, one server",
+        "postgres": "PostgreSQL, one server",
+        "two-servers": "PostgreSQL, two servers, Redis",
+    }
+    lines = [
+        BEGIN,
+        "## An evening of many tables",
+        "",
+        f"`make bench-evening` (bench/evening.py) on {first['date']}, commit {first['commit']}; "
+        f"{first['cores']} cores ({first['cpu']}). The load model and the server(s) share the "
+        "machine. Each table: four phones that load the game page when they join and poll every "
+        "2 s as rami.js does (`v`, `shown`, `typing`; a tick dropped while a poll is on its "
+        "way), one of them saving a round through the round form every 60 to 120 s (with its "
+        "key and round number, marked as typing 15 s before), and a watch-only screen at one "
+        "table in ten. A step's new tables join 20 a second (their page loads are not "
+        "measured: an evening's tables come over an hour, not seconds), then the step is "
+        f"measured for {WINDOW:.0f} s, while {JOINS_IN_WINDOW} tables a second join (the `page` "
+        "figures). *seen*: from the tap on Save until each other phone of the table has the "
+        "round (its poll answered with the change); a round not yet there 6 s after the window "
+        "counts as never. *cores used*: the whole machine's, the app server(s)' (granian and "
+        "its workers; not PostgreSQL's or Redis') and the load model's own, as a share of the "
+        "wall clock during the window.",
+        "",
+        "Servers: scripts/serve (granian, 2 workers of 4 threads each, DEBUG off), as "
+        "`make run`; two servers each get every other phone of a table, as a proxy's round "
+        "robin would, so that a round saved through one is seen through the other, with the "
+        "limits in one Redis (RAMI_REDIS_URL).",
+        "",
+        "| database | tables | phones | req/s | poll p50 / p99 ms | save p50 / p99 ms (saves) "
+        "| page p50 / p99 ms (loads) | seen p50 / p95 ms | errors | load average after "
+        "| cores used: machine / server / load model |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|",
+    ]
+    for run in runs:
+        lines += [row(step, labels[run["name"]]) for step in run["steps"]]
+    lines += [
+        "",
+        "Budgets at 1,000 tables (4,000 phones): p99 poll ≤ 100 ms, p99 save ≤ 300 ms, p99 page "
+        "≤ 500 ms, p95 seen ≤ 2.5 s, no error.",
+        "",
+        "| at 1,000 tables | p99 poll | p99 save | p99 page | p95 seen | errors |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for run in runs:
+        at = [step for step in run["steps"] if step["tables"] == BUDGET_TABLES]
+        if at:
+            lines.append(f"| {labels[run['name']]} | " + " | ".join(verdicts(at[0])) + " |")
+    most = {}
+    for run in runs:
+        passed = [step["tables"] for step in run["steps"] if Step(**step).passed()]
+        most[labels[run["name"]]] = max(passed) if passed else 0
+    lines += [
+        "",
+        "Most tables measured within every budget: "
+        + "; ".join(f"{name}: {count:,}" for name, count in most.items())
+        + ".",
+        "",
+        END,
+    ]
+    section = "\n".join(lines) + "\n"
+    text = RESULTS.read_text() if RESULTS.exists() else "# Benchmark results\n"
+    if BEGIN in text:
+        before, rest = text.split(BEGIN, 1)
+        after = rest.split(END, 1)[1] if END in rest else ""
+        text = before + section + after.lstrip("\n")
+    else:
+        text = text.rstrip("\n") + "\n\n" + section
+    RESULTS.write_text(text)
+    log(f"wrote {RESULTS.relative_to(ROOT)}")
+    print(section)
+
+
+# The runs
+
+
+def seeded(env: dict[str, str], tables: int) -> list[dict]:
+    manage(env, "manage.py", "migrate", "--no-input", "--verbosity", "0")
+    return json.loads(manage(env, str(BENCH / "seed.py"), "evening", str(tables)))
+
+
+def measure(name: str, env: dict[str, str], servers: int, steps: list[int], window: float):
+    """Serve `env` with `servers` servers (scripts/serve each, as `make run`), run the curve
+    against them, and keep the result in bench/tmp/evening-NAME.json for the report."""
+    log(f"{name}: seeding {max(steps)} games of four players")
+    games = seeded(env, max(steps))
+    with ExitStack() as stack:
+        ports, groups = [], []
+        for number in range(servers):
+            port = free_port()
+            process = stack.enter_context(
+                running_server("granian", env, port, f"evening-{name}-{number}.log")
+            )
+            ports.append(port)
+            groups.append(process.pid)
+        log(f"{name}: {servers} server(s) on {', '.join(map(str, ports))}")
+        bases = [f"http://{HOST}:{port}" for port in ports]
+        started = time.monotonic()
+        steps_done = asyncio.run(curve(bases, games, steps, window, groups))
+    kept = {
+        "name": name,
+        "servers": servers,
+        "database": "PostgreSQL" if env["DATABASE_URL"].startswith("postgres") else "SQLite",
+        "redis": bool(env.get("RAMI_REDIS_URL")),
+        "seconds": round(time.monotonic() - started),
+        "machine": machine(),
+        "steps": [step.__dict__ for step in steps_done],
+    }
+    (TMP / f"evening-{name}.json").write_text(json.dumps(kept, indent=1))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("what", choices=["sqlite", "postgres", "report"])
+    parser.add_argument(
+        "--steps", help="tables at each step (250,500,1000,1500,2000 on SQLite, 1000 else)"
+    )
+    parser.add_argument("--window", type=float, default=WINDOW, help="seconds measured per step")
+    args = parser.parse_args()
+    TMP.mkdir(exist_ok=True)
+    steps = [int(step) for step in (args.steps or "").split(",") if step]
+    if args.what == "report":
+        report()
+        return
+    if args.what == "sqlite":
+        database = TMP / "evening.sqlite3"
+        for stale in TMP.glob("evening.sqlite3*"):
+            stale.unlink()
+        curve_steps = steps or [250, 500, BUDGET_TABLES, 1500, 2000]
+        measure("sqlite", django_env(database), 1, curve_steps, args.window)
+        return
+    url, redis = os.environ.get("DATABASE_URL", ""), os.environ.get("RAMI_REDIS_URL", "")
+    if not url.startswith("postgres") or not redis:
+        raise SystemExit(
+            "evening.py postgres runs under scripts/with-postgres scripts/with-redis "
+            "(DATABASE_URL and RAMI_REDIS_URL)"
+        )
+    env = {**django_env(TMP / "unused.sqlite3"), "DATABASE_URL": url}
+    at_budget = steps or [BUDGET_TABLES]
+    measure("postgres", env, 1, at_budget, args.window)
+    measure("two-servers", {**env, "RAMI_REDIS_URL": redis}, 2, at_budget, args.window)
+
+
+if __name__ == "__main__":
+    main()

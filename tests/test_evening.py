@@ -1,0 +1,55 @@
+"""The evening's load model (bench/evening.py, `make bench-evening`) plays tables as phones do:
+checked against a live server, without timings. Its figures are only worth something if its
+saves are real rounds, recorded by the server, and its `seen` is the moment another phone of the
+table really got the round."""
+
+import asyncio
+import sys
+
+import pytest
+from django.conf import settings
+
+from scoring.models import Game, Round
+from tests.long_games import PLAYERS
+
+sys.path.insert(0, str(settings.BASE_DIR / "bench"))
+
+import evening  # bench/evening.py
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
+
+
+def test_the_load_model_saves_real_rounds_and_times_their_arrival_on_the_other_phones(
+    live_server,
+):
+    games = [Game.start(PLAYERS[:4]) for _ in range(3)]
+    tokens = [{"edit": game.edit_token, "view": game.view_token} for game in games]
+    samples = evening.Samples()
+
+    # Three tables, a round saved at each every 2-3 s, measured for 10 s.
+    steps = asyncio.run(
+        evening.curve(
+            [live_server.url], tokens, [3], window=10, groups=[], save_every=(2, 3), samples=samples
+        )
+    )
+
+    (step,) = steps
+    assert step.tables == 3
+    assert step.errors == {}
+    kinds = {kind for _at, kind, _ms in samples.answers}
+    assert kinds == {"page", "poll", "save"}
+    # Every phone and the watch-only screen of the first table loaded its page.
+    assert sum(1 for _at, kind, _ms in samples.answers if kind == "page") == 3 * 4 + 1
+    saves = sum(1 for _at, kind, _ms in samples.answers if kind == "save")
+    assert saves >= 6
+    # Each save is a round the server recorded (one that was on its way when the model stopped
+    # may be recorded unseen by it), in rounds numbered 1, 2, 3 ... in each game.
+    recorded = Round.objects.filter(game__in=games).count()
+    assert saves <= recorded <= saves + 3
+    for game in games:
+        numbers = list(game.rounds.order_by("number").values_list("number", flat=True))
+        assert numbers == list(range(1, len(numbers) + 1))
+    # Each round of the window reached the three other phones, each on a poll of its own.
+    assert step.seen["unseen"] == 0
+    assert step.seen["count"] == 3 * step.kinds["save"]["count"] > 0
+    assert all(0 < ms < 2 * evening.POLL_EVERY * 1000 + 1000 for _tapped, ms in samples.seen)
