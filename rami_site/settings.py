@@ -103,6 +103,9 @@ TEMPLATES = [
 
 # SQLite by default; PostgreSQL (or any database dj-database-url knows) through DATABASE_URL.
 # An empty DATABASE_URL (as `DATABASE_URL=` in a compose file leaves it) means the default.
+# Each thread of a worker keeps its connection for a minute (checked before reuse): opening one
+# costs more than an unchanged poll itself (SQLite: about 1.3 ms of 2 ms, its PRAGMAs run on
+# every connection; PostgreSQL: a round trip and authentication), bench/RESULTS.md, "An evening".
 DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
@@ -111,7 +114,6 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    DATABASES["default"]["CONN_MAX_AGE"] = 0
     # WAL lets phones read while a round is written; IMMEDIATE takes the write lock at the
     # start of a transaction, so two saves queue instead of failing half-way.
     DATABASES["default"]["OPTIONS"] = {

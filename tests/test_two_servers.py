@@ -50,9 +50,9 @@ def database_url() -> str:
     return f"postgres://{credentials}@{database['HOST']}:{database['PORT']}/{database['NAME']}"
 
 
-def production_environment(redis_url: str) -> dict[str, str]:
+def production_environment(**extra: str) -> dict[str, str]:
     """The environment of a server run as in production (DEBUG off, a secret key) on the test
-    database, which is migrated first, with its limits in Redis: 3 new games a minute."""
+    database, which is migrated first, and the `extra` variables."""
     environment = {
         **os.environ,
         "DATABASE_URL": database_url(),
@@ -60,8 +60,7 @@ def production_environment(redis_url: str) -> dict[str, str]:
         "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
         "PYTHONUNBUFFERED": "1",
-        "RAMI_REDIS_URL": redis_url,
-        "RAMI_NEW_GAMES_PER_MINUTE": str(NEW_GAMES_PER_MINUTE),
+        **extra,
     }
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--no-input", "--verbosity=0"],
@@ -175,7 +174,10 @@ def redis_url(tmp_path) -> Iterator[str]:
 def servers(tmp_path, redis_url) -> Iterator[tuple[Server, Server]]:
     if not (settings.STATIC_ROOT / "staticfiles.json").exists():
         pytest.fail("The servers run with DEBUG off and need the static files: run `make static`.")
-    environment = production_environment(redis_url)
+    # The limits in Redis: 3 new games a minute.
+    environment = production_environment(
+        RAMI_REDIS_URL=redis_url, RAMI_NEW_GAMES_PER_MINUTE=str(NEW_GAMES_PER_MINUTE)
+    )
     taken: set[int] = set()
     started: list[Server] = []
     try:
