@@ -74,7 +74,7 @@ def picker_keys() -> SafeString:
             '<button type="button" class="rank{}" data-rank="{}"{}>{}</button>',
             (
                 (
-                    "",
+                    " two" if len(cards.rank_label(rank)) > 1 else "",
                     rank,
                     ""
                     if cards.rank_label(rank).isdigit()

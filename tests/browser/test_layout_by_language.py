@@ -32,9 +32,6 @@ TOO_WIDE = """selector => {
     for (const el of [root, ...root.querySelectorAll("*")]) {
       if (el.closest("svg") && el.tagName.toLowerCase() !== "svg") continue;
       if (hidden(el) || ["input", "textarea"].includes(el.tagName.toLowerCase())) continue;
-      // Not yet fixed (issue 25's report): "10" and "Kn" are 22-24 px in a 15 px card key in a
-      // six-player game at 320 px, in every language.
-      if (el.matches(".rank")) continue;
       // A word shown as a sign instead (the leader's star) keeps its letters, unseen.
       if (getComputedStyle(el).color === "rgba(0, 0, 0, 0)") continue;
       let inside = el.parentElement, skip = false;
