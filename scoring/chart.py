@@ -33,9 +33,11 @@ EDGE = 2  # between a name's end and the drawing's right edge (room for its halo
 # name of 11 wide letters is shortened further).
 LABEL_ROOM = WIDTH - PLOT_RIGHT - LABEL_GAP - EDGE
 LABEL_ROOM_MOST = LABEL_ROOM + 30
-# The target's label stands over its line, but never with its top over the drawing's: its
-# baseline no higher than a letter's height (a sans-serif face's ascent is under 0.95 em).
-TARGET_LABEL_LOWEST_BASELINE = FONT_SIZE
+# The target's label stands 4 units over its line where its letters fit there (its baseline
+# at least a letter's height down: a sans-serif face's ascent is under 0.95 em), else under it,
+# clear of the line: never over the drawing's top.
+TARGET_LABEL_MIN_Y = FONT_SIZE
+TARGET_LABEL_UNDER = FONT_SIZE + 2
 # Letter widths in em, a little over those of DejaVu Sans (the widest common sans-serif, and
 # the default of Linux and of the tests' Chromium): the room a name needs at a line end.
 THIN_LETTERS = frozenset("'IJijlìíîïĩīĭįĵĺļłÌÍÎÏĨĪĬĮİĴ")
@@ -186,6 +188,13 @@ def plot_right(labels: Sequence[str]) -> int:
     return math.floor(WIDTH - EDGE - LABEL_GAP - min(needed, LABEL_ROOM_MOST))
 
 
+def target_label_y(target_y: float) -> float:
+    """The baseline of the target's label, for a target line at `target_y`."""
+    if target_y - 4 >= TARGET_LABEL_MIN_Y:
+        return _coordinate(target_y - 4)
+    return _coordinate(target_y + TARGET_LABEL_UNDER)
+
+
 def score_chart(
     names: Sequence[str],
     totals: Sequence[Sequence[int]],
@@ -253,7 +262,7 @@ def score_chart(
         y_max=y_max,
         target=target,
         target_y=y(target),
-        target_label_y=max(_coordinate(y(target) - 4), TARGET_LABEL_LOWEST_BASELINE),
+        target_label_y=target_label_y(y(target)),
         names=tuple(names),
         series=series,
         # Counted back from the last round, so that the latest round is always numbered.

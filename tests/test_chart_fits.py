@@ -80,15 +80,19 @@ def test_a_name_of_wide_letters_is_shortened_further_rather_than_squeeze_the_plo
 
 
 def test_the_target_label_stays_inside_when_the_target_is_the_top_line():
-    """Everyone under the target: the target line is the plot's top (y 14), and its label's
-    baseline stands one letter's height under the drawing's top, not 4 units over the line."""
+    """Everyone under the target: the target line is the plot's top (y 14), where 4 units
+    over it leave no room for the label's letters (1 px over the top at 320 px): the label
+    stands under the line instead, its letters clear of it."""
     top = chart.score_chart(["Ana", "Boris"], [[0, 120], [100, 120]], 300)
     assert top.y_max == 300 and top.target_y == chart.PLOT_TOP
-    assert top.target_label_y == chart.TARGET_LABEL_LOWEST_BASELINE == 12
+    assert top.target_label_y == chart.PLOT_TOP + chart.FONT_SIZE + 2 == 28
     with translation.override("en"):
         html = render_to_string("scoring/_chart.svg.html", {"chart": top})
     label = re.search(r'class="target">.*?<text x="44" y="([\d.]+)">Target 300<', html, re.S)
-    assert label is not None and float(label.group(1)) == 12
+    assert label is not None and float(label.group(1)) == 28
+    # As high as a label over the line may stand: its letters' top at the drawing's top.
+    assert chart.target_label_y(16) == 12
+    assert chart.target_label_y(15.9) == 29.9
     # Lower down, the label stands 4 units over its line, as before.
     lower = chart.score_chart(["Ana", "Boris"], [[0, 320]], 300)
     assert lower.target_y > 30
