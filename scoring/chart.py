@@ -9,6 +9,7 @@ because the site's Content Security Policy allows style sheets from 'self' only.
 from __future__ import annotations
 
 import math
+import unicodedata
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
@@ -18,13 +19,30 @@ from . import rules
 WIDTH = 400
 HEIGHT = 240
 PLOT_LEFT = 40  # room for the values of the y axis
-PLOT_RIGHT = WIDTH - 96  # room for the names at the ends of the lines
+PLOT_RIGHT = WIDTH - 96  # room for the names at the ends of the lines, when they are short
 PLOT_TOP = 14
 PLOT_BOTTOM = HEIGHT - 26  # room for the round numbers
 LABEL_HEIGHT = 14  # names closer than this are nudged apart
 # The lowest a name goes: clear of the x axis's label, which stands under the names.
 LABEL_LOWEST = PLOT_BOTTOM - 4
 LABEL_CHARACTERS = 11  # longer names are shortened at the line end (whole in the table)
+FONT_SIZE = 12  # the chart's text (rami.score_chart's font-size)
+LABEL_GAP = 12  # from the plot's right edge to the names
+EDGE = 2  # between a name's end and the drawing's right edge (room for its halo)
+# The widest a name may be: the plot gives up at most this much more than at PLOT_RIGHT (a
+# name of 11 wide letters is shortened further).
+LABEL_ROOM = WIDTH - PLOT_RIGHT - LABEL_GAP - EDGE
+LABEL_ROOM_MOST = LABEL_ROOM + 30
+# The target's label stands 4 units over its line where its letters fit there (its baseline
+# at least a letter's height down: a sans-serif face's ascent is under 0.95 em), else under it,
+# clear of the line: never over the drawing's top.
+TARGET_LABEL_MIN_Y = FONT_SIZE
+TARGET_LABEL_UNDER = FONT_SIZE + 2
+# Letter widths in em, a little over those of DejaVu Sans (the widest common sans-serif, and
+# the default of Linux and of the tests' Chromium): the room a name needs at a line end.
+THIN_LETTERS = frozenset("'IJijlìíîïĩīĭįĵĺļłÌÍÎÏĨĪĬĮİĴ")
+NARROW_LETTERS = frozenset(' ".,:;!|/()[]-ftrľŀţťŧŕřŗ')
+WIDE_LETTERS = frozenset("mwMWÆæŒœŴŵ@%&#…—ЖШЩЮФМДЦЫжшщюфы")
 MAX_ROUND_TICKS = 10
 
 
@@ -76,6 +94,7 @@ class Chart:
     y_max: int
     target: int
     target_y: float
+    target_label_y: float
     names: tuple[str, ...]
     series: tuple[Series, ...]
     x_ticks: tuple[Tick, ...]
@@ -92,8 +111,8 @@ def _coordinate(value: float) -> float:
     return round(value, 1)
 
 
-def x_position(round_number: int, rounds: int) -> float:
-    return _coordinate(PLOT_LEFT + (PLOT_RIGHT - PLOT_LEFT) * round_number / max(rounds, 1))
+def x_position(round_number: int, rounds: int, right: int = PLOT_RIGHT) -> float:
+    return _coordinate(PLOT_LEFT + (right - PLOT_LEFT) * round_number / max(rounds, 1))
 
 
 def y_position(total: int, y_max: int) -> float:
@@ -132,10 +151,48 @@ def spread_labels(wanted: Sequence[float], gap: float, low: float, high: float) 
     return positions
 
 
-def shorten(name: str) -> str:
-    if len(name) <= LABEL_CHARACTERS:
+def text_width(text: str) -> float:
+    """About how wide `text` is drawn at the chart's font size, in viewBox units: a little more
+    than in DejaVu Sans, so that what fits by this measure fits in the common faces."""
+    ems = 0.0
+    for letter in text:
+        if letter in THIN_LETTERS:
+            ems += 0.3
+        elif letter in NARROW_LETTERS:
+            ems += 0.42
+        elif letter in WIDE_LETTERS or unicodedata.east_asian_width(letter) in "WF":
+            ems += 1.1
+        elif letter.isupper() or letter in "мдцъ":
+            ems += 0.8
+        else:
+            ems += 0.66
+    return _coordinate(ems * FONT_SIZE)
+
+
+def shorten(name: str, room: float = LABEL_ROOM_MOST) -> str:
+    """The name as its line end shows it: at most LABEL_CHARACTERS letters and `room` wide,
+    shortened with an ellipsis."""
+    if len(name) <= LABEL_CHARACTERS and text_width(name) <= room:
         return name
-    return name[: LABEL_CHARACTERS - 1].rstrip() + "…"
+    for length in range(min(len(name), LABEL_CHARACTERS) - 1, 0, -1):
+        short = name[:length].rstrip() + "…"
+        if text_width(short) <= room:
+            return short
+    return "…"
+
+
+def plot_right(labels: Sequence[str]) -> int:
+    """The plot's right edge: PLOT_RIGHT, or further left when a name at a line end needs more
+    room than that leaves (up to LABEL_ROOM_MOST), so that every name ends inside the drawing."""
+    needed = max([LABEL_ROOM, *(text_width(label) for label in labels)])
+    return math.floor(WIDTH - EDGE - LABEL_GAP - min(needed, LABEL_ROOM_MOST))
+
+
+def target_label_y(target_y: float) -> float:
+    """The baseline of the target's label, for a target line at `target_y`."""
+    if target_y - 4 >= TARGET_LABEL_MIN_Y:
+        return _coordinate(target_y - 4)
+    return _coordinate(target_y + TARGET_LABEL_UNDER)
 
 
 def score_chart(
@@ -155,8 +212,11 @@ def score_chart(
         for number, after in enumerate(totals, 1)
     )
 
+    labels = [shorten(name) for name in names]
+    right = plot_right(labels)
+
     def x(round_number: int) -> float:
-        return x_position(round_number, len(rounds))
+        return x_position(round_number, len(rounds), right)
 
     def y(total: int) -> float:
         return y_position(total, y_max)
@@ -181,12 +241,12 @@ def score_chart(
         Series(
             css_class=f"series-{seat % rules.MAX_PLAYERS}",
             name=name,
-            label=shorten(name),
+            label=labels[seat],
             totals=running[1:],
             points=points,
             end_x=end_x,
             end_y=end_y,
-            label_x=PLOT_RIGHT + 12,
+            label_x=right + LABEL_GAP,
             label_y=label_y,
         )
         for (seat, name, running, points, end_y), label_y in zip(lines, label_ys, strict=True)
@@ -196,12 +256,13 @@ def score_chart(
         width=WIDTH,
         height=HEIGHT,
         left=PLOT_LEFT,
-        right=PLOT_RIGHT,
+        right=right,
         top=PLOT_TOP,
         bottom=PLOT_BOTTOM,
         y_max=y_max,
         target=target,
         target_y=y(target),
+        target_label_y=target_label_y(y(target)),
         names=tuple(names),
         series=series,
         # Counted back from the last round, so that the latest round is always numbered.

@@ -74,7 +74,7 @@ def picker_keys() -> SafeString:
             '<button type="button" class="rank{}" data-rank="{}"{}>{}</button>',
             (
                 (
-                    "",
+                    " two" if len(cards.rank_label(rank)) > 1 else "",
                     rank,
                     ""
                     if cards.rank_label(rank).isdigit()
@@ -377,7 +377,7 @@ def score_chart(chart) -> SafeString:
         '    <g class="target">\n'
         f'      <line x1="{chart.left}" x2="{chart.right}" y1="{chart.target_y}"'
         f' y2="{chart.target_y}" stroke-width="1.5" stroke-dasharray="6 4"/>\n'
-        f'      <text x="{chart.left + 4}" y="{chart.target_y}" dy="-4">{target_label}</text>\n'
+        f'      <text x="{chart.left + 4}" y="{chart.target_label_y}">{target_label}</text>\n'
         "    </g>\n"
         f"    {chart_series(chart)}\n"
         f"  </svg>{caption}\n"

@@ -1,8 +1,9 @@
 """Layout by language (issue 25): at 320 and 390 px, in every language, nothing on the game page,
 the round form or the start page's unfolded house rules is wider than its box. The page does not
-scroll sideways, no table, label, name or line is wider than the box it shows in (a table of six
-players scrolls inside its own box, as designed), and the chart's axis labels lie inside the
-chart. One browser page a language, reused for both widths."""
+scroll sideways, no table, label, name, card key or line is wider than the box it shows in (a
+table of six players scrolls inside its own box, as designed), every label of the chart (the
+axes, the target, the names at the line ends) lies inside the chart, and the names as players
+write them show whole in the round form. One browser page a language, reused for both widths."""
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -32,9 +33,6 @@ TOO_WIDE = """selector => {
     for (const el of [root, ...root.querySelectorAll("*")]) {
       if (el.closest("svg") && el.tagName.toLowerCase() !== "svg") continue;
       if (hidden(el) || ["input", "textarea"].includes(el.tagName.toLowerCase())) continue;
-      // Not yet fixed (issue 25's report): "10" and "Kn" are 22-24 px in a 15 px card key in a
-      // six-player game at 320 px, in every language.
-      if (el.matches(".rank")) continue;
       // A word shown as a sign instead (the leader's star) keeps its letters, unseen.
       if (getComputedStyle(el).color === "rgba(0, 0, 0, 0)") continue;
       let inside = el.parentElement, skip = false;
@@ -121,21 +119,17 @@ def test_nothing_is_wider_than_its_box_at_320_and_390(
     page = language_page(browser, live_server, language)
     for width in WIDTHS:
         page.set_viewport_size({"width": width, "height": 844})
-        for number, path in enumerate(games["playing"]):
+        for path in games["playing"]:
             page.goto(path)
             assert page.locator("html").get_attribute("lang") == language
             expect(page.locator("#round-form")).to_be_visible()
             expect(page.locator(".score-chart svg")).to_be_visible()
             where = f"{language} {width} {path}"
             assert_fits(page, where)
-            # The target's label ("Target 300") stands 1 px over the chart's top when the
-            # target line is the plot's top line (not yet fixed, every language): a pixel is let.
-            outside = [one for one in page.evaluate(LABELS_OUTSIDE) if one["over"] > 1]
-            # Not yet fixed (issue 25's report): in the long games at 320 px, in every language,
-            # the line-end name "Dana Kusum…" pokes 3 px out of the chart (scoring/chart.py's
-            # geometry, the same in every language).
-            if number == 2:
-                assert outside == [], (where, outside)
+            # Every label inside the chart: the line-end names of the long games ("Dana
+            # Kusum…") and the target's label when the target line is the plot's top line.
+            outside = page.evaluate(LABELS_OUTSIDE)
+            assert outside == [], (where, outside)
             # The statistics table itself, not only its box.
             sizes = page.locator(".statistics").evaluate(
                 "box => [box.scrollWidth, box.clientWidth]"
@@ -169,9 +163,7 @@ def test_nothing_is_wider_than_its_box_at_320_and_390(
                 .map(el => [el.scrollWidth, el.clientWidth, el.textContent.trim()])"""
         )
         assert names, language
-        # At 320 px a name of 11 letters is still cut beside the went-out key, the total and
-        # the points (not yet fixed); from 390 px it shows whole in every language.
-        for scroll, client, text in names if width >= 390 else []:
+        for scroll, client, text in names:
             assert scroll <= client + 1 or client == 0, (language, width, text, scroll, client)
 
         page.goto("/")
