@@ -7,6 +7,7 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
+from django.utils import translation
 
 from scoring import exchange
 from scoring.exchange import import_game
@@ -112,6 +113,14 @@ class Phone:
 
     def post(self, path: str, data: dict) -> http.client.HTTPResponse:
         return self.request("POST", path, urlencode({**data, "csrfmiddlewaretoken": self.token}))
+
+
+@pytest.fixture(autouse=True)
+def _english_after_each_test():
+    """A request made through the test client leaves its language active in the thread (the
+    LocaleMiddleware activates it): the next test starts in English, whatever this one did."""
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture(autouse=True)
