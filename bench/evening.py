@@ -677,7 +677,8 @@ def report() -> None:
     if BEGIN in text:
         before, rest = text.split(BEGIN, 1)
         after = rest.split(END, 1)[1] if END in rest else ""
-        text = before + section + after.lstrip("\n")
+        after = after.lstrip("\n")
+        text = before + section + ("\n" + after if after else "")
     else:
         text = text.rstrip("\n") + "\n\n" + section
     RESULTS.write_text(text)
