@@ -76,6 +76,7 @@ TIMEOUT = 10.0  # a request not answered in 10 s is an error
 
 BUDGET_TABLES = 1000
 CURVE = [100, 200, 300, 400, 500, 750, 1000, 1500, 2000]
+CURVE_SECONDS = {"sqlite": 220, "postgres": 140, "two-servers": 140}  # 10 minutes in all
 BUDGETS = {"poll": 100.0, "save": 300.0, "page": 500.0}  # p99, ms
 SEEN_BUDGET = 2500.0  # p95, ms
 
@@ -476,13 +477,15 @@ async def curve(
     groups: list[int],
     save_every: tuple[float, float] = SAVE_EVERY,
     samples: Samples | None = None,
+    seconds: float = math.inf,
 ) -> list[Step]:
     """Raise the number of tables step by step. Most of a step's new tables join during its ramp
     (JOINS_PER_SECOND; their page loads are not measured, as the evening's arrivals are spread
     over an hour, not seconds); the last ones join one by one during the measured window, whose
     page loads are the `page` figures. Every phone of a table after the first goes to the next
     server (a proxy's round robin), so a round saved through one is seen through the other.
-    Stops after the first step that missed a budget."""
+    Stops after the first step that missed a budget, or before a step that would end more than
+    `seconds` after the start (the whole run is bounded)."""
     samples = Samples() if samples is None else samples
     stop = asyncio.Event()
     tasks: list[asyncio.Task] = []
@@ -506,10 +509,14 @@ async def curve(
         tasks.append(asyncio.create_task(saver))
 
     playing = 0
+    deadline = time.monotonic() + seconds
     for target in steps:
         began = time.monotonic()
         during = min(target - playing, max(1, round(window * JOINS_IN_WINDOW)))
         ramped = target - playing - during
+        if began + ramped / JOINS_PER_SECOND + SETTLE + window + SEEN_WAIT > deadline:
+            log(f"{target:,} tables would pass this curve's {seconds:.0f} s: it stops here")
+            break
         for offset in range(ramped):
             start_table(playing + offset, began + offset / JOINS_PER_SECOND)
         log(f"{target:,} tables: {ramped} join within {ramped / JOINS_PER_SECOND:.0f} s")
@@ -711,7 +718,8 @@ def measure(name: str, env: dict[str, str], servers: int, steps: list[int], wind
         log(f"{name}: {servers} server(s) on {', '.join(map(str, ports))}")
         bases = [f"http://{HOST}:{port}" for port in ports]
         started = time.monotonic()
-        steps_done = asyncio.run(curve(bases, games, steps, window, groups))
+        seconds = CURVE_SECONDS[name]
+        steps_done = asyncio.run(curve(bases, games, steps, window, groups, seconds=seconds))
     kept = {
         "name": name,
         "servers": servers,
