@@ -161,8 +161,8 @@ class Table(models.Model):
         one too many. ValueError for a member of another table (a caller's mistake, not a
         player's)."""
         for player in players:
-            if isinstance(player, Member) and player.table_id != self.pk:
-                raise ValueError(f"{player} is not a member of {self}")
+            if isinstance(player, Member):
+                self._check_ours(player)
         # Checked as a game's names are, before anything is made.
         names = rules.check_names(
             [
@@ -387,8 +387,7 @@ class Table(models.Model):
         RulesError "table_changed" as retire; "member_played" for a member who played (to be
         retired instead); "member_last" when fewer than MIN_ACTIVE members would be left to
         play."""
-        if member.table_id != self.pk:
-            raise ValueError(f"{member} is not a member of {self}")
+        self._check_ours(member)
         with self._changing() as table:
             member = table.members.filter(pk=member.pk).first()
             if member is None:
@@ -401,11 +400,15 @@ class Table(models.Model):
             table._log(TableEvent.Kind.REMOVED, name=member.name)
         return True
 
+    def _check_ours(self, member: Member) -> None:
+        """ValueError for a member of another table: a caller's mistake, never a player's."""
+        if member.table_id != self.pk:
+            raise ValueError(f"{member} is not a member of {self}")
+
     def _member(self, member: Member) -> Member:
         """`member` read again under the table's lock; "table_changed" when removed meanwhile.
         ValueError for a member of another table (a caller's mistake)."""
-        if member.table_id != self.pk:
-            raise ValueError(f"{member} is not a member of {self}")
+        self._check_ours(member)
         found = self.members.filter(pk=member.pk).first()
         if found is None:
             raise rules.RulesError("table_changed")
@@ -450,8 +453,7 @@ class Table(models.Model):
         member, or a guest in one of the table's games, has the name (by name key); the name
         itself is checked as a player's is. All or nothing: one transaction, under the table's
         lock. ValueError for a member of another table (a caller's mistake)."""
-        if member.table_id != self.pk:
-            raise ValueError(f"{member} is not a member of {self}")
+        self._check_ours(member)
         name = rules.check_name(name)
         key = rules.name_key(name)
         with self._changing() as table:
