@@ -105,7 +105,6 @@ class Samples:
     answers: list[tuple[float, str, float]] = field(default_factory=list)
     errors: list[tuple[float, str, str]] = field(default_factory=list)
     seen: list[tuple[float, float]] = field(default_factory=list)
-    unseen: list[float] = field(default_factory=list)
 
     def answered(self, kind: str, began: float) -> None:
         now = time.monotonic()
@@ -521,9 +520,9 @@ async def curve(
             start_table(playing + offset, began + offset / JOINS_PER_SECOND)
         log(f"{target:,} tables: {ramped} join within {ramped / JOINS_PER_SECOND:.0f} s")
         # The ramp's page loads answered (bounded), then a few seconds to settle.
-        deadline = time.monotonic() + ramped / JOINS_PER_SECOND + 60
+        joined_by = time.monotonic() + ramped / JOINS_PER_SECOND + 60
         phones_now = len(tasks) - len(tables)
-        while joined[0] < phones_now and time.monotonic() < deadline:
+        while joined[0] < phones_now and time.monotonic() < joined_by:
             await asyncio.sleep(0.2)
         await asyncio.sleep(SETTLE)
         since = time.monotonic()
