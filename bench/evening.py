@@ -452,11 +452,16 @@ class Cpu:
 
 
 def summary(samples: Samples, since: float, until: float, began: float) -> tuple:
-    """The window's answers by kind, the `seen` times of the rounds tapped in it, the errors
-    since the step began (its ramp included) and the requests answered in the window."""
+    """The window's answers by kind (the saves by their tap, as their `seen` times are, so that
+    each save of the window has its three), the `seen` times of the rounds tapped in it, the
+    errors since the step began (its ramp included) and the requests answered in the window."""
     kinds = {}
     for kind in ("poll", "save", "page"):
-        values = [ms for at, k, ms in samples.answers if k == kind and since <= at < until]
+        values = [
+            ms
+            for at, k, ms in samples.answers
+            if k == kind and since <= (at - ms / 1000 if kind == "save" else at) < until
+        ]
         kinds[kind] = {
             "count": len(values),
             "p50": percentile(values, 0.50),

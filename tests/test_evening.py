@@ -27,10 +27,11 @@ def test_the_load_model_saves_real_rounds_and_times_their_arrival_on_the_other_p
     tokens = [{"edit": game.edit_token, "view": game.view_token} for game in games]
     samples = evening.Samples()
 
-    # Three tables, a round saved at each every 2-3 s, measured for 10 s. In a thread of its
+    # Three tables, a round saved at each every 5-6 s (more than a poll's 2 s, so that each
+    # other phone has a round before the next), measured for 16 s. In a thread of its
     # own: Playwright's browser tests leave an event loop running in this one.
     model = evening.curve(
-        [live_server.url], tokens, [3], window=10, groups=[], save_every=(2, 3), samples=samples
+        [live_server.url], tokens, [3], window=16, groups=[], save_every=(5, 6), samples=samples
     )
     with ThreadPoolExecutor(1) as thread:
         steps = thread.submit(asyncio.run, model).result(timeout=120)
