@@ -7,7 +7,7 @@ PORT ?= 8000
 # make run serves with DEBUG off; the secret key is made once into an ignored local file.
 PROD_ENV = DJANGO_DEBUG=false DJANGO_SECRET_KEY="$$(cat .secret_key)"
 
-.PHONY: run dev test test-quick test-postgres browser redis setup migrate static lint clean screenshots bench bench-evening bench-pages layout lighthouse
+.PHONY: announce run dev test test-quick test-postgres browser redis setup migrate static lint clean screenshots bench bench-evening bench-pages layout lighthouse
 
 run: setup .secret_key
 	$(PROD_ENV) $(PY) manage.py migrate --no-input
@@ -18,8 +18,10 @@ dev: setup
 	$(PY) manage.py migrate --no-input
 	$(PY) manage.py runserver 0.0.0.0:$(PORT)
 
-# Every test, the browser tests on Debian's Chromium among them (installed by `browser`).
-test: browser redis setup
+# Every test, the browser tests on Debian's Chromium among them (installed by `browser`); at
+# the end, the ten slowest.
+PYTEST_ARGS ?= --durations=10
+test: announce browser redis setup
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 # The quick loop: every test but the slow ones (marked `slow`: the fuzz tests, the tests
@@ -28,8 +30,18 @@ test-quick: setup
 	$(PY) -m pytest -m "not slow" $(PYTEST_ARGS)
 
 # The same suite on a throwaway PostgreSQL 15 cluster, removed afterwards.
-test-postgres: browser redis setup
+test-postgres: announce browser redis setup
 	scripts/with-postgres $(PY) -m pytest $(PYTEST_ARGS)
+
+# What the run is about to install, said first (a fresh machine's first run takes minutes).
+announce:
+	@todo=""; \
+	command -v chromium >/dev/null 2>&1 || todo="$$todo\n  Debian's chromium (apt-get), for the browser tests"; \
+	command -v redis-server >/dev/null 2>&1 || todo="$$todo\n  Debian's redis-server (apt-get), for the two-server tests"; \
+	if [ "$(filter test-postgres,$(MAKECMDGOALS))" ] && [ ! -x /usr/lib/postgresql/15/bin/initdb ]; then \
+	    todo="$$todo\n  Debian's postgresql-15 (apt-get), for the suite on PostgreSQL"; fi; \
+	[ $(VENV)/.installed -nt pyproject.toml ] || todo="$$todo\n  the Python packages of pyproject.toml, into $(VENV) (pip)"; \
+	if [ -n "$$todo" ]; then printf "make: installing first:$$todo\n"; else echo "make: everything is installed"; fi
 
 # The browser tests drive Debian's Chromium (tests/browser/conftest.py) and are never skipped:
 # installed here with apt when it is missing and we are root; anyone else is told the command.

@@ -80,6 +80,9 @@ MIDDLEWARE = [
     "scoring.phones.PhoneMiddleware",
 ]
 
+# Django's messages, each notice shown once by a phone whichever of its requests brings it.
+MESSAGE_STORAGE = "scoring.notices.OnceStorage"
+
 ROOT_URLCONF = "rami_site.urls"
 WSGI_APPLICATION = "rami_site.wsgi.application"
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import logging
 
-from django.contrib import messages
 from django.core.exceptions import BadRequest
 from django.db import DatabaseError, connection
 from django.http import (
@@ -32,6 +31,7 @@ from . import (
     house_rules,
     http,
     limits,
+    notices,
     phones,
     recent,
     rounds_csv,
@@ -551,8 +551,11 @@ def _to_next_game(request: HttpRequest, game: Game, editable: bool) -> HttpRespo
 
 
 def _tell_new_game(request: HttpRequest, game: Game) -> None:
-    """Say on the next page (a message: shown once, base.html) that the game is a new one."""
-    messages.info(request, gettext("New game: %(players)s") % {"players": ", ".join(game.names)})
+    """Say on the next page (base.html) that the game is a new one: once on this phone, by
+    whichever of its requests comes first, the tap on Rematch or a live update of the old
+    game (scoring.notices)."""
+    text = gettext("New game: %(players)s") % {"players": ", ".join(game.names)}
+    notices.tell(request, f"new-game:{game.pk}", text)
 
 
 def _changes(

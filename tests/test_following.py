@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from django.test import Client
 from django.utils import translation
 
 from scoring.exchange import import_game
@@ -108,3 +109,58 @@ def test_the_new_game_notice_escapes_names_and_speaks_the_phones_language(client
     html = arrived.content.decode()
     assert "<b>Ana</b>" not in html and "&lt;b&gt;Ana&lt;/b&gt;" in html
     assert notices(arrived) == ["Nová hra: <b>Ana</b>, Boris, Cyril, Dana"]
+
+
+# Told once, whichever request comes first (scoring.notices): the phone that taps Rematch may
+# have a live update of the old game on its way, which sees the rematch too.
+
+
+def test_a_poll_answered_after_the_tap_adds_no_second_notice(client, finished):
+    seen = finished.version
+    tapped = client.post(f"/g/{finished.edit_token}/", {"action": "rematch"})
+    # The poll goes with the cookies the tap's answer left, before the new page is asked for.
+    answer = poll(client, finished, seen)
+    assert answer["HX-Redirect"] == tapped["Location"]
+    assert notices(client.get(tapped["Location"])) == ["New game: Ana, Boris, Cyril, Dana"]
+    assert notices(client.get(answer["HX-Redirect"])) == []
+
+
+def test_a_poll_sent_before_the_tap_and_answered_after_the_new_page_says_nothing(client, finished):
+    seen = finished.version
+    client.get(f"/g/{finished.edit_token}/")
+    cookies_before_the_tap = client.cookies.output(header="", sep=";")
+    arrived = client.post(f"/g/{finished.edit_token}/", {"action": "rematch"}, follow=True)
+    assert notices(arrived) == ["New game: Ana, Boris, Cyril, Dana"]
+    # The old poll carried the cookies of before the tap; its answer's cookies reach the phone.
+    late = Client()
+    late.cookies.load(cookies_before_the_tap)
+    answer = poll(late, finished, seen)
+    client.cookies.update(answer.cookies)
+    assert notices(client.get(answer["HX-Redirect"])) == []
+    assert notices(client.get(answer["HX-Redirect"])) == []
+
+
+def test_the_players_and_the_watchers_link_on_one_phone_tell_it_once(client, finished):
+    seen = finished.version
+    finished.rematch()
+    to_play = poll(client, finished, seen)
+    to_watch = poll(client, finished, seen, editable=False)
+    assert notices(client.get(to_play["HX-Redirect"])) == ["New game: Ana, Boris, Cyril, Dana"]
+    assert notices(client.get(to_watch["HX-Redirect"])) == []
+
+
+def test_a_phone_told_of_one_rematch_is_told_of_the_next(client, finished):
+    seen = finished.version
+    second = finished.rematch()
+    assert notices(client.get(poll(client, finished, seen)["HX-Redirect"])) == [
+        "New game: Ana, Boris, Cyril, Dana"
+    ]
+    hand_rummy = RoundEntry(hands=(Hand(), *[Hand(opened=False)] * 3), winner=0, hand_rummy=True)
+    second.record_round(hand_rummy)
+    second.record_round(hand_rummy)
+    second.refresh_from_db()
+    seen = second.version
+    second.rematch()
+    assert notices(client.get(poll(client, second, seen)["HX-Redirect"])) == [
+        "New game: Ana, Boris, Cyril, Dana"
+    ]

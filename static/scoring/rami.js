@@ -135,8 +135,33 @@
 
   var POLL_EVERY_MS = 2000;
 
+  // A page on its way to another (a form sent without htmx, such as Rematch, or the page
+  // being left) asks no more and takes no answer of a live update still on its way: a poll
+  // of the old game that already sees the rematch would otherwise send the phone to the new
+  // game a second time. Only for a moment: a form whose answer leaves the page where it is (a
+  // download) brings the live updates back.
+  var LEAVING_FOR_MS = 10000;
+  var leaving = 0;
+  function isLeaving() { return Date.now() - leaving < LEAVING_FOR_MS; }
+  document.addEventListener("submit", function (event) {
+    // htmx's own forms have had their default prevented by now: they stay on the page.
+    if (!event.defaultPrevented) leaving = Date.now();
+  });
+  window.addEventListener("pagehide", function () { leaving = Date.now(); });
+  window.addEventListener("pageshow", function () { leaving = 0; });
+  function isPoll(event) {
+    var elt = event.detail && event.detail.elt;
+    return !!(elt && elt.classList && elt.classList.contains("poller"));
+  }
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (isPoll(event) && isLeaving()) event.preventDefault();
+  });
+  document.addEventListener("htmx:beforeOnLoad", function (event) {
+    if (isPoll(event) && isLeaving()) event.preventDefault();
+  });
+
   function poll() {
-    if (document.visibilityState !== "visible" || !window.htmx) return;
+    if (document.visibilityState !== "visible" || !window.htmx || isLeaving()) return;
     document.querySelectorAll(".poller").forEach(function (poller) {
       window.htmx.trigger(poller, "rami:poll");
     });

@@ -62,3 +62,81 @@ def test_two_phones_and_a_watching_laptop_follow_a_rematch(db, opened):
     laptop.wait_for_timeout(2_500)
     assert laptop.url.endswith(f"/v/{rematch.view_token}/")
     expect(laptop.locator(".banner.notice")).to_have_count(1)
+
+
+# The race of the tap and the live update (issue 33): the phone that taps Rematch may have a
+# poll of the old game on its way, which the server answers after the rematch: with the new
+# game's notice and a redirect to it. Made to happen every time: the poll's answer comes back
+# before the tap's, and (the second case) another poll is sent after the tap's answer and
+# before the new page. Either way the phone says "New game: …" once, and a reload nothing.
+
+TRIES = 30
+
+
+def _held(page, pattern: str, method: str) -> list:
+    """The first request to `pattern` by `method`, stopped on its way to be let go by the test
+    (in a list, empty until it comes); the others go on."""
+    held: list = []
+
+    def hold(route):
+        if route.request.method == method and not held:
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route(pattern, hold)
+    return held
+
+
+def _until(page, held: list) -> None:
+    """Wait for the request a route holds (_held) to be there."""
+    for _ in range(500):
+        if held:
+            return
+        page.wait_for_timeout(10)
+    raise AssertionError("the request never came")
+
+
+@pytest.mark.parametrize("order", ["a poll answered first", "and one sent after the tap's answer"])
+def test_the_tapping_phone_is_told_of_the_rematch_once_whatever_the_poll_does(db, opened, order):
+    phone = None
+    for _ in range(TRIES // 2):
+        game = import_game(game_document("every_kind"))
+        if phone is None:
+            phone = opened(f"/g/{game.edit_token}/", **PHONE)
+        else:
+            phone.goto(f"/g/{game.edit_token}/")
+        expect(phone.locator(".banner.winner")).to_contain_text("Ana wins the game!")
+        polls = _held(phone, "**/poll?*", "GET")
+        # A poll on its way when Rematch is tapped.
+        phone.evaluate("htmx.trigger(document.querySelector('.poller'), 'rami:poll')")
+        _until(phone, polls)
+        taps = _held(phone, f"**/g/{game.edit_token}/", "POST")
+        phone.get_by_role("button", name="Rematch").click(no_wait_after=True)
+        _until(phone, taps)
+        # The server makes the rematch; its answer (and the new page) wait meanwhile.
+        tapped = taps[0].fetch(max_redirects=0)
+        assert tapped.status == 303
+        with phone.expect_response("**/poll?*") as answer:
+            polls[0].continue_()
+        assert answer.value.headers.get("hx-redirect")
+        if order == "and one sent after the tap's answer":
+            # A live update sent with the cookies the tap's answer left, its own going to the
+            # phone's (the page itself asks no more once Rematch is tapped: rami.js).
+            late = phone.context.request.get(
+                f"/g/{game.edit_token}/poll?v={game.version}&shown=finished",
+                headers={"HX-Request": "true"},
+                max_redirects=0,
+            )
+            assert late.headers.get("hx-redirect")
+        taps[0].fulfill(response=tapped)
+        phone.unroute_all()
+        rematch = game.__class__.objects.get(pk=game.pk).next_game
+        expect(phone).to_have_url(re.compile(f"/g/{rematch.edit_token}/$"))
+        notice = phone.locator(".banner.notice")
+        expect(notice).to_have_text(["New game: Ana, Boris, Cyril, Dana"])
+        # Once: the page's next live update and a reload say nothing more.
+        phone.evaluate("htmx.trigger(document.querySelector('.poller'), 'rami:poll')")
+        phone.reload()
+        expect(phone.locator(".total .sum")).to_have_text(["0", "0", "0", "0"])
+        expect(notice).to_have_count(0)
