@@ -10,7 +10,8 @@
  *   changed (htmx swaps nothing on "204 No Content", and its hx-sync drops a tick while a
  *   poll is on its way); at once when the page is shown again. Once something is typed in
  *   the round form, #typing tells the server to leave it alone. What an answer changes is
- *   the server's to say (game.html): this file only keeps time.
+ *   the server's to say (game.html): this file only keeps time. A page on its way to another
+ *   (Rematch tapped) asks no more and takes no answer still on its way.
  * - Sharing: copy a link, or hand it to the phone's share sheet where there is one.
  * - After a save (or an Undo), the answer is put in view (its hx-swap shows the new totals
  *   and the saved round's line, or after the Undo of a save the round back in the form) and
