@@ -7,6 +7,7 @@ pages reached by a game's token.
   was saved: the view's transaction, if any, was rolled back. The page is rendered without the
   request, so that no context processor reaches for the session or the user (the database).
   htmx does not swap a 503; static/scoring/rami.js then says so in the round form instead.
+- `GZipMiddleware`: Django's, which leaves a live update's stream uncompressed.
 - `TokenPagesNoStoreMiddleware`: every page and export reached by a token (a URL pattern with
   a `token` argument: the game, its rounds, polls, exports, history, the view link) is
   `Cache-Control: private, no-store`. The token is the key to the game: no shared cache or
@@ -20,6 +21,7 @@ from collections.abc import Callable
 
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse
+from django.middleware.gzip import GZipMiddleware as DjangoGZipMiddleware
 from django.template.loader import render_to_string
 from django.utils.cache import patch_cache_control
 
@@ -78,3 +80,13 @@ class TokenPagesNoStoreMiddleware:
         ):
             patch_cache_control(response, private=True, no_store=True)
         return response
+
+
+class GZipMiddleware(DjangoGZipMiddleware):
+    """Django's GZipMiddleware, but for a live update's stream (scoring/live.py): compressed,
+    its events would wait in the compressor's buffer instead of reaching the phone."""
+
+    def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
+        if response.get("Content-Type", "").startswith("text/event-stream"):
+            return response
+        return super().process_response(request, response)

@@ -64,8 +64,8 @@ MIDDLEWARE = [
     # Pages gzipped (a 60-round game page: 230 KB of HTML, 12 KB gzipped). Below whitenoise,
     # which serves static files compressed ahead of time and answers before this runs. Django
     # pads each gzipped body with random bytes against BREACH, and masks the CSRF token anew
-    # in every response.
-    "django.middleware.gzip.GZipMiddleware",
+    # in every response. A live update's stream goes out uncompressed.
+    "rami_site.middleware.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # After the session (it may read the language from it), before CommonMiddleware (which
     # may redirect and must do so in the chosen language).
@@ -215,6 +215,8 @@ SECURE_CSP = {
     "script-src": [CSP.SELF, CSP.NONCE],
     "style-src": [CSP.SELF],
     "img-src": [CSP.SELF, "data:"],  # QR codes are data: URLs
+    # The live updates' stream and every htmx request: this site only.
+    "connect-src": [CSP.SELF],
     "frame-ancestors": [CSP.NONE],
     "form-action": [CSP.SELF],
     "base-uri": [CSP.NONE],

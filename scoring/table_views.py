@@ -24,7 +24,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods
 
-from . import chart, exchange, house_rules, http, limits, recent, rules, sharing, tables
+from . import chart, exchange, house_rules, http, limits, live, recent, rules, sharing, tables
 from .errors import rules_error_message
 from .http import HtmxHttpRequest, redirect
 from .models import Game, Member, Table, TableEvent
@@ -97,6 +97,11 @@ def table_page(request: HtmxHttpRequest, token: str, editable: bool) -> HttpResp
     GET `?period=month|year|all` (tables.PERIODS; anything else is all time) chooses the
     period the standings and head to head count; `?games=all` lists every game."""
     table = _table_or_404(**http.token_lookup(token, editable))
+    # Read before the rest of the page: a change in between makes the page newer than its
+    # version (one pull too many), never older.
+    version = live.table_version(table)
+    if request.method == "GET" and request.htmx and request.GET.get("v") == str(version):
+        return HttpResponse(status=204)  # the live update of a page that is up to date
     members = list(table.members.all())
     forms: dict = {}
     if request.method == "POST":
@@ -142,11 +147,13 @@ def table_page(request: HtmxHttpRequest, token: str, editable: bool) -> HttpResp
             refused = _change_member(request, table, members, action)
             if refused is None:
                 return redirect(request, f"{here}#members")
-            response = _table_response(request, table, members, editable, member_refused=refused)
+            response = _table_response(
+                request, table, members, editable, version, member_refused=refused
+            )
             if refused[1].code == "table_changed":
                 response.status_code = 409
             return response
-    response = _table_response(request, table, members, editable, **forms)
+    response = _table_response(request, table, members, editable, version, **forms)
     if request.method == "GET":
         # The recent list's kind of link: "t" the edit link, "w" the watch-only one.
         recent.remember_table(request, response, table, ("w", "t")[editable])
@@ -193,6 +200,7 @@ def _table_response(
     table: Table,
     members: list[Member],
     editable: bool,
+    version: int,
     play_form: NewGameForm | None = None,
     add_form: MemberNameForm | None = None,
     renamed: tuple[int, MemberNameForm] | None = None,
@@ -213,6 +221,11 @@ def _table_response(
     who never played) and `member_error` ((member id, or None for the whole list, and the
     message) of a refused change.
 
+    `live_url` (the stream of the table's versions, scoring/live.py), `version` (the newest
+    of the table's and its games' versions, read before the rest) and `live_poll_url` (this
+    page again, asked for by the stream's events, or every 2 s without a stream: 204 while
+    `v` is still the version).
+
     `period` (tables.PERIODS) is what the standings and the head to head count (from
     `period_start`, None for all time), `periods` ((period, link) for each, keeping
     `?games=all`). The games listed and the chart are every game's whatever the period: a
@@ -229,10 +242,15 @@ def _table_response(
     # One more than shown, to know whether there are more.
     events = table.events.all() if all_changes else table.events.all()[: SHOWN_CHANGES + 1]
     changes = [TableChange.of(event) for event in events]
+    again = request.GET.copy()
+    again["v"] = str(version)
     context = {
         "table": table,
         "editable": editable,
         "members": members,
+        "version": version,
+        "live_url": reverse("live", args=[live.key_for("t", table.pk)]),
+        "live_poll_url": f"{request.path}?{again.urlencode()}",
         "games_count": len(games),
         "house_rules": house_rules.summary(table.rules),
         "ranked": [standing for standing in table_standings if not standing.small_sample],

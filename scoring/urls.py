@@ -1,6 +1,6 @@
 from django.urls import path, register_converter
 
-from . import table_views, views
+from . import live, table_views, views
 from .models import TOKEN_PATTERN
 
 
@@ -28,6 +28,8 @@ WATCH = {"editable": False}
 urlpatterns = [
     path("", views.start, name="start"),
     path("healthz", views.healthz, name="healthz"),
+    # The live updates' stream (scoring/live.py); under granian rami_site/asgi.py answers it.
+    path("live/<str:key>", live.stream, name="live"),
     # A game: /g/ its edit link, /v/ its watch-only link; one view for each page, told by
     # `editable` which link it was opened by.
     path("g/<token:token>/", views.game_page, EDIT, name="game"),

@@ -31,6 +31,7 @@ from . import (
     house_rules,
     http,
     limits,
+    live,
     notices,
     phones,
     recent,
@@ -139,6 +140,7 @@ def _game_response(
         "deletion": board.deletion_shown(phones.of(request) if editable else ""),
         "page_url": reverse("game" if editable else "view", args=[token]),
         "poll_url": reverse("poll" if editable else "view_poll", args=[token]),
+        "live_url": reverse("live", args=[live.key_for("g", game.pk)]),
         "house_rules": house_rules.summary(game.rules),
         # "Show all": every round, not only the latest (Scoreboard.SHOWN_ROUNDS).
         "all_rounds": request.GET.get("rounds") == "all",

@@ -9,12 +9,19 @@ from urllib.parse import urlencode
 import pytest
 from django.utils import translation
 
-from scoring import exchange
+from scoring import exchange, live
 from scoring.exchange import import_game
 from scoring.models import Game, Table
 from tests.pages import Element, read
 
 GAMES = Path(__file__).parent / "games"
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_teardown(item):
+    """The live updates' streams of a test's pages (served by the live server's threads) end
+    with the test, and the reader closes its connection, before the test's database goes."""
+    live.reader.stop()
 
 
 def game_document(name: str) -> dict:

@@ -6,9 +6,11 @@
  *   "picked" event that htmx turns into a preview request (the points come from the server).
  * - The start form: players 3 to 6 get a button to take them off. (The target line is the
  *   server's, drawn again through htmx as names and rules are typed.)
- * - Live updates: every 2 s, while the page is visible, the poller asks whether the game has
- *   changed (htmx swaps nothing on "204 No Content", and its hx-sync drops a tick while a
- *   poll is on its way); at once when the page is shown again. Once something is typed in
+ * - Live updates: the page keeps a stream open (scoring/live.py) that tells it the game's (or
+ *   the table's) new version; the poller then asks what changed. Without a stream, every 2 s
+ *   while the page is visible, the poller asks whether the game has changed (htmx swaps
+ *   nothing on "204 No Content", and its hx-sync drops a tick while a poll is on its way);
+ *   either way at once when the page is shown again. Once something is typed in
  *   the round form, #typing tells the server to leave it alone. What an answer changes is
  *   the server's to say (game.html): this file only keeps time. A page on its way to another
  *   (Rematch tapped) asks no more and takes no answer still on its way.
@@ -167,8 +169,59 @@
       window.htmx.trigger(poller, "rami:poll");
     });
   }
-  window.setInterval(poll, POLL_EVERY_MS);
-  document.addEventListener("visibilitychange", poll);
+
+  // The stream (scoring/live.py): it tells the page each new version of its game (or table),
+  // and the page then asks with its poll for what it lacks. While it is open, no poll runs on
+  // the clock; while it is not (connecting again, refused by a proxy, no EventSource), the
+  // 2 s poll does the work. The browser reconnects by itself (with the last version it was
+  // told); a stream refused for good is tried again when the page is shown again.
+  var stream = null;
+  var streamOpen = false;
+  function openStream() {
+    var poller = document.querySelector(".poller[data-live]");
+    if (stream || !poller || !window.EventSource) return;
+    stream = new EventSource(poller.dataset.live);
+    // Open once its first event (the current version) has come: a proxy may pass a stream's
+    // headers and hold back the rest. Said on <html data-stream="open|closed">, for the
+    // curious and the tests.
+    stream.addEventListener("error", function () {
+      streamOpen = false;
+      document.documentElement.dataset.stream = "closed";
+      if (stream && stream.readyState === EventSource.CLOSED) stream = null;
+    });
+    stream.addEventListener("version", function (event) {
+      streamOpen = true;
+      document.documentElement.dataset.stream = "open";
+      var current = document.querySelector(".poller");
+      if (current && Number(event.data) > Number(current.dataset.version || 0)) pull();
+    });
+  }
+
+  // The pull of an event. A poll already on its way may have been answered before the change
+  // the event tells of (hx-sync would drop a second one): the page asks again once it is back.
+  var wanted = false;
+  function pull() {
+    var poller = document.querySelector(".poller");
+    if (!poller || !window.htmx || isLeaving()) return;
+    if (poller.classList.contains("htmx-request")) {
+      wanted = true;
+      return;
+    }
+    wanted = false;
+    window.htmx.trigger(poller, "rami:poll");
+  }
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (isPoll(event) && wanted) window.setTimeout(pull, 0);
+  });
+  window.setInterval(function () { if (!streamOpen) poll(); }, POLL_EVERY_MS);
+  function shownAgain() {
+    if (document.visibilityState !== "visible") return;
+    openStream();
+    poll();
+  }
+  document.addEventListener("visibilitychange", shownAgain);
+  window.addEventListener("pageshow", function (event) { if (event.persisted) shownAgain(); });
+  document.addEventListener("DOMContentLoaded", openStream);
 
   function markTyping(event) {
     var form = event.target.closest && event.target.closest("#round-entry #round-form");

@@ -83,7 +83,10 @@ def test_a_phone_that_is_not_typing_gets_a_fresh_form(page: Page, second_phone: 
     expect(second_phone.locator("#entry-title")).to_contain_text("Round 2", timeout=3_000)
 
 
-def test_polling_pauses_while_the_page_is_hidden(page: Page):
+def test_without_a_stream_polling_pauses_while_the_page_is_hidden(page: Page):
+    # A proxy that lets no stream through (a 204 closes an EventSource for good): the page
+    # polls every 2 s instead (rami.js).
+    page.route("**/live/**", lambda route: route.fulfill(status=204))
     start_game(page, "Ana", "Boris")
     polls = []
     page.on(

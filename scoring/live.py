@@ -1,0 +1,361 @@
+"""Live updates pushed: poke, then pull.
+
+A page that follows a game (or a table) keeps one server-sent events stream open at
+/live/<key>. An event carries only a version: the game's, or for a table the newest of the
+table's and its games' (`versions`). The page then asks for what it lacks with the request it
+sends without a stream (the game's poll, views._poll; the table's page itself), so what a
+watching phone shows is still what a fresh load of its link shows. The stream says nothing of
+the game but that number, and only to a page that was handed its key.
+
+- `key_for(kind, pk)`: the key a page is handed, "g12" or "t3" signed (django.core.signing):
+  unguessable without the secret key, checked by the stream with no query.
+- One `Reader` per worker process: a thread that, while any stream is open, reads the versions
+  of every watched game and table every READ_EVERY seconds, in one query whatever the number of
+  streams (`versions`), and wakes the streams whose version moved. It compares versions read
+  from the database, passes no messages: nothing is lost between two reads, and it works the
+  same on SQLite, on PostgreSQL and across several servers on one database. Idle (no stream)
+  for IDLE_AFTER seconds, it stops and closes its connection; the next stream starts it again.
+- Each stream (`Stream`): the current version at once (the page polls when it is newer than
+  the `v` it was opened with, or the Last-Event-ID of a reconnecting EventSource; the first
+  event also tells the page that its stream works), then one event for each move, a heartbeat
+  comment every HEARTBEAT seconds, a `retry:` between 2 and 6 s drawn per stream (a restart
+  does not bring every phone back in the same second), and an end after about LIFETIME
+  seconds (the browser reconnects with its Last-Event-ID). A reader that stops (`stop`) ends
+  them all.
+- Two ways to serve it, one stream: `asgi_stream` in front of Django's ASGI handler
+  (rami_site/asgi.py: no thread, no database connection per stream; what granian serves), and
+  the view `stream` for a WSGI server (runserver, the test suite's live server), which holds a
+  thread per stream and is not for production.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+import re
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
+from urllib.parse import parse_qs
+
+from django.core import signing
+from django.db import DatabaseError, connection
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+
+logger = logging.getLogger(__name__)
+
+SALT = "rami.live"
+READ_EVERY = 0.1  # seconds between two reads of the versions
+IDLE_AFTER = 5.0  # seconds without a stream before the reader stops
+HEARTBEAT = 15.0  # seconds between two comments on a quiet stream
+LIFETIME = 600.0  # seconds a stream stays open (a little less or more: LIFETIME_SPREAD)
+LIFETIME_SPREAD = 30.0
+RETRY_MS = (2000, 6000)  # the reconnection delay a stream asks of its browser
+PREFIX = "/live/"
+HEADERS = {
+    "Content-Type": "text/event-stream; charset=utf-8",
+    "Cache-Control": "no-cache",
+    # nginx and its kind pass each event on at once instead of buffering them.
+    "X-Accel-Buffering": "no",
+}
+_WATCHED = re.compile(r"[gt][1-9][0-9]{0,18}")
+
+
+def key_for(kind: str, pk: int) -> str:
+    """The key of the stream of a game (`kind` "g") or a table ("t") that its pages are handed."""
+    return signing.Signer(salt=SALT).sign(f"{kind}{pk}")
+
+
+def watched_by(key: str) -> str | None:
+    """What a stream's key watches ("g12", "t3"), or None for a key we did not hand out."""
+    try:
+        value = signing.Signer(salt=SALT).unsign(key)
+    except signing.BadSignature:
+        return None
+    return value if _WATCHED.fullmatch(value) else None
+
+
+def versions(watched: Iterable[str]) -> dict[str, int]:
+    """The current version of each watched game ("g12": its version) and table ("t3": the
+    newest of the table's own and its games': a save, a new or finished game at the table moves
+    it), in one query. A game or table that no longer exists is left out."""
+    from .models import Game, Table
+
+    games = [int(key[1:]) for key in watched if key[0] == "g"]
+    tables = [int(key[1:]) for key in watched if key[0] == "t"]
+    if not games and not tables:
+        return {}
+    quote = connection.ops.quote_name
+    game_table, table_table = quote(Game._meta.db_table), quote(Table._meta.db_table)
+    if connection.vendor == "postgresql":
+        among, params = "= ANY(%s)", [games, tables, tables]
+    else:
+        # SQLite: the ids as one JSON array, however many (no limit on a statement's variables).
+        among = "IN (SELECT value FROM json_each(%s))"
+        params = [json.dumps(games), json.dumps(tables), json.dumps(tables)]
+    sql = (
+        f"SELECT 'g', id, version FROM {game_table} WHERE id {among} "  # noqa: S608 (our names)
+        f"UNION ALL SELECT 't', id, version FROM {table_table} WHERE id {among} "
+        f"UNION ALL SELECT 't', table_id, version FROM {game_table} WHERE table_id {among}"
+    )
+    found: dict[str, int] = {}
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        for kind, pk, version in cursor.fetchall():
+            key = f"{kind}{pk}"
+            found[key] = max(version, found.get(key, version))
+    return found
+
+
+class Reader:
+    """The versions of what this process's streams watch, read from the database in one
+    query every `every` seconds while any stream is open, and the streams woken when their
+    version moves (`wake`, called on the reader's thread)."""
+
+    def __init__(
+        self,
+        read: Callable[[Iterable[str]], dict[str, int]] = versions,
+        every: float = READ_EVERY,
+        idle_after: float = IDLE_AFTER,
+    ) -> None:
+        self.read = read
+        self.every = every
+        self.idle_after = idle_after
+        self.known: dict[str, int] = {}
+        self._wakes: dict[str, set[Callable[[], None]]] = {}
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
+
+    def watch(self, watched: str, wake: Callable[[], None]) -> None:
+        """Call `wake` after each read that finds `watched`'s version new (its first read too)."""
+        with self._lock:
+            self._wakes.setdefault(watched, set()).add(wake)
+            if self._thread is None or not self._thread.is_alive():
+                self._stop.clear()
+                self._thread = threading.Thread(target=self._run, name="rami-live", daemon=True)
+                self._thread.start()
+
+    def unwatch(self, watched: str, wake: Callable[[], None]) -> None:
+        with self._lock:
+            wakes = self._wakes.get(watched, set())
+            wakes.discard(wake)
+            if not wakes:
+                self._wakes.pop(watched, None)
+                self.known.pop(watched, None)
+
+    def read_once(self) -> None:
+        """One read of every watched version; wakes the streams of those that moved."""
+        with self._lock:
+            watched = list(self._wakes)
+        if not watched:
+            return
+        found = self.read(watched)
+        woken: list[Callable[[], None]] = []
+        with self._lock:
+            for key in watched:
+                version = found.get(key)
+                if version is None or version == self.known.get(key) or key not in self._wakes:
+                    continue
+                self.known[key] = version
+                woken.extend(self._wakes[key])
+        for wake in woken:
+            wake()
+
+    @property
+    def stopping(self) -> bool:
+        return self._stop.is_set()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """End every stream and stop the thread (a worker's shutdown; the end of a test): the
+        streams are woken and end, the thread closes its connection. Waits at most `timeout`
+        seconds for both. The next stream starts the reader again."""
+        self._stop.set()
+        with self._lock:
+            woken = [wake for wakes in self._wakes.values() for wake in wakes]
+        for wake in woken:
+            wake()
+        deadline = time.monotonic() + timeout
+        thread = self._thread
+        if thread is not None:
+            thread.join(timeout=timeout)
+        while self._wakes and time.monotonic() < deadline:
+            time.sleep(0.01)
+
+    def _run(self) -> None:
+        idle_since: float | None = None
+        failing = False
+        try:
+            while not self._stop.is_set():
+                started = time.monotonic()
+                with self._lock:
+                    if not self._wakes:
+                        idle_since = idle_since or started
+                        if started - idle_since >= self.idle_after:
+                            self._thread = None
+                            return
+                    else:
+                        idle_since = None
+                try:
+                    self.read_once()
+                    failing = False
+                except DatabaseError as error:
+                    # The database away: the streams stay open and learn of the moves once it
+                    # is back (the versions are read again, not remembered).
+                    if not failing:
+                        logger.warning("Live updates: the versions cannot be read: %s", error)
+                    failing = True
+                    connection.close()
+                    self._stop.wait(1.0)
+                self._stop.wait(max(0.0, self.every - (time.monotonic() - started)))
+        finally:
+            connection.close()
+
+
+reader = Reader()
+
+
+class Stream:
+    """What one stream sends: its opening, then one line per wake-up or heartbeat; the same
+    for the ASGI route and the WSGI view."""
+
+    def __init__(self, watched: str, seen: int, reader: Reader = reader) -> None:
+        self.watched = watched
+        self.seen = seen
+        self.reader = reader
+        self.told = False
+        spread = random.uniform(-LIFETIME_SPREAD, LIFETIME_SPREAD)  # noqa: S311
+        self.ends_at = time.monotonic() + LIFETIME + spread
+
+    def opening(self) -> bytes:
+        # Spread the phones' reconnections after a restart over a few seconds.
+        return f"retry: {random.randint(*RETRY_MS)}\n\n".encode()  # noqa: S311
+
+    def news(self) -> bytes:
+        """The event of a version newer than the page's, or nothing; the first version the
+        stream knows is sent whatever it is, so that the page knows its stream works (a proxy
+        may pass the headers of a stream and hold back what follows)."""
+        version = self.reader.known.get(self.watched)
+        if version is None or (version <= self.seen and self.told):
+            return b""
+        self.seen = max(version, self.seen)
+        self.told = True
+        return f"id: {version}\nevent: version\ndata: {version}\n\n".encode()
+
+    def left(self) -> float:
+        """Seconds until the stream ends: none once the reader stops."""
+        return 0.0 if self.reader.stopping else self.ends_at - time.monotonic()
+
+
+def seen_version(last_event_id: str | None, v: str | None) -> int:
+    """The version the page has: what the stream last sent it, or what it was drawn with."""
+    for text in (last_event_id, v):
+        if text and text.isdigit() and len(text) <= 19:
+            return int(text)
+    return 0
+
+
+async def asgi_stream(scope: dict, receive: Callable, send: Callable) -> None:
+    """The stream as an ASGI application (rami_site/asgi.py): no thread and no database
+    connection of its own; woken by the reader's thread through the event loop."""
+    watched = watched_by(scope["path"][len(PREFIX) :])
+    if scope["method"] != "GET" or watched is None:
+        status, body = (405, b"GET only") if watched else (404, b"not found")
+        await send(
+            {
+                "type": "http.response.start",
+                "status": status,
+                "headers": [(b"content-type", b"text/plain")],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})
+        return
+    headers = dict(scope.get("headers", []))
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    last = headers.get(b"last-event-id", b"").decode("latin-1")
+    stream = Stream(watched, seen_version(last, (query.get("v") or [""])[0]))
+    loop = asyncio.get_running_loop()
+    moved = asyncio.Event()
+
+    def wake() -> None:
+        loop.call_soon_threadsafe(moved.set)
+
+    async def until_gone() -> None:
+        while (await receive())["type"] != "http.disconnect":
+            pass
+
+    gone = asyncio.ensure_future(until_gone())
+    stream.reader.watch(watched, wake)
+    try:
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 200,
+                "headers": [(k.lower().encode(), v.encode()) for k, v in HEADERS.items()],
+            }
+        )
+        await send(
+            {
+                "type": "http.response.body",
+                "body": stream.opening() + stream.news(),
+                "more_body": True,
+            }
+        )
+        while stream.left() > 0 and not gone.done():
+            waiting = asyncio.ensure_future(moved.wait())
+            await asyncio.wait(
+                {waiting, gone},
+                timeout=min(HEARTBEAT, stream.left()),
+                return_when=asyncio.FIRST_COMPLETED,
+            )
+            waiting.cancel()
+            if gone.done():
+                break
+            moved.clear()
+            await send(
+                {
+                    "type": "http.response.body",
+                    "body": stream.news() or b": \n\n",
+                    "more_body": True,
+                }
+            )
+        if not gone.done():
+            await send({"type": "http.response.body", "body": b""})
+    except OSError:
+        pass  # the phone went away while a line was on its way
+    finally:
+        stream.reader.unwatch(watched, wake)
+        gone.cancel()
+
+
+def stream(request: HttpRequest, key: str) -> HttpResponse:
+    """The same stream as a Django view, for a WSGI server (runserver, the tests' live server):
+    a thread for each open stream. Under granian, rami_site/asgi.py answers /live/ before Django."""
+    watched = watched_by(key)
+    if watched is None:
+        return HttpResponse("not found", status=404, content_type="text/plain")
+    live = Stream(watched, seen_version(request.headers.get("Last-Event-ID"), request.GET.get("v")))
+    moved = threading.Event()
+
+    def lines() -> Iterator[bytes]:
+        live.reader.watch(watched, moved.set)
+        try:
+            yield live.opening() + live.news()
+            while live.left() > 0:
+                moved.wait(min(HEARTBEAT, live.left()))
+                moved.clear()
+                yield live.news() or b": \n\n"
+        finally:
+            live.reader.unwatch(watched, moved.set)
+
+    response = StreamingHttpResponse(lines())
+    for name, value in HEADERS.items():
+        response[name] = value
+    return response
+
+
+def table_version(table) -> int:
+    """The version a table's page is drawn at: the newest of the table's and its games'."""
+    return versions([f"t{table.pk}"]).get(f"t{table.pk}", table.version)

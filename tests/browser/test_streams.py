@@ -1,0 +1,264 @@
+"""The live update pushed (scoring/live.py, rami_site/asgi.py), on a real server and real
+Chromium: scripts/serve (granian's ASGI server, DEBUG off, as `make run` starts it) on a free
+port of 127.0.0.1 against the test database, as tests/test_worker_kill.py runs it.
+
+A phone keeps one stream per page; an event carries the game's (or the table's) new version,
+and the page then asks with its poll what it lacks. While the stream is open no poll runs on
+the clock (counted here); a phone whose stream is refused polls every 2 s; a phone whose
+stream breaks (the server restarted) gets it back and misses nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from scoring.models import Game, Table
+from tests.browser.conftest import PHONE
+from tests.browser.game_steps import choose_winner, save, type_value
+from tests.test_two_servers import free_port, production_environment
+from tests.test_worker_kill import start_serve, wait_until_healthy
+
+pytestmark = [pytest.mark.django_db(transaction=True)]
+
+LAPTOP = {"viewport": {"width": 1366, "height": 768}}
+# A page's stream is open once its first event has come (rami.js): well within a second here.
+OPEN = 10_000
+# While the server restarts, a page's requests fail: the browser says so in its console.
+DOWN = re.compile(
+    r"ERR_CONNECTION_REFUSED|ERR_CONNECTION_RESET|ERR_EMPTY_RESPONSE|ERR_INCOMPLETE_CHUNKED_ENCODING"
+    r"|status of 50[23]|^htmx:(afterRequest|sendError)"
+)
+
+
+class Served:
+    """scripts/serve on a port of its own, started again on the same port by `restart`."""
+
+    def __init__(self, tmp_path: Path, environment: dict, name: str = "a") -> None:
+        self.environment = environment
+        self.log = tmp_path / f"serve-{name}.log"
+        self.port = free_port(set())
+        self.process = self._start()
+
+    def _start(self) -> subprocess.Popen:
+        process = start_serve(self.port, self.environment, self.log)
+        wait_until_healthy(process, self.port, self.log)
+        return process
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait(timeout=10)
+
+    def restart(self) -> None:
+        self.stop()
+        self.process = self._start()
+
+
+@pytest.fixture
+def environment() -> dict:
+    return production_environment(RAMI_NEW_GAMES_PER_MINUTE="1000")
+
+
+@pytest.fixture
+def served(tmp_path, environment) -> Iterator[Served]:
+    server = Served(tmp_path, environment)
+    yield server
+    server.stop()
+
+
+class Phones:
+    """Browsers of their own (no shared cookies) on a server; each counts the polls it sends
+    and fails the test on a script error or a console error (but those of a server that is
+    down, while `down` is set)."""
+
+    def __init__(self, browser) -> None:
+        self.browser = browser
+        self.contexts: list = []
+        self.errors: list[str] = []
+        self.down = False
+
+    def open(self, base: str, path: str, before=None, **options) -> Page:
+        """A page of `path` in a browser of its own; `before(page)` is called before it loads."""
+        context = self.browser.new_context(base_url=base, **(options or PHONE))
+        self.contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        page.polls = []
+        page.on("pageerror", lambda error: self.errors.append(str(error)))
+        page.on("console", lambda message: self._console(message))
+        page.on("request", lambda r: page.polls.append(r.url) if "/poll" in r.url else None)
+        if before:
+            before(page)
+        page.goto(path)
+        return page
+
+    def _console(self, message) -> None:
+        if message.type != "error" or message.location.get("url", "").endswith("/favicon.ico"):
+            return
+        if not (self.down and DOWN.search(message.text)):
+            self.errors.append(message.text)
+
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
+
+
+@pytest.fixture
+def phones(browser) -> Iterator[Phones]:
+    opened = Phones(browser)
+    yield opened
+    opened.close()
+    assert opened.errors == []
+
+
+def stream_open(page: Page) -> None:
+    expect(page.locator("html")).to_have_attribute("data-stream", "open", timeout=OPEN)
+
+
+def refuse_streams(page: Page) -> None:
+    """A proxy that lets no stream through (a 204 closes an EventSource for good)."""
+    page.route("**/live/**", lambda route: route.fulfill(status=204))
+
+
+def save_round(page: Page, *points: int) -> None:
+    """The first player went out; the others' hands are `points`."""
+    names = page.locator("#round-form .hand-name").all_text_contents()
+    choose_winner(page, names[0])
+    for name, value in zip(names[1:], points, strict=True):
+        type_value(page, name, value)
+    save(page)
+
+
+def totals(page: Page, *expected: int) -> None:
+    expect(page.locator(".total .sum")).to_have_text([str(total) for total in expected])
+
+
+def equals_a_fresh_page(page: Page) -> None:
+    """The board of `page` is the board a fresh load of its link shows."""
+    shown = page.locator("#scoreboard").inner_text()
+    fresh = page.context.new_page()
+    fresh.goto(page.url)
+    assert fresh.locator("#scoreboard").inner_text() == shown
+    fresh.close()
+
+
+def test_a_round_saved_on_one_phone_reaches_the_others_through_their_streams(served, phones):
+    game = Game.start(["Ana", "Boris", "Cyril"])
+    saving = phones.open(served.url, f"/g/{game.edit_token}/")
+    other = phones.open(served.url, f"/g/{game.edit_token}/")
+    watching = phones.open(served.url, f"/v/{game.view_token}/", **LAPTOP)
+    for page in (saving, other, watching):
+        stream_open(page)
+    # No poll on the clock while the stream is open: two of its ticks go by without one.
+    for page in (saving, other, watching):
+        page.polls.clear()
+    watching.wait_for_timeout(4_500)
+    assert [page.polls for page in (saving, other, watching)] == [[], [], []]
+
+    save_round(saving, 20, 5)
+    for page in (other, watching):
+        totals(page, 0, 20, 5)
+        # One pull for the one event, and nothing else.
+        assert len(page.polls) == 1, page.polls
+        equals_a_fresh_page(page)
+    assert saving.polls == []
+
+
+def test_a_phone_whose_stream_is_refused_polls_every_2_seconds_and_converges(served, phones):
+    game = Game.start(["Ana", "Boris", "Cyril"])
+    saving = phones.open(served.url, f"/g/{game.edit_token}/")
+    behind_a_proxy = phones.open(served.url, f"/v/{game.view_token}/", before=refuse_streams)
+    stream_open(saving)
+    expect(behind_a_proxy.locator("html")).to_have_attribute("data-stream", "closed")
+    behind_a_proxy.polls.clear()
+    behind_a_proxy.wait_for_timeout(4_500)
+    assert 2 <= len(behind_a_proxy.polls) <= 3, behind_a_proxy.polls
+
+    save_round(saving, 7, 11)
+    totals(behind_a_proxy, 0, 7, 11)
+    equals_a_fresh_page(behind_a_proxy)
+
+
+def test_phones_get_their_streams_back_after_a_restart_and_miss_nothing(served, phones):
+    game = Game.start(["Ana", "Boris", "Cyril"])
+    saving = phones.open(served.url, f"/g/{game.edit_token}/")
+    watching = phones.open(served.url, f"/v/{game.view_token}/")
+    for page in (saving, watching):
+        stream_open(page)
+    save_round(saving, 3, 4)
+    totals(watching, 0, 3, 4)
+
+    phones.down = True
+    served.stop()
+    for page in (saving, watching):
+        expect(page.locator("html")).to_have_attribute("data-stream", "closed")
+    served.restart()
+    # Back within the stream's retry (2-6 s), each page told the current version at once.
+    for page in (saving, watching):
+        stream_open(page)
+    phones.down = False
+    save_round(saving, 10, 2)
+    totals(watching, 0, 13, 6)
+    equals_a_fresh_page(watching)
+
+
+def test_a_page_opened_on_an_old_version_is_told_the_current_one_at_once(served, phones):
+    game = Game.start(["Ana", "Boris", "Cyril"])
+    saving = phones.open(served.url, f"/g/{game.edit_token}/")
+    # The watcher's page is drawn, then the round is saved before its stream is answered;
+    # meanwhile its polls hear of nothing.
+    held: list = []
+
+    def hold_the_stream(page: Page) -> None:
+        page.route("**/live/**", lambda route: held.append(route))
+        page.route("**/poll?*", lambda route: route.fulfill(status=204))
+
+    watching = phones.open(served.url, f"/v/{game.view_token}/", before=hold_the_stream)
+    for _ in range(200):
+        if held:
+            break
+        watching.wait_for_timeout(25)
+    assert held, "the page never opened its stream"
+    save_round(saving, 8, 9)
+    watching.unroute("**/poll?*")
+    watching.polls.clear()
+    # The stream, opened with the page's version, sends the newer one at once: the page pulls.
+    held[0].continue_()
+    totals(watching, 0, 8, 9)
+    assert len(watching.polls) == 1, watching.polls
+    equals_a_fresh_page(watching)
+    watching.unroute_all()
+
+
+def test_a_tables_pages_follow_a_new_game_and_its_rounds(served, phones):
+    table = Table.objects.create(name="Thursday")
+    for name in ("Ana", "Boris", "Cyril"):
+        table.add_member(name)
+    table_page = phones.open(served.url, f"/t/{table.edit_token}/", **LAPTOP)
+    watching = phones.open(served.url, f"/w/{table.view_token}/")
+    for page in (table_page, watching):
+        stream_open(page)
+        expect(page.locator(".in-play")).to_have_count(0)
+    game = table.new_game(list(table.members.all()))
+    for page in (table_page, watching):
+        expect(page.locator(".in-play .table-game")).to_have_count(1)
+    playing = phones.open(served.url, f"/g/{game.edit_token}/")
+    save_round(playing, 12, 30)
+    for page in (table_page, watching):
+        expect(page.locator(".in-play .player-total")).to_have_text(["0", "12", "30"])
