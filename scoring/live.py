@@ -109,6 +109,11 @@ def versions(watched: Iterable[str]) -> dict[str, int]:
     return found
 
 
+def table_version(table) -> int:
+    """The version a table's page is drawn at: the newest of the table's and its games'."""
+    return versions([f"t{table.pk}"]).get(f"t{table.pk}", table.version)
+
+
 class Reader:
     """The versions of what this process's streams watch, read from the database in one
     query every `every` seconds while any stream is open, and the streams woken when their
@@ -221,7 +226,7 @@ class Stream:
     """What one stream sends: its opening, then one line per wake-up or heartbeat; the same
     for the ASGI route and the WSGI view."""
 
-    def __init__(self, watched: str, seen: int, reader: Reader = reader) -> None:
+    def __init__(self, watched: str, seen: int, reader: Reader) -> None:
         self.watched = watched
         self.seen = seen
         self.reader = reader
@@ -275,7 +280,7 @@ async def asgi_stream(scope: dict, receive: Callable, send: Callable) -> None:
     headers = dict(scope.get("headers", []))
     query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
     last = headers.get(b"last-event-id", b"").decode("latin-1")
-    stream = Stream(watched, seen_version(last, (query.get("v") or [""])[0]))
+    stream = Stream(watched, seen_version(last, (query.get("v") or [""])[0]), reader)
     loop = asyncio.get_running_loop()
     moved = asyncio.Event()
 
@@ -336,7 +341,8 @@ def stream(request: HttpRequest, key: str) -> HttpResponse:
     watched = watched_by(key)
     if watched is None:
         return HttpResponse("not found", status=404, content_type="text/plain")
-    live = Stream(watched, seen_version(request.headers.get("Last-Event-ID"), request.GET.get("v")))
+    last = request.headers.get("Last-Event-ID")
+    live = Stream(watched, seen_version(last, request.GET.get("v")), reader)
     moved = threading.Event()
 
     def lines() -> Iterator[bytes]:
@@ -354,8 +360,3 @@ def stream(request: HttpRequest, key: str) -> HttpResponse:
     for name, value in HEADERS.items():
         response[name] = value
     return response
-
-
-def table_version(table) -> int:
-    """The version a table's page is drawn at: the newest of the table's and its games'."""
-    return versions([f"t{table.pk}"]).get(f"t{table.pk}", table.version)

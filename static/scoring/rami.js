@@ -144,14 +144,14 @@
   // game a second time. Only for a moment: a form whose answer leaves the page where it is (a
   // download) brings the live updates back.
   var LEAVING_FOR_MS = 10000;
-  var leaving = 0;
-  function isLeaving() { return Date.now() - leaving < LEAVING_FOR_MS; }
+  var leaving = null;
+  function isLeaving() { return leaving !== null && Date.now() - leaving < LEAVING_FOR_MS; }
   document.addEventListener("submit", function (event) {
     // htmx's own forms have had their default prevented by now: they stay on the page.
     if (!event.defaultPrevented) leaving = Date.now();
   });
   window.addEventListener("pagehide", function () { leaving = Date.now(); });
-  window.addEventListener("pageshow", function () { leaving = 0; });
+  window.addEventListener("pageshow", function () { leaving = null; });
   function isPoll(event) {
     var elt = event.detail && event.detail.elt;
     return !!(elt && elt.classList && elt.classList.contains("poller"));

@@ -85,33 +85,38 @@ def test_a_phone_that_is_not_typing_gets_a_fresh_form(page: Page, second_phone: 
 
 def test_without_a_stream_polling_pauses_while_the_page_is_hidden(page: Page):
     # A proxy that lets no stream through (a 204 closes an EventSource for good): the page
-    # polls every 2 s instead (rami.js).
+    # polls every 2 s instead (rami.js). The page's clock is the test's: its ticks come when
+    # the test moves it, never two within a moment by chance (a busy machine's timing once
+    # made the poll of the page shown again and the next tick one pair).
     page.route("**/live/**", lambda route: route.fulfill(status=204))
+    page.clock.install()
     start_game(page, "Ana", "Boris")
+    page.clock.pause_at(page.evaluate("Date.now()") / 1000 + 0.1)  # seconds
     polls = []
     page.on(
         "request", lambda request: polls.append(request.url) if "/poll" in request.url else None
     )
-    page.wait_for_timeout(2_500)
-    assert polls, "a visible page polls"
+    with page.expect_request("**/poll?*"):
+        page.clock.run_for(2_000)
+    assert len(polls) == 1, "a visible page polls at each tick"
     page.evaluate(
         """() => {
         Object.defineProperty(document, "visibilityState", {value: "hidden", configurable: true});
         document.dispatchEvent(new Event("visibilitychange"));
     }"""
     )
-    page.wait_for_timeout(300)
     polls.clear()
-    page.wait_for_timeout(4_500)
+    page.clock.run_for(6_000)
+    # A request the ticks sent would be on its way by now: none is.
+    expect(page.locator(".poller.htmx-request")).to_have_count(0)
     assert polls == []
-    page.evaluate(
-        """() => {
+    shown = """() => {
         Object.defineProperty(document, "visibilityState", {value: "visible", configurable: true});
         document.dispatchEvent(new Event("visibilitychange"));
     }"""
-    )
-    page.wait_for_timeout(300)
-    assert len(polls) == 1  # at once, not at the next tick
+    with page.expect_request("**/poll?*"):
+        page.evaluate(shown)
+    assert len(polls) == 1  # at once, the clock standing still
 
 
 def test_the_share_panel_offers_links_and_qr_codes(page: Page):

@@ -1,0 +1,280 @@
+"""The live updates' stream and its reader (scoring/live.py), without a server: the versions
+read in one query whatever the number of streams, a change between two reads delivered, the
+keys the pages hand out, and the stream as ASGI answers it (rami_site/asgi.py) and as the
+Django view does under a WSGI server."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from scoring import live
+from scoring.models import Game, Table
+from tests.conftest import round_post
+
+# The signed key of a game or a table, as a page hands it out.
+KEY = re.compile(r'data-live="/live/([^"?]+)\?v=(\d+)"')
+
+
+def saved_round(client, game: Game) -> None:
+    client.get(f"/g/{game.edit_token}/")
+    answer = client.post(f"/g/{game.edit_token}/", round_post(0, {1: 5, 2: 7}))
+    assert answer.status_code in (200, 303)
+
+
+class Woken:
+    """Counts the wake-ups of one watcher."""
+
+    def __init__(self) -> None:
+        self.times = 0
+
+    def __call__(self) -> None:
+        self.times += 1
+
+
+@pytest.fixture
+def reader() -> live.Reader:
+    """A reader that is read by the test (read_once), its thread never started."""
+    reader = live.Reader()
+    reader.watch = lambda watched, wake: reader._wakes.setdefault(watched, set()).add(wake)
+    return reader
+
+
+def test_the_reader_reads_every_watched_version_in_one_query(db, reader):
+    games = [Game.start(["Ana", "Boris", "Cyril"]) for _ in range(40)]
+    table = Table.objects.create(name="Thursday")
+    for game in games:
+        for _ in range(3):  # three phones on each game
+            reader.watch(f"g{game.pk}", Woken())
+    reader.watch(f"t{table.pk}", Woken())
+    with CaptureQueriesContext(connection) as queries:
+        reader.read_once()
+    assert len(queries) == 1
+    assert reader.known == {
+        **{f"g{game.pk}": game.version for game in games},
+        f"t{table.pk}": table.version,
+    }
+
+
+def test_a_change_between_two_reads_wakes_its_streams_once(db, client, reader):
+    game = Game.start(["Ana", "Boris", "Cyril"])
+    other = Game.start(["Dana", "Eva", "Filip"])
+    phones, elsewhere = Woken(), Woken()
+    reader.watch(f"g{game.pk}", phones)
+    reader.watch(f"g{other.pk}", elsewhere)
+    reader.read_once()
+    assert (phones.times, elsewhere.times) == (1, 1)  # the first read: each stream's version
+    saved_round(client, game)
+    reader.read_once()
+    game.refresh_from_db()
+    assert reader.known[f"g{game.pk}"] == game.version
+    assert (phones.times, elsewhere.times) == (2, 1)
+    reader.read_once()
+    assert (phones.times, elsewhere.times) == (2, 1)
+
+
+def test_a_tables_version_moves_with_a_new_game_and_its_rounds(db, client):
+    table = Table.objects.create(name="Thursday")
+    members = [table.add_member(name) for name in ("Ana", "Boris", "Cyril")]
+    before = live.table_version(table)
+    game = table.new_game(members)
+    with_game = live.table_version(table)
+    assert with_game > before
+    saved_round(client, game)
+    game.refresh_from_db()
+    assert live.table_version(table) == game.version > with_game
+    assert live.versions([f"t{table.pk}", f"g{game.pk}", "g999999"]) == {
+        f"t{table.pk}": game.version,
+        f"g{game.pk}": game.version,
+    }
+
+
+def test_a_stream_opens_only_with_a_key_the_site_handed_out():
+    key = live.key_for("g", 12)
+    assert live.watched_by(key) == "g12"
+    assert live.watched_by(live.key_for("t", 3)) == "t3"
+    assert live.watched_by(key.replace("g12", "g13")) is None
+    assert live.watched_by(key[:-1] + ("A" if key[-1] != "A" else "B")) is None
+    assert live.watched_by("g12") is None
+
+
+def test_pages_hand_out_their_streams_key_and_version(db, client):
+    game = Game.start(["Ana", "Boris", "Cyril"])
+    for link in (f"/g/{game.edit_token}/", f"/v/{game.view_token}/"):
+        key, version = KEY.search(client.get(link).content.decode()).groups()
+        assert (live.watched_by(key), int(version)) == (f"g{game.pk}", game.version)
+    table = Table.objects.create(name="Thursday")
+    for link in (f"/t/{table.edit_token}/", f"/w/{table.view_token}/"):
+        key, version = KEY.search(client.get(link).content.decode()).groups()
+        assert (live.watched_by(key), int(version)) == (f"t{table.pk}", live.table_version(table))
+
+
+def test_a_tables_live_update_is_204_while_nothing_moved(db, client):
+    table = Table.objects.create(name="Thursday")
+    members = [table.add_member(name) for name in ("Ana", "Boris", "Cyril")]
+    version = live.table_version(table)
+    htmx = {"HTTP_HX_REQUEST": "true"}
+    assert client.get(f"/w/{table.view_token}/?v={version}", **htmx).status_code == 204
+    table.new_game(members)
+    answer = client.get(f"/w/{table.view_token}/?v={version}", **htmx)
+    assert answer.status_code == 200
+    assert 'id="table-now"' in answer.content.decode()
+
+
+def test_the_pages_may_connect_to_this_site_only(db, client):
+    policy = client.get("/").headers["Content-Security-Policy"]
+    assert "connect-src 'self'" in policy
+
+
+# The stream itself, as the ASGI route answers it (no server: its messages collected here).
+
+
+class Asgi:
+    """One request to live.asgi_stream: what it sent, and the phone going away (`leave`)."""
+
+    def __init__(self, path: str, query: str = "", headers: list | None = None, method="GET"):
+        self.scope = {
+            "type": "http",
+            "method": method,
+            "path": path,
+            "query_string": query.encode(),
+            "headers": headers or [],
+        }
+        self.sent: list[dict] = []
+        self.gone = asyncio.Event()
+
+    async def receive(self) -> dict:
+        await self.gone.wait()
+        return {"type": "http.disconnect"}
+
+    async def send(self, message: dict) -> None:
+        self.sent.append(message)
+
+    def leave(self) -> None:
+        self.gone.set()
+
+    @property
+    def body(self) -> str:
+        return b"".join(m.get("body", b"") for m in self.sent[1:]).decode()
+
+    async def until(self, text: str, seconds: float = 5.0) -> None:
+        async with asyncio.timeout(seconds):
+            while text not in self.body:
+                await asyncio.sleep(0.005)
+
+
+@pytest.fixture
+def fake_reader(monkeypatch):
+    """The module's reader, reading versions from a dict every 10 ms instead of the database."""
+    versions: dict[str, int] = {}
+    reader = live.Reader(
+        read=lambda watched: {k: versions[k] for k in watched if k in versions},
+        every=0.01,
+        idle_after=0.05,
+    )
+    monkeypatch.setattr(live, "reader", reader)
+    yield versions, reader
+    reader.stop()
+
+
+def run(coroutine):
+    return asyncio.run(coroutine)
+
+
+def test_the_stream_sends_the_current_version_at_once_then_each_move(fake_reader):
+    versions, reader = fake_reader
+    versions["g7"] = 100
+
+    async def phone() -> Asgi:
+        request = Asgi(f"/live/{live.key_for('g', 7)}", "v=90")
+        stream = asyncio.ensure_future(
+            live.asgi_stream(request.scope, request.receive, request.send)
+        )
+        await request.until("data: 100\n\n")
+        versions["g7"] = 105
+        await request.until("id: 105\nevent: version\ndata: 105\n\n")
+        request.leave()
+        await asyncio.wait_for(stream, 5)
+        return request
+
+    request = run(phone())
+    start = request.sent[0]
+    assert start["status"] == 200
+    assert dict(start["headers"]) == {
+        b"content-type": b"text/event-stream; charset=utf-8",
+        b"cache-control": b"no-cache",
+        b"x-accel-buffering": b"no",
+    }
+    retry = int(re.match(r"retry: (\d+)\n\n", request.body).group(1))
+    assert 2000 <= retry <= 6000
+    assert request.body.count("event: version") == 2
+    # The phone gone, the reader watches nothing more.
+    assert reader._wakes == {}
+
+
+def test_a_reconnecting_stream_is_told_only_what_is_newer_than_its_last_event(fake_reader):
+    versions, _reader = fake_reader
+    versions["t3"] = 200
+
+    async def phone(last: str) -> str:
+        request = Asgi(
+            f"/live/{live.key_for('t', 3)}", "v=150", headers=[(b"last-event-id", last.encode())]
+        )
+        stream = asyncio.ensure_future(
+            live.asgi_stream(request.scope, request.receive, request.send)
+        )
+        await request.until("data: 200\n\n")  # the first event, to say the stream works
+        versions["t3"] = 200  # no move
+        await asyncio.sleep(0.1)
+        versions["t3"] = 230
+        await request.until("data: 230\n\n")
+        request.leave()
+        await asyncio.wait_for(stream, 5)
+        return request.body
+
+    body = run(phone("200"))
+    assert body.count("event: version") == 2
+
+
+def test_a_quiet_stream_beats_and_ends_after_its_lifetime(fake_reader, monkeypatch):
+    versions, reader = fake_reader
+    versions["g7"] = 100
+    monkeypatch.setattr(live, "HEARTBEAT", 0.05)
+    monkeypatch.setattr(live, "LIFETIME", 0.5)
+    monkeypatch.setattr(live, "LIFETIME_SPREAD", 0.0)
+
+    async def phone() -> Asgi:
+        request = Asgi(f"/live/{live.key_for('g', 7)}", "v=100")
+        await asyncio.wait_for(live.asgi_stream(request.scope, request.receive, request.send), 5)
+        return request
+
+    request = run(phone())
+    assert request.body.count(": \n\n") >= 3
+    assert request.sent[-1] == {"type": "http.response.body", "body": b""}
+    assert reader._wakes == {}
+
+
+def test_a_key_not_handed_out_or_a_post_is_refused(fake_reader):
+    async def ask(path: str, method: str = "GET") -> int:
+        request = Asgi(path, method=method)
+        await live.asgi_stream(request.scope, request.receive, request.send)
+        return request.sent[0]["status"]
+
+    assert run(ask("/live/g7:forged")) == 404
+    assert run(ask(f"/live/{live.key_for('g', 7)}", "POST")) == 405
+
+
+def test_the_view_for_wsgi_servers_streams_the_same_uncompressed(db, client):
+    game = Game.start(["Ana", "Boris", "Cyril"])
+    answer = client.get(f"/live/{live.key_for('g', game.pk)}?v=1", HTTP_ACCEPT_ENCODING="gzip, br")
+    assert answer.status_code == 200
+    assert answer["Content-Type"] == "text/event-stream; charset=utf-8"
+    assert answer["Cache-Control"] == "no-cache"
+    assert not answer.has_header("Content-Encoding")
+    assert next(iter(answer.streaming_content)).startswith(b"retry: ")
+    answer.close()
+    assert client.get("/live/g1:forged").status_code == 404
