@@ -31,7 +31,14 @@ def test_the_load_model_saves_real_rounds_and_times_their_arrival_on_the_other_p
     # other phone has a round before the next), measured for 16 s. In a thread of its
     # own: Playwright's browser tests leave an event loop running in this one.
     model = evening.curve(
-        [live_server.url], tokens, [3], window=16, groups=[], save_every=(5, 6), samples=samples
+        [live_server.url],
+        tokens,
+        [3],
+        window=16,
+        groups=[],
+        save_every=(5, 6),
+        samples=samples,
+        saves=0,
     )
     with ThreadPoolExecutor(1) as thread:
         steps = thread.submit(asyncio.run, model).result(timeout=120)
@@ -40,7 +47,10 @@ def test_the_load_model_saves_real_rounds_and_times_their_arrival_on_the_other_p
     assert step.tables == 3
     assert step.errors == {}
     kinds = {kind for _at, kind, _ms in samples.answers}
-    assert kinds == {"page", "poll", "save"}
+    assert kinds == {"page", "poll", "save", "stream"}
+    # Every phone but one in STREAMLESS opened its stream, and was told at once.
+    streams = [ms for _at, kind, ms in samples.answers if kind == "stream"]
+    assert len(streams) == 13 - 1
     # Every phone and the watch-only screen of the first table loaded its page.
     assert sum(1 for _at, kind, _ms in samples.answers if kind == "page") == 3 * 4 + 1
     saves = sum(1 for _at, kind, _ms in samples.answers if kind == "save")
@@ -52,7 +62,8 @@ def test_the_load_model_saves_real_rounds_and_times_their_arrival_on_the_other_p
     for game in games:
         numbers = list(game.rounds.order_by("number").values_list("number", flat=True))
         assert numbers == list(range(1, len(numbers) + 1))
-    # Each round of the window reached the three other phones, each on a poll of its own.
+    # Each round of the window reached the three other phones, each on a poll of its own (after
+    # its stream's event, or on the clock for the phone without one).
     assert step.seen["unseen"] == 0
     assert step.seen["count"] == 3 * step.kinds["save"]["count"] > 0
     assert all(0 < ms < 2 * evening.POLL_EVERY * 1000 + 1000 for _tapped, ms in samples.seen)

@@ -192,26 +192,31 @@
     stream.addEventListener("version", function (event) {
       streamOpen = true;
       document.documentElement.dataset.stream = "open";
-      var current = document.querySelector(".poller");
-      if (current && Number(event.data) > Number(current.dataset.version || 0)) pull();
+      announced = Math.max(announced, Number(event.data));
+      pull();
     });
   }
 
-  // The pull of an event. A poll already on its way may have been answered before the change
-  // the event tells of (hx-sync would drop a second one): the page asks again once it is back.
-  var wanted = false;
+  // The pull of the versions the stream announced: one poll for the newest, sent when no other
+  // request of the page is on its way (a save's answer may bring it anyway; a poll sent before
+  // the change may be answered without it), so that the check runs again after each answer.
+  // A poll sent after the announced version was committed brings it: at most one per version.
+  var announced = 0;
+  var askedFor = 0;
   function pull() {
     var poller = document.querySelector(".poller");
     if (!poller || !window.htmx || isLeaving()) return;
-    if (poller.classList.contains("htmx-request")) {
-      wanted = true;
-      return;
-    }
-    wanted = false;
+    if (announced <= Number(poller.dataset.version || 0) || askedFor >= announced) return;
+    if (document.querySelector(".htmx-request")) return;
+    askedFor = announced;
     window.htmx.trigger(poller, "rami:poll");
   }
+  document.addEventListener("htmx:afterSettle", function () { window.setTimeout(pull, 0); });
   document.addEventListener("htmx:afterRequest", function (event) {
-    if (isPoll(event) && wanted) window.setTimeout(pull, 0);
+    // A poll that failed (no answer, or an error) is asked again a moment later.
+    var failed = isPoll(event) && !event.detail.successful;
+    if (failed) askedFor = 0;
+    window.setTimeout(pull, failed ? 1000 : 0);
   });
   window.setInterval(function () { if (!streamOpen) poll(); }, POLL_EVERY_MS);
   function shownAgain() {

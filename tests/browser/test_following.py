@@ -88,9 +88,19 @@ def _held(page, pattern: str, method: str) -> list:
     return held
 
 
+def _scripts_run(page) -> None:
+    """Wait for the page's scripts (deferred: its banners may be drawn before them). Not with
+    wait_for_function, whose predicate the page's CSP refuses to evaluate."""
+    for _ in range(500):
+        if page.evaluate("() => window.htmx !== undefined && !!document.querySelector('.poller')"):
+            return
+        page.wait_for_timeout(10)
+    raise AssertionError("the page's scripts never ran")
+
+
 def _poll_now(page) -> None:
     """The page's live update, asked for now, once its scripts have run; returns with its answer."""
-    page.wait_for_function("window.htmx !== undefined && document.querySelector('.poller')")
+    _scripts_run(page)
     with page.expect_response("**/poll?*"):
         page.evaluate("htmx.trigger(document.querySelector('.poller'), 'rami:poll')")
 
@@ -116,7 +126,7 @@ def test_the_tapping_phone_is_told_of_the_rematch_once_whatever_the_poll_does(db
         expect(phone.locator(".banner.winner")).to_contain_text("Ana wins the game!")
         polls = _held(phone, "**/poll?*", "GET")
         # A poll on its way when Rematch is tapped.
-        phone.wait_for_function("window.htmx !== undefined")
+        _scripts_run(phone)
         phone.evaluate("htmx.trigger(document.querySelector('.poller'), 'rami:poll')")
         _until(phone, polls)
         taps = _held(phone, f"**/g/{game.edit_token}/", "POST")
