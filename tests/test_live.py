@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from django.db import connection
@@ -182,7 +183,9 @@ def fake_reader(monkeypatch):
 
 
 def run(coroutine):
-    return asyncio.run(coroutine)
+    """In a thread of its own: the browser tests leave an event loop running in this one."""
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, coroutine).result(timeout=30)
 
 
 def test_the_stream_sends_the_current_version_at_once_then_each_move(fake_reader):
