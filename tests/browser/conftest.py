@@ -60,6 +60,15 @@ def static_from_the_source(settings):
     }
 
 
+def until_held(page, held: list) -> None:
+    """Wait for the request a test's route holds (appended to `held`) to be there."""
+    for _ in range(500):
+        if held:
+            return
+        page.wait_for_timeout(10)
+    raise AssertionError("the request never came")
+
+
 def _page(browser, live_server, **options):
     context = browser.new_context(base_url=live_server.url, **PHONE, **options)
     page = context.new_page()

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from scoring.exchange import import_game
-from tests.browser.conftest import PHONE
+from tests.browser.conftest import PHONE, until_held
 from tests.conftest import game_document
 
 LAPTOP = {"viewport": {"width": 1366, "height": 768}}
@@ -105,15 +105,6 @@ def _poll_now(page) -> None:
         page.evaluate("htmx.trigger(document.querySelector('.poller'), 'rami:poll')")
 
 
-def _until(page, held: list) -> None:
-    """Wait for the request a route holds (_held) to be there."""
-    for _ in range(500):
-        if held:
-            return
-        page.wait_for_timeout(10)
-    raise AssertionError("the request never came")
-
-
 @pytest.mark.parametrize("order", ["a poll answered first", "and one sent after the tap's answer"])
 def test_the_tapping_phone_is_told_of_the_rematch_once_whatever_the_poll_does(db, opened, order):
     phone = None
@@ -128,10 +119,10 @@ def test_the_tapping_phone_is_told_of_the_rematch_once_whatever_the_poll_does(db
         # A poll on its way when Rematch is tapped.
         _scripts_run(phone)
         phone.evaluate("htmx.trigger(document.querySelector('.poller'), 'rami:poll')")
-        _until(phone, polls)
+        until_held(phone, polls)
         taps = _held(phone, f"**/g/{game.edit_token}/", "POST")
         phone.get_by_role("button", name="Rematch").click(no_wait_after=True)
-        _until(phone, taps)
+        until_held(phone, taps)
         # The server makes the rematch; its answer (and the new page) wait meanwhile.
         tapped = taps[0].fetch(max_redirects=0)
         assert tapped.status == 303

@@ -21,7 +21,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from scoring.models import Game, Table
-from tests.browser.conftest import PHONE
+from tests.browser.conftest import PHONE, until_held
 from tests.browser.game_steps import choose_winner, save, type_value
 from tests.test_two_servers import free_port, production_environment
 from tests.test_worker_kill import start_serve, wait_until_healthy
@@ -230,11 +230,7 @@ def test_a_page_opened_on_an_old_version_is_told_the_current_one_at_once(served,
         page.route("**/poll?*", lambda route: route.fulfill(status=204))
 
     watching = phones.open(served.url, f"/v/{game.view_token}/", before=hold_the_stream)
-    for _ in range(200):
-        if held:
-            break
-        watching.wait_for_timeout(25)
-    assert held, "the page never opened its stream"
+    until_held(watching, held)  # the page opened its stream
     save_round(saving, 8, 9)
     watching.unroute("**/poll?*")
     watching.polls.clear()
