@@ -1,19 +1,31 @@
 """ASGI entry point, served by granian (`make run`: scripts/serve).
 
-Every URL is Django's, through its ASGI handler (the views stay synchronous, each run in a
-thread), but the live updates' streams, /live/<key>: a stream stays open for minutes, and
-Django's handler would hold a thread (and, with any query, a database connection) for each.
-They are answered here instead, by scoring.live.asgi_stream, which holds neither: one reader
-thread per process reads the versions for all of them (scoring/live.py).
+Two kinds of requests, each where it costs least:
+- The live updates' streams, /live/<key>, stay open for minutes. They are answered on the event
+  loop by scoring.live.asgi_stream, which holds no thread and no database connection: one
+  reader thread per process reads the versions for all of them (scoring/live.py).
+- Every other URL is Django's, through its WSGI handler run by a fixed pool of threads
+  (a2wsgi's WSGIMiddleware; RAMI_THREADS, 4 by default), as under a WSGI server: the views are
+  synchronous, each thread keeps its database connection between requests (CONN_MAX_AGE), and a
+  burst of requests queues for the threads instead of opening a connection each.
+
+Why not Django's own ASGI handler for them: it runs each request in a thread of its own
+(asgiref's ThreadSensitiveContext), so a thousand phones asking at once meant a thousand threads,
+each opening a database connection: PostgreSQL refused past its max_connections (100) and the
+page answered "database unavailable", and persistent connections leak under it (Django's
+documentation: "When using ASGI, persistent connections should be disabled").
 """
 
 import os
 
-from django.core.asgi import get_asgi_application
+from a2wsgi import WSGIMiddleware
+from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rami_site.settings")
 
-django_application = get_asgi_application()
+THREADS = int(os.environ.get("RAMI_THREADS") or 4)
+
+django_application = WSGIMiddleware(get_wsgi_application(), workers=THREADS)
 
 from scoring import live  # noqa: E402 (needs the settings, set up just above)
 
