@@ -36,7 +36,18 @@ async def application(scope, receive, send):
     elif scope["type"] == "lifespan":
         await lifespan(receive, send)
     else:
-        await django_application(scope, receive, send)
+        await django_application(scope, coroutine(receive), send)
+
+
+def coroutine(receive):
+    """granian's `receive` returns an awaitable that is not a coroutine, and a2wsgi hands the
+    request body's reads from its threads to the event loop with run_coroutine_threadsafe,
+    which takes coroutines only."""
+
+    async def received():
+        return await receive()
+
+    return received
 
 
 async def lifespan(receive, send):
