@@ -19,13 +19,12 @@ documentation: "When using ASGI, persistent connections should be disabled").
 import os
 
 from a2wsgi import WSGIMiddleware
-from django.core.wsgi import get_wsgi_application
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rami_site.settings")
+from rami_site import wsgi
 
 THREADS = int(os.environ.get("RAMI_THREADS") or 4)
 
-django_application = WSGIMiddleware(get_wsgi_application(), workers=THREADS)
+django_application = WSGIMiddleware(wsgi.application, workers=THREADS)
 
 from scoring import live  # noqa: E402 (needs the settings, set up just above)
 

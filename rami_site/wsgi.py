@@ -1,4 +1,6 @@
-"""WSGI entry point, served by granian (`make run`: scripts/serve)."""
+"""WSGI entry point: every view of Django's. granian serves it through rami_site/asgi.py, in a
+fixed pool of threads beside the live streams (`make run`: scripts/serve); any WSGI server can
+serve it alone (the benchmark's gunicorn), the live streams then answered by a Django view."""
 
 import os
 
