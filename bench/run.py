@@ -702,7 +702,7 @@ def bench(args) -> None:
     manage(env, str(BENCH / "seed.py"), "fillers", str(GAMES_SMALL - len(games)))
     port = free_port()
     args.server_label = {
-        "granian": "granian (WSGI) through scripts/serve, as `make run`",
+        "granian": "granian (ASGI, views in 4 threads a worker) through scripts/serve (`make run`)",
         "gthread": "gunicorn, gthread workers (2, 4 threads each)",
         "sync": "gunicorn, sync workers (2)",
     }[args.server]
