@@ -12,6 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from django.core.signals import request_started
+from django.db import connections
 from django.db.backends.signals import connection_created
 
 from rami_site import asgi
@@ -19,6 +20,22 @@ from rami_site import asgi
 pytestmark = pytest.mark.django_db(transaction=True)
 
 AT_ONCE = 40
+
+
+@pytest.fixture(autouse=True)
+def pool_connections_closed():
+    """Afterwards, each thread of the pool closes the connection it keeps: the test database
+    cannot be dropped while they are open. A barrier gives every thread one of the tasks."""
+    yield
+    barrier = threading.Barrier(asgi.THREADS)
+
+    def close() -> None:
+        barrier.wait(timeout=10)
+        connections.close_all()
+
+    pool = asgi.django_application.executor
+    for closed in [pool.submit(close) for _ in range(asgi.THREADS)]:
+        closed.result(timeout=20)
 
 
 def scope(method: str, path: str) -> dict:

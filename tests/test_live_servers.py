@@ -9,6 +9,7 @@ from __future__ import annotations
 import http.client
 import os
 import signal
+import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -55,6 +56,10 @@ class Events:
             time.sleep(0.02)
 
     def close(self) -> None:
+        # Shut the socket first: close() alone waits for the reading thread's readline, which
+        # returns only with the next heartbeat (15 s), and left the streams open at teardown.
+        if self.connection.sock is not None:
+            self.connection.sock.shutdown(socket.SHUT_RDWR)
         self.connection.close()
 
 
