@@ -1,7 +1,9 @@
+import asyncio
 import copy
 import http.client
 import json
 import re
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlencode
@@ -22,6 +24,13 @@ def pytest_runtest_teardown(item):
     """The live updates' streams of a test's pages (served by the live server's threads) end
     with the test, and the reader closes its connection, before the test's database goes."""
     live.reader.stop()
+
+
+def run_async(coroutine, timeout: float = 30):
+    """asyncio.run(coroutine) in a thread of its own: the browser tests leave an event loop
+    running in the test thread, where asyncio.run is refused."""
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, coroutine).result(timeout=timeout)
 
 
 def game_document(name: str) -> dict:

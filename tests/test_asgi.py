@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from django.core.signals import request_started
@@ -16,6 +15,7 @@ from django.db import connections
 from django.db.backends.signals import connection_created
 
 from rami_site import asgi
+from tests.conftest import run_async
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -79,12 +79,6 @@ async def ask(method: str, path: str, body: bytes = b"", headers: tuple = ()) ->
     return sent[0]["status"], received
 
 
-def run(coroutine):
-    """In a thread of its own: the browser tests leave an event loop running in this one."""
-    with ThreadPoolExecutor(1) as thread:
-        return thread.submit(asyncio.run, coroutine).result(timeout=60)
-
-
 def test_many_requests_at_once_share_a_few_threads_and_their_connections():
     threads: set[str] = set()
     opened_connections: list[object] = []
@@ -101,7 +95,7 @@ def test_many_requests_at_once_share_a_few_threads_and_their_connections():
     request_started.connect(seen)
     connection_created.connect(opened)
     try:
-        results = run(many())
+        results = run_async(many(), timeout=60)
     finally:
         request_started.disconnect(seen)
         connection_created.disconnect(opened)
@@ -114,6 +108,6 @@ def test_many_requests_at_once_share_a_few_threads_and_their_connections():
 def test_a_form_is_read_from_the_servers_receive():
     cookie = (b"cookie", b"csrftoken=" + b"a" * 32)
     form = b"csrfmiddlewaretoken=" + b"b" * 32 + b"&players=Ana&players=Boris"
-    status, page = run(ask("POST", "/", form, headers=(cookie,)))
+    status, page = run_async(ask("POST", "/", form, headers=(cookie,)), timeout=60)
     # The form was read, and its token found wrong (a 500 when the body could not be read).
     assert (status, b"CSRF verification failed" in page) == (403, True)

@@ -3,14 +3,13 @@ checked against a live server, without timings. Its figures are only worth somet
 saves are real rounds, recorded by the server, and its `seen` is the moment another phone of the
 table really got the round."""
 
-import asyncio
 import sys
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from django.conf import settings
 
 from scoring.models import Game, Round
+from tests.conftest import run_async
 from tests.long_games import PLAYERS
 
 sys.path.insert(0, str(settings.BASE_DIR / "bench"))
@@ -40,8 +39,7 @@ def test_the_load_model_saves_real_rounds_and_times_their_arrival_on_the_other_p
         samples=samples,
         saves=0,
     )
-    with ThreadPoolExecutor(1) as thread:
-        steps = thread.submit(asyncio.run, model).result(timeout=120)
+    steps = run_async(model, timeout=120)
 
     (step,) = steps
     assert step.tables == 3

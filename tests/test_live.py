@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from django.db import connection
@@ -15,7 +14,7 @@ from django.test.utils import CaptureQueriesContext
 
 from scoring import live
 from scoring.models import Game, Table
-from tests.conftest import round_post
+from tests.conftest import round_post, run_async
 
 # The signed key of a game or a table, as a page hands it out.
 KEY = re.compile(r'data-live="/live/([^"?]+)\?v=(\d+)"')
@@ -182,12 +181,6 @@ def fake_reader(monkeypatch):
     reader.stop()
 
 
-def run(coroutine):
-    """In a thread of its own: the browser tests leave an event loop running in this one."""
-    with ThreadPoolExecutor(1) as thread:
-        return thread.submit(asyncio.run, coroutine).result(timeout=30)
-
-
 def test_the_stream_sends_the_current_version_at_once_then_each_move(fake_reader):
     versions, reader = fake_reader
     versions["g7"] = 100
@@ -204,7 +197,7 @@ def test_the_stream_sends_the_current_version_at_once_then_each_move(fake_reader
         await asyncio.wait_for(stream, 5)
         return request
 
-    request = run(phone())
+    request = run_async(phone())
     start = request.sent[0]
     assert start["status"] == 200
     assert dict(start["headers"]) == {
@@ -239,7 +232,7 @@ def test_a_reconnecting_stream_is_told_only_what_is_newer_than_its_last_event(fa
         await asyncio.wait_for(stream, 5)
         return request.body
 
-    body = run(phone("200"))
+    body = run_async(phone("200"))
     assert body.count("event: version") == 2
 
 
@@ -255,7 +248,7 @@ def test_a_quiet_stream_beats_and_ends_after_its_lifetime(fake_reader, monkeypat
         await asyncio.wait_for(live.asgi_stream(request.scope, request.receive, request.send), 5)
         return request
 
-    request = run(phone())
+    request = run_async(phone())
     assert request.body.count(": \n\n") >= 3
     assert request.sent[-1] == {"type": "http.response.body", "body": b""}
     assert reader._wakes == {}
@@ -267,8 +260,8 @@ def test_a_key_not_handed_out_or_a_post_is_refused(fake_reader):
         await live.asgi_stream(request.scope, request.receive, request.send)
         return request.sent[0]["status"]
 
-    assert run(ask("/live/g7:forged")) == 404
-    assert run(ask(f"/live/{live.key_for('g', 7)}", "POST")) == 405
+    assert run_async(ask("/live/g7:forged")) == 404
+    assert run_async(ask(f"/live/{live.key_for('g', 7)}", "POST")) == 405
 
 
 def test_the_view_for_wsgi_servers_streams_the_same_uncompressed(db, client):
