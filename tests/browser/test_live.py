@@ -4,6 +4,7 @@ import re
 
 import pytest
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.browser.conftest import PHONE
 from tests.browser.game_steps import (
@@ -108,7 +109,7 @@ def test_without_a_stream_polling_pauses_while_the_page_is_hidden(page: Page):
     try:
         with page.expect_request("**/poll?*"):
             page.clock.run_for(2_000)
-    except Exception as error:
+    except PlaywrightTimeout as error:
         state = page.evaluate(
             """() => ({visibility: document.visibilityState, stream: document.documentElement
             .dataset.stream, htmx: !!window.htmx, now: Date.now(), url: location.href,
