@@ -240,3 +240,32 @@ def test_killed_workers_are_replaced_and_every_acknowledged_round_is_kept_once(t
         f"{back_second:.2f} s after the second (granian "
         f"{'restarted' if main_after != main_before else 'kept running'})"
     )
+
+
+def test_a_granian_that_does_not_obey_sigterm_is_killed_after_the_grace(tmp_path):
+    """granian's main process has been seen to outlive its workers after a SIGTERM, asleep for
+    good. Made to happen here by stopping it (SIGSTOP): scripts/serve kills it, and its workers,
+    RAMI_STOP_GRACE seconds after passing on the SIGTERM, and ends."""
+    grace = 2
+    environment = production_environment(RAMI_STOP_GRACE=str(grace))
+    port = free_port(set())
+    log = tmp_path / "serve.log"
+    serve = start_serve(port, environment, log)
+    try:
+        wait_until_healthy(serve, port, log)
+        main, workers = granian(serve)
+        assert main is not None and workers, (main, workers)
+        os.kill(main, signal.SIGSTOP)
+        asked = time.monotonic()
+        serve.send_signal(signal.SIGTERM)
+        status = serve.wait(timeout=grace + 10)
+        took = time.monotonic() - asked
+        assert status == 128 + signal.SIGKILL
+        assert grace <= took < grace + 5, took
+        assert alive_in_group(serve.pid) == []
+        told = f"granian did not stop within {grace} s of being asked; killing it"
+        assert told in log.read_text()
+    finally:
+        if serve.poll() is None or alive_in_group(serve.pid):
+            os.killpg(serve.pid, signal.SIGKILL)
+            serve.wait(timeout=10)
