@@ -4,6 +4,10 @@ This module is the single place where a rule is written down: the value of a car
 hand, the points of a round (winner, never opened, hand rummy, blocked round, deck check), the
 target for a number of players and the standing of a game. Everything else calls it.
 
+Every function that scores takes the rules it scores by as `rules=`, by default SEEDS (the
+players' documents' rules), so that `card_points("JK") == 20` as published; the app itself
+always passes a game's own rules (tests/test_rules_interface.py scans for a call that does not).
+
 Card codes: a rank (A, 2-10, J, Q, K) followed by a suit (S, H, D, C), or "JK" for a joker.
 Codes are case-insensitive; a rank alone is a card whose suit was not given. The suit symbols
 ♠ ♥ ♦ ♣ are accepted for S H D C.
@@ -224,12 +228,12 @@ class NotOpenedSum:
 SEEDS = Rules()
 
 
-def card_points(code: str, rules: Rules) -> int:
+def card_points(code: str, rules: Rules = SEEDS) -> int:
     """What a card costs when it is left in a hand at the end of a round."""
     return rules.card_points(code)
 
 
-def hand_value(cards: Iterable[str], rules: Rules) -> int:
+def hand_value(cards: Iterable[str], rules: Rules = SEEDS) -> int:
     """The sum of the cards left in a hand."""
     return sum(rules.card_points(card) for card in cards)
 
@@ -240,7 +244,7 @@ MAX_HAND_VALUE = SEEDS.max_hand_value
 LARGEST_HAND_VALUE = 8 * 100 + COPIES_PER_RANK * (25 + 3 * 25 + sum(range(2, 11)))
 
 
-def target_for(players: int, rules: Rules) -> int:
+def target_for(players: int, rules: Rules = SEEDS) -> int:
     """The target of a game: 100 points per opponent (or what the rules set)."""
     return rules.target_for(players)
 
@@ -277,7 +281,7 @@ class Hand:
         """Whether the cards or the value were given at all."""
         return bool(self.cards) or self.value is not None
 
-    def worth(self, rules: Rules) -> int:
+    def worth(self, rules: Rules = SEEDS) -> int:
         """The hand value under `rules`: the typed value, or the sum of the cards."""
         return self.value if self.value is not None else hand_value(self.cards, rules)
 
@@ -306,7 +310,7 @@ class Excess:
     limit: int
 
 
-def deck_excess(hands: Sequence[Hand | None], rules: Rules) -> list[tuple[Excess, ...]]:
+def deck_excess(hands: Sequence[Hand | None], rules: Rules = SEEDS) -> list[tuple[Excess, ...]]:
     """For each hand, in seat order, the copies it holds that the deck no longer has (an empty
     tuple for a hand within the deck). The cards are dealt out of the deck seat by seat: the
     copies the deck still holds go to the earlier seats, so that A♥ A♥ for one player and A♥
@@ -335,7 +339,7 @@ def deck_excess(hands: Sequence[Hand | None], rules: Rules) -> list[tuple[Excess
     ]
 
 
-def deck_errors(hands: Sequence[Hand | None], rules: Rules) -> list[RulesError]:
+def deck_errors(hands: Sequence[Hand | None], rules: Rules = SEEDS) -> list[RulesError]:
     """The deck check's errors, in seat order: one for each card a hand holds too many of
     (deck_excess), naming that hand ("too_many_copies"; "no_jokers" for a joker in a game
     whose deck has none). The round form shows them all at once, each next to its player;
@@ -351,14 +355,14 @@ def deck_errors(hands: Sequence[Hand | None], rules: Rules) -> list[RulesError]:
     return errors
 
 
-def check_deck(hands: Sequence[Hand], rules: Rules) -> None:
+def check_deck(hands: Sequence[Hand], rules: Rules = SEEDS) -> None:
     """Refuse a round whose hands hold more copies of a card than the deck has."""
     errors = deck_errors(hands, rules)
     if errors:
         raise errors[0]
 
 
-def round_winners(hands: Sequence[Hand], winner: int | None, rules: Rules) -> list[int]:
+def round_winners(hands: Sequence[Hand], winner: int | None, rules: Rules = SEEDS) -> list[int]:
     """The players who score 0: the one who went out, or in a blocked round (winner None)
     every player sharing the lowest hand value."""
     if winner is not None:
@@ -369,7 +373,7 @@ def round_winners(hands: Sequence[Hand], winner: int | None, rules: Rules) -> li
 
 
 def hand_errors(
-    hands: Sequence[Hand | None], winner: int | None, hand_rummy: bool, rules: Rules
+    hands: Sequence[Hand | None], winner: int | None, hand_rummy: bool, rules: Rules = SEEDS
 ) -> list[RulesError]:
     """The first error of each player's own hand in a round, in seat order: a hand missing, or
     a value that no cards make (more than the deck is worth, or less than the cheapest card: a
@@ -400,7 +404,7 @@ def score_round(
     target: int,
     hand_rummy: bool = False,
     *,
-    rules: Rules,
+    rules: Rules = SEEDS,
 ) -> list[int]:
     """The points each player scores in a round, in the order of `hands`, under `rules`.
 
@@ -537,7 +541,7 @@ class RoundEntry:
             return "hand_rummy"
         return "blocked" if self.blocked else "normal"
 
-    def points(self, target: int, rules: Rules) -> list[int]:
+    def points(self, target: int, rules: Rules = SEEDS) -> list[int]:
         """Each player's points (score_round), worked out once for a target and rules: the form
         that checks a round and the model that stores it share the answer."""
         scored = self.__dict__.get("_scored")
@@ -559,7 +563,7 @@ class RoundEntry:
 
         return shape(self) == shape(other)
 
-    def winners(self, rules: Rules) -> list[int]:
+    def winners(self, rules: Rules = SEEDS) -> list[int]:
         """Who scores 0: the one who went out, or everyone with the lowest hand of a blocked
         round."""
         return round_winners(self.hands, self.winner, rules)
