@@ -7,7 +7,7 @@ PORT ?= 8000
 # make run serves with DEBUG off; the secret key is made once into an ignored local file.
 PROD_ENV = DJANGO_DEBUG=false DJANGO_SECRET_KEY="$$(cat .secret_key)"
 
-.PHONY: announce run dev test test-quick test-postgres browser redis setup migrate static lint clean screenshots bench bench-evening bench-pages layout lighthouse
+.PHONY: announce run dev test test-quick test-postgres browser redis spreadsheet setup migrate static lint clean screenshots bench bench-evening bench-pages layout lighthouse
 
 run: setup .secret_key
 	$(PROD_ENV) $(PY) manage.py migrate --no-input
@@ -21,7 +21,7 @@ dev: setup
 # Every test, the browser tests on Debian's Chromium among them (installed by `browser`); at
 # the end, the ten slowest.
 PYTEST_ARGS ?= --durations=10
-test: announce browser redis setup
+test: announce browser redis spreadsheet setup
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 # The quick loop: every test but the slow ones (marked `slow`: the fuzz tests, the tests
@@ -30,7 +30,7 @@ test-quick: setup
 	$(PY) -m pytest -m "not slow" $(PYTEST_ARGS)
 
 # The same suite on a throwaway PostgreSQL 15 cluster, removed afterwards.
-test-postgres: announce browser redis setup
+test-postgres: announce browser redis spreadsheet setup
 	scripts/with-postgres $(PY) -m pytest $(PYTEST_ARGS)
 
 # What the run is about to install, said first (a fresh machine's first run takes minutes).
@@ -38,42 +38,23 @@ announce:
 	@todo=""; \
 	command -v chromium >/dev/null 2>&1 || todo="$$todo\n  Debian's chromium (apt-get), for the browser tests"; \
 	command -v redis-server >/dev/null 2>&1 || todo="$$todo\n  Debian's redis-server (apt-get), for the two-server tests"; \
+	command -v soffice >/dev/null 2>&1 || todo="$$todo\n  Debian's libreoffice-calc-nogui (apt-get), for the spreadsheet tests"; \
 	if [ "$(filter test-postgres,$(MAKECMDGOALS))" ] && [ ! -x /usr/lib/postgresql/15/bin/initdb ]; then \
 	    todo="$$todo\n  Debian's postgresql-15 (apt-get), for the suite on PostgreSQL"; fi; \
 	[ $(VENV)/.installed -nt pyproject.toml ] || todo="$$todo\n  the Python packages of pyproject.toml, into $(VENV) (pip)"; \
 	if [ -n "$$todo" ]; then printf "make: installing first:$$todo\n"; else echo "make: everything is installed"; fi
 
-# The browser tests drive Debian's Chromium (tests/browser/conftest.py) and are never skipped:
-# installed here with apt when it is missing and we are root; anyone else is told the command.
+# Tools some tests need, from Debian's packages (scripts/debian-tool: installed with apt when
+# missing and we are root; anyone else is told the command). Those tests are never skipped.
+# Chromium drives the browser tests (tests/browser/conftest.py); Redis lets two servers share
+# their limits (tests/test_two_servers.py, scripts/with-redis, make bench-evening); LibreOffice
+# reads the rounds' CSV as each language's spreadsheets do (tests/test_csv_spreadsheets.py).
 browser:
-	@command -v chromium >/dev/null 2>&1 || { \
-	    if [ "$$(id -u)" -eq 0 ]; then \
-	        echo "Installing Debian's Chromium for the browser tests (apt-get install chromium)"; \
-	        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium \
-	            && command -v chromium >/dev/null; \
-	    else \
-	        echo "The browser tests need Debian's Chromium, which is not installed. Run:" >&2; \
-	        echo "    sudo apt-get install -y chromium" >&2; \
-	        echo "then make test again (make test-quick runs without it)." >&2; \
-	        exit 1; \
-	    fi; \
-	}
-
-# Two servers sharing their limits through a throwaway Redis (tests/test_two_servers.py,
-# scripts/with-redis, make bench-evening) need Debian's redis-server: installed as Chromium is.
+	@scripts/debian-tool chromium chromium "the browser tests"
 redis:
-	@command -v redis-server >/dev/null 2>&1 || { \
-	    if [ "$$(id -u)" -eq 0 ]; then \
-	        echo "Installing Debian's redis-server for the two-server tests (apt-get install redis-server)"; \
-	        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server \
-	            && command -v redis-server >/dev/null; \
-	    else \
-	        echo "The two-server tests need Debian's redis-server, which is not installed. Run:" >&2; \
-	        echo "    sudo apt-get install -y redis-server" >&2; \
-	        echo "then make test again (make test-quick runs without it)." >&2; \
-	        exit 1; \
-	    fi; \
-	}
+	@scripts/debian-tool redis-server redis-server "the two-server tests"
+spreadsheet:
+	@scripts/debian-tool soffice libreoffice-calc-nogui "the spreadsheet tests"
 
 # Retake docs/*.png (README's phone screenshot among them).
 screenshots: setup

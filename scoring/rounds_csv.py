@@ -3,6 +3,11 @@
 Written from the rami-game/1 document (exchange.export_game), so that the CSV says exactly what
 the JSON export says and carries no token. Columns: round, kind, player, cards, hand value,
 opened, points, running total.
+
+Written as the visitor's spreadsheets read it: in the visitor's language, fields separated by a
+semicolon where the language writes decimals with a comma (Czech, Swedish, Bulgarian,
+Indonesian: a spreadsheet there splits a file on ";" and would put a comma-separated row in one
+cell), by a comma elsewhere; UTF-8 with a byte order mark, so that Excel reads the names.
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ import csv
 import io
 from collections.abc import Mapping
 
+from django.utils import formats
 from django.utils.translation import gettext as _
 
 from . import exchange, rules
@@ -88,9 +94,16 @@ def rows(document: Mapping) -> list[list[object]]:
     return [[inert(cell) for cell in row] for row in table]
 
 
+def delimiter() -> str:
+    """The field separator of the active language's spreadsheets: ";" where its decimal
+    separator is a comma (Django's locale formats), "," elsewhere."""
+    return ";" if formats.get_format("DECIMAL_SEPARATOR") == "," else ","
+
+
 def csv_text(document: Mapping) -> str:
-    """The CSV file: UTF-8 text with a byte order mark, CRLF line ends, as spreadsheets like."""
+    """The CSV file in the active language: UTF-8 text with a byte order mark, the language's
+    field separator, CRLF line ends, as spreadsheets like."""
     buffer = io.StringIO()
     buffer.write(BYTE_ORDER_MARK)
-    csv.writer(buffer).writerows(rows(document))
+    csv.writer(buffer, delimiter=delimiter()).writerows(rows(document))
     return buffer.getvalue()
