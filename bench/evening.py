@@ -29,6 +29,9 @@ tables, the budget's point.
     python bench/evening.py sqlite         # make run's server on SQLite, the whole curve
     python bench/evening.py postgres       # on $DATABASE_URL (scripts/with-postgres): one
                                            # server, then two sharing $RAMI_REDIS_URL
+    python bench/evening.py restart        # 1,000 tables on one server (SQLite), every phone
+                                           # with its stream: the server's memory and CPU at
+                                           # rest, then restarted under them (rest_and_restart)
     python bench/evening.py report         # bench/RESULTS.md's "An evening" section
 
 `make bench-evening` runs all three, in at most 10 minutes. Only 127.0.0.1 is ever targeted.
@@ -66,6 +69,8 @@ from run import (
     machine,
     manage,
     running_server,
+    start_server,
+    stop_server,
 )
 
 POLL_EVERY = 2.0
@@ -306,6 +311,8 @@ class Phone:
         self.live = ""  # the stream's path, as the page hands it out
         self.polling = False  # a poll on its way
         self.open = False  # its stream, open now
+        self.opened_at = 0.0  # when it last opened (its first event came)
+        self.told = 0  # the newest version its stream told it
         self.wanted = False  # an event came meanwhile
 
     def read(self, body: bytes) -> int | None:
@@ -385,6 +392,7 @@ class Phone:
         def told(version: int) -> None:
             nonlocal last
             last = str(version)
+            self.told = max(self.told, version)
             if first is not None and not first.done():
                 first.set_result(None)
             if version <= self.version:
@@ -416,7 +424,7 @@ class Phone:
             try:
                 await asyncio.wait_for(asyncio.shield(first), TIMEOUT)
                 samples.answered("stream", began)
-                self.open = True
+                self.open, self.opened_at = True, time.monotonic()
                 await events.ended
             except TimeoutError:
                 samples.failed("stream", f"no event ({events.status})")
@@ -493,10 +501,11 @@ async def run_phone(phone: Phone, samples: Samples, stop, join_at: float, joined
 
 
 async def run_saver(
-    phone: Phone, samples: Samples, stop, join_at: float, every: tuple[float, float]
+    phone: Phone, samples: Samples, stop, join_at: float, every: tuple[float, float], saving
 ):
     """The table's saving phone: a round every 60-120 s, the first at a random point of the
-    first interval, so that the tables' saves are spread evenly from the start."""
+    first interval, so that the tables' saves are spread evenly from the start; a save falling
+    while `saving` is cleared waits for it."""
     number = 0
     when = join_at + 2 + random.uniform(0, random.uniform(*every))
     while not stop.is_set():
@@ -504,6 +513,7 @@ async def run_saver(
         await asyncio.sleep(max(0.0, typing_at - time.monotonic()))
         phone.typing = True
         await asyncio.sleep(max(0.0, when - time.monotonic()))
+        await saving.wait()
         if stop.is_set() or not phone.key:
             return
         await phone.save(samples, number)
@@ -610,6 +620,56 @@ def summary(samples: Samples, since: float, until: float, began: float) -> tuple
     return kinds, seen, errors, requests
 
 
+class Evening:
+    """The tables playing against `bases` (the servers), their phones and savers as tasks, and
+    what they measure in `samples`. A phone after a table's first goes to the next server (a
+    proxy's round robin), so a round saved through one is seen through the other."""
+
+    def __init__(
+        self,
+        bases: list[str],
+        games: list[dict],
+        samples: Samples,
+        save_every: tuple,
+        streamless: int | None = STREAMLESS,
+    ) -> None:
+        self.bases, self.games, self.samples, self.save_every = bases, games, samples, save_every
+        self.streamless = streamless  # one phone in this many polls instead (None: none)
+        self.stop = asyncio.Event()
+        self.saving = asyncio.Event()  # cleared: the savers wait (a server being restarted)
+        self.saving.set()
+        self.tasks: list[asyncio.Task] = []
+        self.tables: list[Table] = []
+        self.everyone: list[Phone] = []
+        self.joined = [0]
+
+    def start_table(self, number: int, join_at: float) -> None:
+        game = self.games[number]
+        table = Table(number, game["edit"], game["view"])
+        self.tables.append(table)
+        bases = self.bases
+        phones = [Phone(table, index, bases[(number + index) % len(bases)]) for index in range(4)]
+        if number % WATCHED == 0:
+            phones.append(Phone(table, PHONES, bases[number % len(bases)], watcher=True))
+        for phone in phones:
+            streamed = not self.streamless or len(self.everyone) % self.streamless != 0
+            self.everyone.append(phone)
+            run = run_phone(phone, self.samples, self.stop, join_at, self.joined, streamed)
+            self.tasks.append(asyncio.create_task(run))
+        saver = run_saver(phones[0], self.samples, self.stop, join_at, self.save_every, self.saving)
+        self.tasks.append(asyncio.create_task(saver))
+
+    async def end(self) -> None:
+        self.stop.set()
+        for task in self.tasks:
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+        for phone in self.everyone:
+            for connection in phone.client.idle:
+                if connection.transport:
+                    connection.transport.close()
+
+
 async def curve(
     bases: list[str],
     games: list[dict],
@@ -629,29 +689,11 @@ async def curve(
     Stops after the first step that missed a budget, or before a step that would end more than
     `seconds` after the start (the whole run is bounded). Each step is measured for `window`
     seconds, or longer if that is needed for `saves` saves."""
-    samples = Samples() if samples is None else samples
-    stop = asyncio.Event()
-    tasks: list[asyncio.Task] = []
-    tables: list[Table] = []
-    everyone: list[Phone] = []
-    joined = [0]
+    evening = Evening(bases, games, Samples() if samples is None else samples, save_every)
+    samples, tables, everyone = evening.samples, evening.tables, evening.everyone
     result: list[Step] = []
     cpu = Cpu(groups)
-
-    def start_table(number: int, join_at: float) -> None:
-        game = games[number]
-        table = Table(number, game["edit"], game["view"])
-        tables.append(table)
-        phones = [Phone(table, index, bases[(number + index) % len(bases)]) for index in range(4)]
-        if number % WATCHED == 0:
-            phones.append(Phone(table, PHONES, bases[number % len(bases)], watcher=True))
-        for phone in phones:
-            streamed = len(everyone) % STREAMLESS != 0
-            everyone.append(phone)
-            run = run_phone(phone, samples, stop, join_at, joined, streamed)
-            tasks.append(asyncio.create_task(run))
-        saver = run_saver(phones[0], samples, stop, join_at, save_every)
-        tasks.append(asyncio.create_task(saver))
+    start_table = evening.start_table
 
     playing = 0
     deadline = time.monotonic() + seconds
@@ -669,8 +711,8 @@ async def curve(
         log(f"{target:,} tables: {ramped} join within {ramped / JOINS_PER_SECOND:.0f} s")
         # The ramp's page loads answered (bounded), then a few seconds to settle.
         joined_by = time.monotonic() + ramped / JOINS_PER_SECOND + 60
-        phones_now = len(tasks) - len(tables)
-        while joined[0] < phones_now and time.monotonic() < joined_by:
+        phones_now = len(everyone)
+        while evening.joined[0] < phones_now and time.monotonic() < joined_by:
             await asyncio.sleep(0.2)
         await asyncio.sleep(SETTLE)
         since = time.monotonic()
@@ -714,14 +756,7 @@ async def curve(
         # Raised until a limit is passed: past it, answers only queue up further.
         if not step.passed():
             break
-    stop.set()
-    for task in tasks:
-        task.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
-    for phone in everyone:
-        for connection in phone.client.idle:
-            if connection.transport:
-                connection.transport.close()
+    await evening.end()
     return result
 
 
@@ -855,6 +890,133 @@ def report() -> None:
 # The runs
 
 
+# The server at rest, and restarted, under a thousand tables
+
+REST = 20.0  # seconds the server is measured at rest
+BACK_WITHIN = 180.0  # seconds for every phone to have its stream back after a restart
+AFTER = 60.0  # seconds measured after it, at most
+
+
+def memory_and_cpu(cpu: Cpu, seconds: float) -> dict:
+    return {"memory": round(cpu.rss, 1), "cpu": cpu.share(), "seconds": seconds}
+
+
+async def rest_and_restart(
+    env: dict[str, str], port: int, games: list[dict], tables: int, window: float
+) -> dict:
+    """`tables` tables on one server (scripts/serve), every phone holding its stream:
+    - at rest: its memory before the phones and with their streams open, and its CPU while
+      nothing is saved (the savers wait);
+    - restarted under them (SIGTERM, then started again on the same port, as systemd does):
+      how long until every phone has its stream back and shows the version it was told (the
+      stream tells a phone the current version when it connects), the errors meanwhile, and
+      then a window of the evening as usual, measured against the budgets."""
+    log_name = "evening-restart.log"
+    (TMP / log_name).write_text("")
+    server = await asyncio.to_thread(start_server, "granian", env, port, log_name)
+    base = f"http://{HOST}:{port}"
+    evening = Evening([base], games, Samples(), SAVE_EVERY, streamless=None)
+    evening.saving.clear()
+    try:
+        cpu = Cpu([server.pid])
+        before = cpu.rss
+        began = time.monotonic()
+        for number in range(tables):
+            evening.start_table(number, began + number / JOINS_PER_SECOND)
+        log(f"restart: {tables:,} tables join within {tables / JOINS_PER_SECOND:.0f} s")
+        phones = len(evening.everyone)
+        opened_by = time.monotonic() + tables / JOINS_PER_SECOND + 60
+        while sum(p.open for p in evening.everyone) < phones and time.monotonic() < opened_by:
+            await asyncio.sleep(0.5)
+        await asyncio.sleep(SETTLE)
+        cpu.share()
+        rest_since = time.monotonic()
+        await asyncio.sleep(REST)
+        streams = sum(p.open for p in evening.everyone)
+        rest = {**memory_and_cpu(cpu, REST), "streams": streams, "memory_before": round(before, 1)}
+        answers = evening.samples.answers
+        rest["requests"] = sum(1 for at, _kind, _ms in answers if at >= rest_since)
+        log(
+            f"at rest: {streams:,} streams, {rest['memory']:.0f} MB (before: {before:.0f} MB), "
+            f"server {rest['cpu']['server']:.3f} cores, machine {rest['cpu']['busy']:.2f}"
+        )
+        evening.saving.set()
+        await asyncio.sleep(window)  # the evening going on
+
+        evening.saving.clear()
+        asked = time.monotonic()
+        await asyncio.to_thread(stop_server, server)
+        down = time.monotonic()
+        server = await asyncio.to_thread(start_server, "granian", env, port, log_name)
+        up = time.monotonic()
+        evening.saving.set()
+        log(f"restart: stopped in {down - asked:.1f} s, answering again {up - down:.1f} s later")
+
+        def back(phone: Phone) -> bool:
+            return phone.open and phone.opened_at > asked and phone.version >= phone.told
+
+        while time.monotonic() - asked < BACK_WITHIN:
+            if all(back(phone) for phone in evening.everyone):
+                break
+            await asyncio.sleep(0.1)
+        all_back = time.monotonic()
+        missing = sum(not back(phone) for phone in evening.everyone)
+        reconnects = [
+            ms for at, kind, ms in evening.samples.answers if kind == "stream" and at > asked
+        ]
+        during = Counter(
+            f"{kind} {what}" for at, kind, what in evening.samples.errors if asked <= at < all_back
+        )
+        log(
+            f"restart: every phone back {all_back - asked:.1f} s after the SIGTERM "
+            f"({missing} not), errors meanwhile {dict(during)}"
+        )
+
+        # The evening after: a window measured against the budgets.
+        cpu = Cpu([server.pid])
+        since = time.monotonic()
+        # Long enough for SAVES_PER_STEP saves (about 30 s at 1,000 tables), at most AFTER.
+        measured = min(AFTER, max(window, 1.1 * SAVES_PER_STEP * sum(SAVE_EVERY) / 2 / tables))
+        await asyncio.sleep(measured)
+        until = time.monotonic()
+        usage = cpu.share()
+        await asyncio.sleep(SEEN_WAIT)
+        kinds, seen, errors, requests = summary(evening.samples, since, until, since)
+        after = Step(
+            tables=tables,
+            seconds=round(until - since, 1),
+            requests=requests,
+            rps=requests / (until - since),
+            kinds=kinds,
+            seen={"count": len(seen), "p50": percentile(seen, 0.5), "p95": percentile(seen, 0.95)},
+            errors=dict(errors),
+            load=" ".join(f"{x:.2f}" for x in os.getloadavg()),
+            cpu=usage,
+            memory=round(cpu.rss, 1),
+            streams=sum(phone.open for phone in evening.everyone),
+        )
+        log("after the restart: " + describe(after))
+        return {
+            "tables": tables,
+            "phones": phones,
+            "rest": rest,
+            "restart": {
+                "stopped": round(down - asked, 2),
+                "answering": round(up - asked, 2),
+                "all_back": round(all_back - asked, 2),
+                "not_back": missing,
+                "reconnect_p50": percentile(reconnects, 0.5),
+                "reconnect_p99": percentile(reconnects, 0.99),
+                "errors_meanwhile": dict(during),
+            },
+            "after": after.__dict__,
+            "machine": machine(),
+        }
+    finally:
+        await evening.end()
+        await asyncio.to_thread(stop_server, server)
+
+
 def seeded(env: dict[str, str], tables: int) -> list[dict]:
     manage(env, "manage.py", "migrate", "--no-input", "--verbosity", "0")
     return json.loads(manage(env, str(BENCH / "seed.py"), "evening", str(tables)))
@@ -893,7 +1055,8 @@ def measure(name: str, env: dict[str, str], servers: int, steps: list[int], wind
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("what", choices=["sqlite", "postgres", "report"])
+    parser.add_argument("what", choices=["sqlite", "postgres", "restart", "report"])
+    parser.add_argument("--tables", type=int, default=BUDGET_TABLES, help="restart: tables")
     parser.add_argument(
         "--steps", help="tables at each step (100,200,300,400,500,750,1000,1500,2000)"
     )
@@ -903,6 +1066,16 @@ def main() -> None:
     steps = [int(step) for step in (args.steps or "").split(",") if step]
     if args.what == "report":
         report()
+        return
+    if args.what == "restart":
+        database = TMP / "evening.sqlite3"
+        for stale in TMP.glob("evening.sqlite3*"):
+            stale.unlink()
+        env = django_env(database)
+        log(f"restart: seeding {args.tables} games of four players")
+        games = seeded(env, args.tables)
+        kept = asyncio.run(rest_and_restart(env, free_port(), games, args.tables, args.window))
+        (TMP / "evening-restart.json").write_text(json.dumps(kept, indent=1))
         return
     if args.what == "sqlite":
         database = TMP / "evening.sqlite3"

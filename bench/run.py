@@ -97,10 +97,9 @@ def server_command(kind: str, port: int) -> list[str]:
     raise SystemExit(f"unknown server {kind!r}")
 
 
-@contextmanager
-def running_server(kind: str, env: dict[str, str], port: int, log_name: str = "server.log"):
-    """The server, in its own process group, stopped (and its workers with it) on the way out."""
-    logfile = (TMP / log_name).open("w")
+def start_server(kind: str, env: dict[str, str], port: int, log_name: str = "server.log"):
+    """The server, in its own process group, once it answers /healthz (at most 30 s)."""
+    logfile = (TMP / log_name).open("a")
     process = subprocess.Popen(
         server_command(kind, port),
         cwd=ROOT,
@@ -109,30 +108,43 @@ def running_server(kind: str, env: dict[str, str], port: int, log_name: str = "s
         stderr=subprocess.STDOUT,
         start_new_session=True,
     )
+    logfile.close()  # the server holds its own copy
+    deadline = time.monotonic() + 30
+    while True:
+        if process.poll() is not None:
+            raise SystemExit(f"the server stopped: see {TMP / log_name}")
+        try:
+            with urllib.request.urlopen(f"http://{HOST}:{port}/healthz", timeout=2) as answer:
+                if answer.status == 200:
+                    return process
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            stop_server(process)
+            raise SystemExit("the server did not answer /healthz within 30 s")
+        time.sleep(0.2)
+
+
+def stop_server(process: subprocess.Popen) -> None:
+    """Stop the server and its workers (SIGTERM to its process group, SIGKILL after 15 s)."""
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=5)
+
+
+@contextmanager
+def running_server(kind: str, env: dict[str, str], port: int, log_name: str = "server.log"):
+    """The server (start_server), stopped (and its workers with it) on the way out."""
+    (TMP / log_name).write_text("")
+    process = start_server(kind, env, port, log_name)
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            if process.poll() is not None:
-                raise SystemExit(f"the server stopped: see {TMP / log_name}")
-            try:
-                with urllib.request.urlopen(f"http://{HOST}:{port}/healthz", timeout=2) as answer:
-                    if answer.status == 200:
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                raise SystemExit("the server did not answer /healthz within 30 s")
-            time.sleep(0.2)
         yield process
     finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGTERM)
-            try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait(timeout=5)
-        logfile.close()
+        stop_server(process)
 
 
 def manage(env: dict[str, str], *args: str) -> str:
