@@ -68,7 +68,7 @@ bench: setup
 # An evening of many tables (bench/evening.py): phones polling, saving and joining as rami.js
 # does, tables raised step by step until a budget is missed, on SQLite, then on a throwaway
 # PostgreSQL with one server and with two sharing a throwaway Redis; the curve and the budgets
-# go to bench/RESULTS.md. At most 10 minutes.
+# go to bench/RESULTS.md. At most 22 minutes.
 bench-evening: setup redis
 	$(PY) bench/evening.py sqlite
 	scripts/with-postgres scripts/with-redis $(PY) bench/evening.py postgres

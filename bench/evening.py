@@ -34,7 +34,7 @@ tables, the budget's point.
                                            # rest, then restarted under them (rest_and_restart)
     python bench/evening.py report         # bench/RESULTS.md's "An evening" section
 
-`make bench-evening` runs all three, in at most 10 minutes. Only 127.0.0.1 is ever targeted.
+`make bench-evening` runs all three, in at most 22 minutes. Only 127.0.0.1 is ever targeted.
 """
 
 from __future__ import annotations
