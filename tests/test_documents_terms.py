@@ -126,7 +126,9 @@ def game_page(client, game: Game, language: str) -> Element:
 
 def csv_rows(client, game: Game, language: str) -> list[list[str]]:
     content = get(client, f"/g/{game.edit_token}/export.csv", language)
-    return list(csv.reader(io.StringIO(content.removeprefix("\ufeff"))))
+    # Fields are separated as the language's spreadsheets expect (tests/test_csv_spreadsheets.py).
+    delimiter = "," if language == "en" else ";"
+    return list(csv.reader(io.StringIO(content.removeprefix("\ufeff")), delimiter=delimiter))
 
 
 @pytest.mark.parametrize("language", TRANSLATED)
