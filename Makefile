@@ -82,7 +82,7 @@ bench-evening: setup redis
 bench-pages: setup
 	$(PY) bench/in_process.py
 
-# The page on every phone (issue 22): the widest box of each page in each language and the chart
+# The page on every phone: the widest box of each page in each language and the chart
 # labels (bench/LAYOUT.md), the round form's height, the taps of a round and the screen after a
 # save at 320-1366 px (bench/ENTRY.md); printed, each file keeps its before and after.
 layout: setup

@@ -1,4 +1,4 @@
-"""The pages' cost in-process, against /healthz: `make bench-pages` (issue 23's budgets).
+"""The pages' cost in-process, against /healthz, and their budgets: `make bench-pages`.
 
 Each request goes through Django's test client (the whole middleware stack, the settings of
 `make run` but DEBUG's), on a throwaway SQLite database in a temporary folder: no server, no

@@ -1,4 +1,4 @@
-"""The round entry on the phones at the table, measured in Debian's Chromium (issue 22).
+"""The round entry on the phones at the table, measured in Debian's Chromium.
 
     .venv/bin/python bench/round_entry.py [--out FILE]
 

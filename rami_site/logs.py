@@ -15,8 +15,9 @@ import logging
 import re
 from datetime import UTC, datetime
 
-# /g/<edit-token>/... and /v/<view-token>/... (SPEC 2.3), /t/<edit-token>/... and
-# /w/<view-token>/... (a table's, SPEC 2.5), alone or inside a message; /t/new/ is no token.
+# /g/<edit-token>/... and /v/<view-token>/... (a game's), /t/<edit-token>/... and
+# /w/<view-token>/... (a table's), alone or inside a message; /t/new/ is no token. The URLs:
+# docs/architecture.md.
 TOKEN_IN_PATH = re.compile(r"/([gvtw])/(?!new(?![A-Za-z0-9_-]))[A-Za-z0-9_-]+")
 
 

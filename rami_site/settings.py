@@ -1,9 +1,10 @@
 """Settings for the Rami score keeper, read from the environment.
 
 Development defaults are safe to run on a laptop; with DJANGO_DEBUG=false the app refuses to
-start without DJANGO_SECRET_KEY. README.md ("Configuration") describes every variable:
-DJANGO_DEBUG, DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS, DATABASE_URL, DJANGO_HTTPS, DJANGO_ADMIN,
-RAMI_NEW_GAMES_PER_MINUTE and RAMI_TRUST_X_FORWARDED_FOR.
+start without DJANGO_SECRET_KEY. docs/deploy.md ("Configuration") describes every variable:
+those read here (DJANGO_DEBUG, DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS, DATABASE_URL,
+DJANGO_HTTPS, DJANGO_ADMIN, RAMI_NEW_GAMES_PER_MINUTE, RAMI_REDIS_URL, RAMI_PUBLIC_URL and
+RAMI_TRUST_X_FORWARDED_FOR) and those read by rami_site/asgi.py and scripts/serve.
 """
 
 import os
@@ -143,9 +144,10 @@ CACHES = {
         "OPTIONS": {"MAX_ENTRIES": 100_000},
     },
 }
-# More than one server (README, "Past one machine"): RAMI_REDIS_URL=redis://host:6379/0 counts
-# the limits in that Redis (Django's RedisCache), shared by every worker of every server. The
-# page fragments stay in each process: a fragment is keyed by its game's version, never stale.
+# More than one server (docs/deploy.md, "Several servers"): RAMI_REDIS_URL=redis://host:6379/0
+# counts the limits in that Redis (Django's RedisCache), shared by every worker of every server.
+# The page fragments stay in each process: a fragment is keyed by a digest of the rows it is
+# drawn from (Scoreboard.rounds_key), never stale.
 RAMI_REDIS_URL = (os.environ.get("RAMI_REDIS_URL") or "").strip()
 if RAMI_REDIS_URL:
     if not RAMI_REDIS_URL.startswith(("redis://", "rediss://", "unix://")):

@@ -1,7 +1,7 @@
 """Backing up and restoring whole games, links included (`backup_games`, `restore_games`).
 
 A backup file is the game's rami-game/1 export with one more field, `"backup"`, which import
-ignores (SPEC 2.2 lets export add fields):
+ignores (docs/formats.md, backup files):
 
     "backup": {"edit_token": "...", "view_token": "...", "first_dealer": 1,
                "created_at": "2025-01-31T20:15:00+00:00"}
@@ -10,7 +10,7 @@ A game whose seats or dealer were changed during it (Game.change_seating) keeps 
 so that its rounds keep their dealers: `"seating": [{"from": 5, "dealer": 2, "order": [0, 2,
 1, 3]}]` (from round 5, seat 2 deals, then the deal goes round in that order).
 
-A game kept at a table (SPEC 2.5) says which, and which member each player is (null for a
+A game kept at a table says which, and which member each player is (null for a
 guest), by the member's name, which is unique in its table:
 
     "backup": {..., "table": "<the table's edit token>", "members": ["Ana", null, "Cyril"]}

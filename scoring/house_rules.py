@@ -1,4 +1,4 @@
-"""The house rules in words, said in one place (SPEC 2.4).
+"""The house rules in words, said in one place (the rules: docs/formats.md, house rules).
 
 `in_words(house)` gives each rule as the form that sets it labels it (the start form's, a
 table's), its value as a game's rules page says it, and a few words when it differs from the

@@ -1,5 +1,5 @@
 """Which phone a request comes from: what a change to a game is made by, so that its Undo is
-offered on that phone only (SPEC 3; Game.undo).
+offered on that phone only (Game.undo; docs/at-the-table.md, changes, Undo and the history).
 
 A phone is a browser: a random name in a cookie, given on the first request that asks for it
 (`of`) and kept for two years. It names no person and opens nothing: anyone with the players'

@@ -111,7 +111,7 @@ def games(request: HttpRequest) -> list[RecentGame]:
     return [RecentGame(by_token[pair], pair[0]) for pair in pairs if pair in by_token]
 
 
-# This browser's recent tables (SPEC 2.5), kept the same way in a cookie of their own: "t" for a
+# This browser's recent tables, kept the same way in a cookie of their own: "t" for a
 # table's edit link, "w" for its watch-only link.
 
 TABLES_COOKIE = "rami_tables"

@@ -107,11 +107,11 @@ def card_suit(card: str) -> str | None:
 
 @dataclass(frozen=True)
 class Rules:
-    """The values a game plays by (SPEC 2.4): what a card left in hand costs, what a player who
-    never opened pays, what a hand rummy scores, the target and the jokers in the deck. The
-    defaults are the players' documents' (the seeds, SPEC 1 and 2.4: SEEDS below), which every
-    game plays by unless it sets its own; each value is checked on creation (RulesError
-    "bad_rule")."""
+    """The values a game plays by (docs/formats.md, house rules): what a card left in hand
+    costs, what a player who never opened pays, what a hand rummy scores, the target and the
+    jokers in the deck. The defaults are the players' documents' (the seeds: SEEDS below;
+    docs/at-the-table.md, counting points), which every game plays by unless it sets its own;
+    each value is checked on creation (RulesError "bad_rule")."""
 
     joker: int = 20
     ace: int = 11
@@ -128,7 +128,7 @@ class Rules:
     target_per_opponent: int = 100
     jokers_in_deck: int = JOKERS_IN_DECK
 
-    # Each number's range; None allowed where the SPEC allows it.
+    # Each number's range; None allowed where the rules object allows null (docs/formats.md).
     RANGES: ClassVar[dict[str, tuple[int, int]]] = {
         "joker": (0, 100),
         "ace": (1, 25),
@@ -203,7 +203,7 @@ class Rules:
         return NotOpenedSum(worth, self.not_opened_penalty, points, capped_by)
 
     def document(self) -> dict:
-        """Every value by its key, as rami-game/1 writes the rules object (SPEC 2.4)."""
+        """Every value by its key, as rami-game/1 writes the rules object (docs/formats.md)."""
         return {field.name: getattr(self, field.name) for field in fields(self)}
 
     def changes(self) -> dict:
@@ -569,7 +569,7 @@ class RoundEntry:
         return round_winners(self.hands, self.winner, rules)
 
     def document(self, names: Sequence[str]) -> dict:
-        """The round as rami-game/1 writes it (SPEC 2.2, without the computed fields), and as
+        """The round as rami-game/1 writes it (docs/formats.md, without the computed fields), and as
         the history keeps it."""
         document: dict = {}
         if self.blocked:
@@ -608,7 +608,7 @@ class RoundEntry:
         hands = []
         for seat, name in enumerate(names):
             hand = written.get(name)
-            # In a hand rummy every opponent had, by definition, never opened (SPEC 2.4).
+            # In a hand rummy every opponent had, by definition, never opened (docs/formats.md).
             opened_unless_said = seat == winner or not hand_rummy
             if hand is None:
                 hands.append(Hand(opened=opened_unless_said))

@@ -1,4 +1,4 @@
-"""Forms of a table's pages (SPEC 2.5): start a table, start a game from it, change the rules
+"""Forms of a table's pages: start a table, start a game from it, change the rules
 of its next games, add or rename a member, keep a finished game's group together. They only
 gather what was typed; the rules of names, members and games are checked by the Table methods
 (and scoring.rules under them), whose RulesError each form puts next to the field concerned

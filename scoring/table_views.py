@@ -1,4 +1,4 @@
-"""Views of a table (SPEC 2.5): a group's own page, its new games, its standings across games.
+"""Views of a table: a group's own page, its new games, its standings across games.
 
 A table is reached like a game: by its edit link `/t/<edit-token>/` (start games, add and rename
 members) and by its watch-only link `/w/<view-token>/`, which changes nothing and shows no edit

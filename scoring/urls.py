@@ -46,7 +46,7 @@ urlpatterns = [
     path("g/<token:token>/rules/", views.game_rules_page, EDIT, name="game_rules"),
     path("v/<token:token>/rules/", views.game_rules_page, WATCH, name="view_rules"),
     path("g/<token:token>/history/", views.history_page, name="history"),
-    # Tables (SPEC 2.5): /t/ the edit link, /w/ the watch-only link ("new" is never a token).
+    # Tables: /t/ the edit link, /w/ the watch-only link ("new" is never a token).
     path("t/new/", table_views.table_start, name="table_start"),
     path("t/<token:token>/", table_views.table_page, EDIT, name="table"),
     path(

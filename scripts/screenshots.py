@@ -1,8 +1,8 @@
-"""Retake the screenshots in docs/: a game in progress on a phone (README.md), the round form
-with the live preview, the phone after the save (and a 360 x 740 phone after a save), the
-round taken back by Undo to be put right and the history after it, two phones' versions of
-one round, a 44-round game of six long names on a 320 px phone and on a laptop, and a finished
-game with its chart and statistics in light and dark.
+"""Retake the screenshots in docs/ (README.md and docs/at-the-table.md show them): a game in
+progress on a phone, the round form with the live preview, the phone after the save (and a
+360 x 740 phone after a save), the round taken back by Undo to be put right and the history
+after it, two phones' versions of one round, a 44-round game of six long names on a 320 px
+phone and on a laptop, and a finished game with its chart and statistics in light and dark.
 
     .venv/bin/python scripts/screenshots.py      (or: make screenshots)
 

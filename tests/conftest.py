@@ -45,7 +45,8 @@ def every_kind_game(db) -> Game:
 
 
 def thursday() -> dict:
-    """SPEC 2.5's worked example: three finished games of Ana, Boris, Cyril and Dana."""
+    """rami-table/1's worked example (docs/formats.md): three finished games of Ana, Boris,
+    Cyril and Dana."""
     return json.loads((GAMES / "thursday_cards.json").read_text())
 
 
@@ -55,7 +56,7 @@ def thursday_table(db) -> Table:
 
 
 def big_table(games: int) -> Table:
-    """A table of `games` games: the SPEC example's three again and again, every fifth game
+    """A table of `games` games: the worked example's three again and again, every fifth game
     with a guest in Boris's seat and every seventh left unfinished."""
     document = thursday()
     examples = document["games"]

@@ -29,9 +29,9 @@ def every_kind_document() -> dict:
 
 
 def group_table_document(rounds: int = 4) -> dict:
-    """SPEC 2.5's Thursday table with long-ish names, its three games played four times (twelve
-    finished games: every member ranked), and one more game with a fifth member, Emil, who is
-    therefore listed apart as not ranked yet."""
+    """The Thursday table (docs/formats.md) with long-ish names, its three games played four
+    times (twelve finished games: every member ranked), and one more game with a fifth member,
+    Emil, who is therefore listed apart as not ranked yet."""
     document = _renamed(json.loads((GAMES / "thursday_cards.json").read_text()), NAMES)
     games = []
     for _ in range(rounds):

@@ -1,4 +1,4 @@
-"""Reading a page as a person sees it, for the tests' asserts (STYLE.md rule 9).
+"""Reading a page as a person sees it, for the tests' asserts.
 
 `read(response)` parses an answer (a whole page or an htmx fragment) with lxml; CSS selectors
 (cssselect) find its parts:

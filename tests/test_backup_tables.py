@@ -1,4 +1,4 @@
-"""backup_games and restore_games keep tables (SPEC 2.5): each table with its links and
+"""backup_games and restore_games keep tables: each table with its links and
 members, each game at its table, each player the member they were; and backups from before
 tables still restore."""
 
@@ -25,7 +25,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def two_tables() -> list[Table]:
-    """The SPEC example's table (house rules set since), with a game of a guest in play;
+    """The worked example's table (house rules set since), with a game of a guest in play;
     a second table of a kept game; and, apart, a game at no table."""
     thursday_table = exchange.import_table(thursday())
     Table.objects.filter(pk=thursday_table.pk).update(house_rules={"joker": 25})

@@ -1,4 +1,4 @@
-"""The score chart's labels stay inside its drawing (issue 25): a shortened name at a line end
+"""The score chart's labels stay inside its drawing: a shortened name at a line end
 ends before the right edge however wide its letters, and the target's label does not stand over
 the top when the target line is the plot's top line. The browser's side of it (every label of
 every chart inside its SVG at 320 and 390 px, in every language) is

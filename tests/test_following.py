@@ -1,4 +1,4 @@
-"""Following the game (issue 24): when a game is rematched, every page that was on it moves to
+"""Following the game: when a game is rematched, every page that was on it moves to
 the new game by its next poll, the players' phones by the players' link and the watchers by the
 watch-only link, and the new page says "New game: …" once."""
 

@@ -1,7 +1,7 @@
-"""The game page at the table (issue 13): the latest rounds first with the older folded, the
+"""The game page at the table: the latest rounds first with the older folded, the
 saved round confirmed with its Undo, every error at once with the other players' points kept,
 a never-opened hand's points explained, a round entered on two phones saved once, and a live
-update that sends only what changed. Entry mistakes (issue 22): a card the deck cannot hold is
+update that sends only what changed. Entry mistakes: a card the deck cannot hold is
 said next to the player holding it, as it is tapped and on the first save, with the others."""
 
 import gzip

@@ -1,5 +1,5 @@
-"""House rules (SPEC 2.4): a game plays by its own card values, penalties, hand-rummy score and
-target; the seeds' rules stay the default everywhere."""
+"""House rules (docs/formats.md): a game plays by its own card values, penalties, hand-rummy
+score and target; the seeds' rules stay the default everywhere."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ VARIANT = {
     "hand_rummy": "double",
     "target": 500,
 }
-# SPEC 2.4's worked example.
+# The worked example of docs/formats.md, house rules.
 EXAMPLE = {
     "format": "rami-game/1",
     "players": ["Ana", "Boris", "Cyril"],

@@ -27,7 +27,7 @@ def few_rounds_a_transaction(monkeypatch):
 
 
 def many_games(count: int) -> dict:
-    """The SPEC example's table with `count` games, its three again and again."""
+    """The worked example's table with `count` games, its three again and again."""
     document = thursday()
     examples = document["games"]
     document["games"] = [copy.deepcopy(examples[number % 3]) for number in range(count)]

@@ -101,7 +101,7 @@ def test_saving_and_previewing_a_round_never_read_every_round(
     assert preview.status_code == 200
     points = read(preview).one("#points-1")
     assert (points.text, points.get("hx-swap-oob")) == ("2", "true")
-    # The budgets of a save (issue 23): 10 queries, 15 with the htmx answer (the new board),
+    # The budgets of a save: 10 queries, 15 with the htmx answer (the new board),
     # whatever the number of rounds, counted as the test transaction runs them.
     with django_assert_max_num_queries(10):
         assert client.post(page, save_data()).status_code == 303

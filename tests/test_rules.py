@@ -1,4 +1,5 @@
-"""The rules module on its own: SPEC 1 rule by rule, the worked examples, and properties."""
+"""The rules module on its own: the rules of docs/at-the-table.md (counting points) one by one,
+the worked examples, and properties."""
 
 import pytest
 from hypothesis import given
@@ -33,7 +34,7 @@ def cards(text: str) -> tuple[str, ...]:
     return tuple(text.split())
 
 
-# SPEC 2.1, as written
+# The interface in docs/architecture.md, as written
 
 
 def test_the_interface_of_spec_2_1():
@@ -51,7 +52,7 @@ def test_the_interface_of_spec_2_1():
     assert (s.finished, s.winner, s.tie_break) == (True, 1, False)
 
 
-# 1.1 Cards
+# Cards and their value in hand
 
 
 @pytest.mark.parametrize(
@@ -100,7 +101,7 @@ def test_the_deck_is_worth_what_max_hand_value_says():
     assert hand_value(deck, SEEDS) == MAX_HAND_VALUE == 840
 
 
-# 1.2 Scoring a round
+# Scoring a round
 
 
 def test_winner_scores_zero_and_others_their_hand_value():
@@ -332,7 +333,7 @@ def test_invalid_input_raises_rules_error_with_a_code(make, code):
     assert str(caught.value)
 
 
-# 1.3 Target and end of game
+# Target and end of game
 
 
 @pytest.mark.parametrize(("players", "target"), [(2, 100), (3, 200), (4, 300), (5, 400), (6, 500)])
@@ -364,7 +365,7 @@ def test_tie_break_round_settles_it():
     assert after[-1].winner == 1
 
 
-# 1.4 The worked examples
+# The worked examples
 
 
 def test_example_ace_joker_and_five():

@@ -1,4 +1,4 @@
-"""The rules module's interface as it is published (the specification's lines, word for word),
+"""The rules module's interface as it is published (docs/architecture.md, word for word),
 and the promise that keeps the app from leaning on its defaults: every call in scoring/ of a
 function that scores passes the rules it scores by."""
 

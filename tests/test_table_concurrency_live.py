@@ -1,4 +1,4 @@
-"""A table's changes at the same moment from many phones, over real HTTP (issue 21's races).
+"""A table's changes at the same moment from many phones, over real HTTP.
 
 tests/test_table_concurrency.py calls scoring.tables from threads; here each phone is a real
 client of pytest-django's live server (127.0.0.1), each request in its own server thread with

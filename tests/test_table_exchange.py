@@ -1,4 +1,4 @@
-"""rami-table/1 (SPEC 2.5): export, import through the game importer, the commands, and every
+"""rami-table/1 (docs/formats.md): export, import through the game importer, the commands, and every
 kind of bad file refused in one line with nothing created."""
 
 import copy

@@ -1,4 +1,4 @@
-"""Members who come and go (issue 24): a member retires (kept in the games, the standings and
+"""Members who come and go: a member retires (kept in the games, the standings and
 head to head, not offered for new games) and comes back; one who never played is removed.
 The Table methods, the table page's buttons, rami-table/1's "retired" and the backups."""
 

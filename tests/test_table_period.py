@@ -1,4 +1,4 @@
-"""Standings over a period (issue 24): this month, this year or all time, counting the games
+"""Standings over a period: this month, this year or all time, counting the games
 started in it in the server's time zone; on the table page (?period=) and in the export."""
 
 import json
@@ -16,7 +16,7 @@ from tests.pages import read
 
 pytestmark = pytest.mark.django_db
 
-# "Today" in these tests: the SPEC's three games are moved to last November (game 1), this
+# "Today" in these tests: the worked example's three games are moved to last November (game 1), this
 # January (game 2) and this March (game 3).
 NOW = datetime(2027, 3, 15, 12, 0, tzinfo=UTC)
 STARTED = ["2026-11-05T19:30:00Z", "2027-01-14T19:30:00Z", "2027-03-04T19:30:00Z"]

@@ -1,5 +1,5 @@
 """Undo is the phone's own, taking back a save is a correction, the history restores nothing
-silently, and a conflict shows the difference (issue 20). Each phone is a test client of its
+silently, and a conflict shows the difference. Each phone is a test client of its
 own (its own cookies, so its own phone: scoring.phones)."""
 
 import pytest
@@ -106,7 +106,7 @@ def test_an_undo_that_a_later_change_depends_on_says_why_and_changes_nothing(ana
 
 
 def test_anas_undo_to_fix_while_boriss_phone_is_open(ana, boris):
-    """The evening of the issue: Ana takes back round 3 to tick "Not opened yet"; Boris's
+    """An evening at the table: Ana takes back round 3 to tick "Not opened yet"; Boris's
     phone never offers an Undo of it; the game ends on the corrected totals."""
     game = Game.start(["Ana", "Boris"])
     url = page(game)

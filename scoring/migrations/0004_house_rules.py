@@ -1,4 +1,4 @@
-"""Each game's house rules (SPEC 2.4): {} for every game stored before, which keeps the seeds'."""
+"""Each game's house rules: {} for every game stored before, which keeps the seeds'."""
 
 from django.db import migrations, models
 

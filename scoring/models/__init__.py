@@ -1,5 +1,5 @@
 """Games, their players, rounds and hands, and the history of every change (game.py,
-rounds.py); tables (a group's games, SPEC 2.5) and their members (table.py).
+rounds.py); tables (a group's games) and their members (table.py).
 
 A round is recorded, edited, deleted and restored only through the `Game` methods, each in one
 transaction with the game locked, the points computed by `scoring.rules` and stored. The web

@@ -38,7 +38,7 @@ class _RulesAttribute(DeferredAttribute):
 
 
 class RulesField(models.JSONField):
-    """House rules (SPEC 2.4) as one rules.Rules value, stored as the values that differ from
+    """House rules (docs/formats.md) as one rules.Rules value, stored as the values that differ from
     the seeds' (Rules.changes()): {} for a game or a table that plays by the players'
     documents, every game stored before house rules among them. RulesError when the stored
     values are not rules."""

@@ -119,13 +119,13 @@ class Game(models.Model):
     # Kept in step with the rounds by refresh_standing(), so that lists need no totals.
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
     winner_seat = models.PositiveSmallIntegerField(null=True, blank=True)
-    # The rules this game plays by (SPEC 2.4); stored as what differs from the seeds'.
+    # The rules this game plays by (docs/formats.md); stored as what differs from the seeds'.
     house_rules = RulesField()
     # The rematch of this game, made once: every later tap, and every watcher, goes there.
     next_game = models.OneToOneField(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="previous_game"
     )
-    # The table (group) this game was played at, if any (SPEC 2.5).
+    # The table (group) this game was played at, if any (docs/at-the-table.md, tables).
     table = models.ForeignKey(
         "Table", on_delete=models.SET_NULL, null=True, blank=True, related_name="games"
     )

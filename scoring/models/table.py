@@ -1,4 +1,4 @@
-"""Tables (a group's games, SPEC 2.5) and their members: a table changes only through its own
+"""Tables (a group's games) and their members: a table changes only through its own
 methods, as a game does (scoring/models/game.py), under the same lock helper."""
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ MAX_TABLE_NAME_LENGTH = 60
 
 
 class Table(models.Model):
-    """A group that plays together week after week (SPEC 2.5): its members, its games and
+    """A group that plays together week after week: its members, its games and
     their standings across games, reached like a game by an edit link and a view link.
 
     Its games are ordinary games (`Game.table`), whose players are its members
@@ -48,7 +48,7 @@ class Table(models.Model):
     name = models.CharField(max_length=MAX_TABLE_NAME_LENGTH)
     edit_token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
     view_token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
-    # The house rules of the table's new games (SPEC 2.4), as Game.house_rules keeps them.
+    # The house rules of the table's new games, as Game.house_rules keeps them.
     house_rules = RulesField()
     # Grows with every change to the table itself (its rules, its members: _log), so that a
     # form sent from a page older than another phone's change is told so, as a round's is.
@@ -574,7 +574,7 @@ class Member(models.Model):
 class TableEvent(models.Model):
     """One change to a table itself, kept for its history with when it was made: its rules
     for the next games changed, a member added, renamed, retired, back, or removed. `before`
-    and `after` say what changed (the rules' changes from the seeds, SPEC 2.4; a member's
+    and `after` say what changed (the rules' changes from the seeds; a member's
     name before a rename)."""
 
     class Kind(models.TextChoices):

@@ -1,4 +1,4 @@
-"""The game page at a real table (issue 13), on a 390 x 844 phone, a 320 x 640 one and a
+"""The game page at a real table, on a 390 x 844 phone, a 320 x 640 one and a
 1366 x 800 laptop: a long game with long names, the entry one tap from the top and one screen
 tall, the saved round in view with its Undo, errors in view, a round entered on two phones,
 live updates that bring only what changed, and no page wider than its screen in any language."""

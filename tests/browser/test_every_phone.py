@@ -1,4 +1,4 @@
-"""Every phone at the table (issue 22): rounds played one after another by taps, on a 360 x 740
+"""Every phone at the table: rounds played one after another by taps, on a 360 x 740
 phone, a 390 x 844 one, a 320 x 640 one and a 1366 x 800 laptop. After each save the answer
 stands where the last one stood, and shows, without a scroll, the confirmation with its Undo,
 every player's new total and the next round's entry down to Save; the next round is tapped

@@ -1,4 +1,4 @@
-"""Three browsers at one table follow a rematch (issue 24): two phones on the players' link and
+"""Three browsers at one table follow a rematch: two phones on the players' link and
 a watch-only laptop. One phone taps Rematch; the other phone and the laptop move to the new
 game by themselves within one poll (every 2 s), each by its own link, saying "New game: …"."""
 
@@ -64,7 +64,7 @@ def test_two_phones_and_a_watching_laptop_follow_a_rematch(db, opened):
     expect(laptop.locator(".banner.notice")).to_have_count(1)
 
 
-# The race of the tap and the live update (issue 33): the phone that taps Rematch may have a
+# The race of the tap and the live update: the phone that taps Rematch may have a
 # poll of the old game on its way, which the server answers after the rematch: with the new
 # game's notice and a redirect to it. Made to happen every time: the poll's answer comes back
 # before the tap's, and (the second case) another poll is sent after the tap's answer and

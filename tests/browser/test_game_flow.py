@@ -29,7 +29,7 @@ def test_the_worked_examples_tapped_in_with_live_preview(page: Page):
     assert_accessible(page)
     page.evaluate("window.stillTheSamePage = true")
 
-    # SPEC 1.4: an ace, a joker and a five left.
+    # Worked example: an ace, a joker and a five left.
     choose_winner(page, "Ana")
     tap_cards(page, "Boris", "AH JK 5C")
     expect_preview(page, "Boris", "36")
@@ -41,7 +41,7 @@ def test_the_worked_examples_tapped_in_with_live_preview(page: Page):
     expect_totals(page, 0, 36, 10, 4)
     expect(page.get_by_role("heading", name=re.compile("Round 2"))).to_be_visible()
 
-    # SPEC 1.4: hand rummy (here by Cyril, with three opponents).
+    # Worked example: hand rummy (here by Cyril, with three opponents).
     choose_winner(page, "Cyril")
     page.get_by_label("Hand rummy").check()
     expect(hand(page, "Ana").locator(".picker")).to_be_hidden()
@@ -49,7 +49,7 @@ def test_the_worked_examples_tapped_in_with_live_preview(page: Page):
     save(page)
     expect_totals(page, 200, 236, 10, 204)
 
-    # SPEC 1.4: four players, only one never opened; 8 cards in 8 taps, suits left out.
+    # Worked example: four players, only one never opened; 8 cards in 8 taps, suits left out.
     choose_winner(page, "Ana")
     tap_cards(page, "Boris", "3H 4H")
     not_opened(page, "Cyril")

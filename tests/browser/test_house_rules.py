@@ -48,7 +48,8 @@ def test_a_game_with_house_rules_from_the_start_form_to_the_board(page: Page):
         "hand rummy doubles, fixed target"
     )
 
-    # SPEC 2.4's worked example, round 1: A♥ joker 5♣ is 1 + 50 + 5; Cyril never opened, 49.
+    # The house rules' worked example (docs/formats.md), round 1: A♥ joker 5♣ is 1 + 50 + 5;
+    # Cyril never opened, 49.
     choose_winner(page, "Ana")
     tap_cards(page, "Boris", "AH JK 5C")
     expect_preview(page, "Boris", "56")

@@ -1,4 +1,4 @@
-"""The tables of a game and of a group on the narrowest phones (issue 22), in every language: the
+"""The tables of a game and of a group on the narrowest phones, in every language: the
 round table, the statistics, the standings and head to head fit a 320 or 360 px screen with four
 players (the standings as a card a member), six players scroll the round table inside its box
 with the names and round numbers pinned, every chart label lies inside its SVG from 320 to

@@ -1,4 +1,4 @@
-"""A group over time on a phone (issue 24): a member retires, stays in the standings, is not
+"""A group over time on a phone: a member retires, stays in the standings, is not
 offered for a new game and comes back; the standings switch to this month and back. The page
 passes axe and nothing on it is wider than a small phone at each step."""
 
@@ -15,8 +15,8 @@ from tests.conftest import thursday
 
 
 def the_table() -> Table:
-    """The SPEC's three games: the last one (Boris, Cyril, Dana) started today, the others
-    long ago."""
+    """The worked example's three games (docs/formats.md): the last one (Boris, Cyril, Dana)
+    started today, the others long ago."""
     table = exchange.import_table(thursday())
     games = list(table.games.order_by("created_at"))
     long_ago = timezone.now() - timedelta(days=800)

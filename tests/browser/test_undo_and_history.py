@@ -1,4 +1,4 @@
-"""The evening of issue 20 at 390 by 844 px, on real phones: Ana takes back a round to put it right
+"""An evening at 390 by 844 px, on real phones: Ana takes back a round to put it right
 while Boris's phone is open; the history after it; two phones with different versions of one
 round, and the difference between them."""
 

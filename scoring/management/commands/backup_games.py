@@ -1,5 +1,5 @@
 """`manage.py backup_games FOLDER`: every game as a rami-game/1 backup file in FOLDER, and
-every table (its name, members and house rules; SPEC 2.5) in FOLDER/tables."""
+every table (its name, members and house rules) in FOLDER/tables."""
 
 import os
 from pathlib import Path
