@@ -55,7 +55,7 @@ def _winner() -> ExampleSeat:
 
 
 EXAMPLES = (
-    # The four round ends of SPEC 1.4, then a blocked round.
+    # The four worked examples of docs/at-the-table.md (counting points), then a blocked round.
     Example(
         key="ace_joker_five",
         title=_("An ace, a joker and a five left"),
@@ -114,7 +114,8 @@ EXAMPLES = (
         title=_("A blocked round with three players"),
         explanation=_(
             "The draw pile ran out and nobody went out. Two players share the lowest hand "
-            "value, so both score 0; the third never opened, so the penalty is added."
+            "value, so both win the round and score 0; the third never opened, so the penalty "
+            "is added."
         ),
         seats=(
             ExampleSeat("player", 1, ("4H", "3C")),

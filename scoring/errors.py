@@ -43,7 +43,7 @@ MESSAGES = {
     "winner_has_cards": _("The winner went out, so no cards are left in the winner's hand."),
     "winner_out_of_range": _("The winner must be one of the %(count)s players."),
     "hand_rummy_opened": _("A hand rummy needs every opponent not to have opened yet."),
-    "hand_rummy_blocked": _("A blocked round has no winner, so it cannot be a hand rummy."),
+    "hand_rummy_blocked": _("Nobody went out in a blocked round, so it cannot be a hand rummy."),
     "no_jokers": _("This game's deck has no jokers (a house rule), so no hand can hold one."),
     # too_many_copies: a count, so ngettext in rules_error_message.
     "player_count": _("A game has 2 to 6 players, not %(count)s."),

@@ -1,5 +1,5 @@
-"""The exchange formats: `rami-game/1`, a whole game as JSON (SPEC 2.2), and beside it
-`rami-table/1`, a group's games (SPEC 2.5).
+"""The exchange formats: `rami-game/1`, a whole game as JSON, and beside it `rami-table/1`, a
+group's games; docs/formats.md describes both.
 
 `parse_game` turns a document into player names and `rules.RoundEntry` values without touching
 the database (or raises `ExchangeError` saying what is wrong and where); `import_game` makes a
@@ -109,7 +109,7 @@ def parse_round(
     """One round of a document, checked by the rules (its points computed once to that end)."""
     if not isinstance(document, Mapping):
         raise _fail(round_number, "a round must be an object")
-    unknown = set(document) - {"winner", "blocked", "hand_rummy", "hands", "points"}
+    unknown = set(document) - {"winner", "winners", "blocked", "hand_rummy", "hands", "points"}
     if unknown:
         raise _fail(round_number, f"unknown field {json.dumps(sorted(unknown)[0])}")
     blocked = document.get("blocked", False)
@@ -118,7 +118,7 @@ def parse_round(
         raise _fail(round_number, '"blocked" and "hand_rummy" must be true or false')
     seats = {name: seat for seat, name in enumerate(names)}
     winner_name = document.get("winner")
-    # On export a blocked round carries its computed winner; import ignores it.
+    # On export a blocked round carries its computed winner(s); import ignores them.
     if blocked:
         pass
     elif winner_name is None:
@@ -163,7 +163,7 @@ class GameDocument:
 
 
 def parse_rules(document: object) -> rules.Rules:
-    """The `rules` object of a document (SPEC 2.4), absent meaning the seeds' rules; raises
+    """The `rules` object of a document (docs/formats.md), absent meaning the seeds' rules; raises
     ExchangeError saying which key is wrong and why."""
     if document is None:
         return rules.SEEDS
@@ -238,7 +238,8 @@ def let_others_write() -> None:
 
 def export_game(game: Game) -> dict:
     """The whole game as rami-game/1, with the computed fields that export adds: each round's
-    points (and a blocked round's single lowest hand as its winner), the totals, the status."""
+    points, a blocked round's winners (every player with its lowest hand, in seat order; and
+    as its "winner" that player when there is one alone, else null), the totals, the status."""
     names = game.names
     target = game.target
     rounds = list(game.rounds.with_hands())
@@ -250,8 +251,9 @@ def export_game(game: Game) -> dict:
         document = entry.document(names)
         document["points"] = dict(zip(names, scored, strict=True))
         if entry.blocked:
-            winners = entry.winners(game.rules)
-            document["winner"] = names[winners[0]] if len(winners) == 1 else None
+            winners = [names[seat] for seat in entry.winners(game.rules)]
+            document["winner"] = winners[0] if len(winners) == 1 else None
+            document["winners"] = winners
         documents.append(document)
     standing = after[-1] if after else rules.standing([0] * len(names), target)
     return {
@@ -363,7 +365,7 @@ def dumps(document: dict) -> str:
     return json.dumps(document, ensure_ascii=False, indent=2)
 
 
-# A group's games: rami-table/1 (SPEC 2.5), each game a rami-game/1 document as above
+# A group's games: rami-table/1, each game a rami-game/1 document as above
 
 TABLE_FORMAT = "rami-table/1"
 # A table file's games; what a group plays in years, and a file that still reads in seconds.
@@ -453,7 +455,7 @@ def _exported_standings(table: Table, period: str) -> dict:
 
 
 def _started(moment: datetime) -> str:
-    """A time as ISO 8601 in UTC, "Z" for the zone as SPEC 2.5 writes it."""
+    """A time as ISO 8601 in UTC, "Z" for the zone, as docs/formats.md writes it."""
     return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from django import forms
 from django.utils.html import format_html_join
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from . import house_rules, rules
 from .cards import read_typed
@@ -25,7 +26,7 @@ VALUE_ERRORS = {"not_a_number", "negative_value", "value_too_large", "value_too_
 
 
 class HouseRulesForm(forms.Form):
-    """A form that sets house rules (SPEC 2.4): the start form's for a game, a table's for its
+    """A form that sets house rules: the start form's for a game, a table's for its
     games (when it starts, and later on its rules page), and the rules of one game started at
     a table. `cleaned_data["house_rules"]` is the rules.Rules typed (None when a value is
     wrong; the error is next to it).
@@ -436,7 +437,11 @@ class RoundForm(forms.Form):
                         "autocomplete": "off",
                         "autocapitalize": "characters",
                         "spellcheck": "false",
-                        "placeholder": "AH JK 5C",
+                        # Translators: an example of a hand typed in the card notation (an ace
+                        # of hearts, a joker, a five of clubs): each rank as your card keys show
+                        # it (the "card face" letters, e.g. sv "E" for the ace), then the suit's
+                        # letter S H D C; JK is the joker. Only letters that the field reads.
+                        "placeholder": pgettext_lazy("card notation", "AH JK 5C"),
                         "class": "cards-text",
                     }
                 ),

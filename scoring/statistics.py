@@ -28,9 +28,9 @@ class PlayedRound:
         return self.winner is None
 
     def won_by(self, seat: int) -> bool:
-        """Went out: a round won. A blocked round has nobody who went out, so nobody wins it,
-        not even its lowest hands, which score 0 all the same."""
-        return seat == self.winner
+        """Won the round: went out, or held the lowest hand of a blocked round, whom the
+        players' rules declare its winner (each of them, when the lowest hand is shared)."""
+        return seat == self.winner or self.lowest_hand(seat)
 
     def lowest_hand(self, seat: int) -> bool:
         """Held the lowest hand of a blocked round: the engine gives exactly those players 0
@@ -39,20 +39,15 @@ class PlayedRound:
 
     def never_opened_penalty(self, seat: int) -> bool:
         """Caught with cards in hand before a first meld. A hand rummy's opponents have not
-        opened either, but they pay the hand rummy, not this penalty; the lowest hand of a
-        blocked round scores 0 and pays nothing."""
-        return (
-            not self.hand_rummy
-            and not self.opened[seat]
-            and not self.won_by(seat)
-            and not self.lowest_hand(seat)
-        )
+        opened either, but they pay the hand rummy, not this penalty; a round's winner (the
+        lowest hand of a blocked round among them) scores 0 and pays nothing."""
+        return not self.hand_rummy and not self.opened[seat] and not self.won_by(seat)
 
 
 @dataclass(frozen=True)
 class PlayerStatistics:
     name: str
-    rounds_won: int  # rounds the player went out in (a blocked round is nobody's)
+    rounds_won: int  # went out, or held the lowest hand of a blocked round
     hand_rummies: int
     never_opened: int
     average_points: float

@@ -1,4 +1,4 @@
-"""Reading a table (SPEC 2.5): its members' standings across its games, who finished lower
+"""Reading a table: its members' standings across its games, who finished lower
 than whom (head to head), and its games with their players' totals (results).
 
 A table and its changes are the model's (models.Table: start, new_game, keep_game,
@@ -82,9 +82,8 @@ class MemberStanding:
 
     Round figures count every round they played at the table, finished game or not: `rounds`,
     `average_round` (points a round, to one decimal), `rounds_won` (went out, or held the
-    lowest hand of a blocked round: the rounds they scored 0 in without a hand rummy
-    against them), `went_out` (only the rounds they went out in, as a game's own statistics
-    count them), `hand_rummies_made`, `hand_rummies_suffered`, and `never_opened` (caught
+    lowest hand of a blocked round, as a game's own statistics count them),
+    `hand_rummies_made`, `hand_rummies_suffered`, and `never_opened` (caught
     with cards in hand before a first meld, as a game's statistics count them: not in a hand
     rummy, which they pay anyway, nor with the lowest hand of a blocked round).
 
@@ -103,7 +102,6 @@ class MemberStanding:
     rounds: int
     average_round: float | None
     rounds_won: int
-    went_out: int
     hand_rummies_made: int
     hand_rummies_suffered: int
     never_opened: int
@@ -257,7 +255,6 @@ def standings(
                 rounds=rounds.get("rounds", 0),
                 average_round=one_decimal(rounds.get("scored", 0), rounds.get("rounds", 0)),
                 rounds_won=rounds.get("went_out", 0) + rounds.get("lowest", 0),
-                went_out=rounds.get("went_out", 0),
                 hand_rummies_made=rounds.get("made", 0),
                 hand_rummies_suffered=rounds.get("suffered", 0),
                 never_opened=rounds.get("never_opened", 0),

@@ -29,6 +29,7 @@ pytestmark = pytest.mark.django_db
 ON_THE_HELP_PAGE = {
     "cs": [
         "hodnota karet v ruce",
+        "Stručně",
         "Tři zvláštní případy",
         "Konec hry",
     ],
@@ -43,6 +44,7 @@ ON_THE_HELP_PAGE = {
         "изобщо не е открил",
         "Три особени случая",
         "Краят на играта",
+        "особени правила",
     ],
     "id": [
         "belum pernah membuka",
@@ -51,6 +53,9 @@ ON_THE_HELP_PAGE = {
         "Tiga kasus khusus",
         "Sekilas",
         "seri dengan total terendah",
+        "penalti sebesar batas maksimum",
+        "penalti tetap untuk rami sekaligus",
+        "permainan hanya berakhir jika",
     ],
 }
 
@@ -61,11 +66,19 @@ ON_THE_GAME_PAGE = {
 }
 
 # The words they replaced, on no page and in no CSV (matched ignoring case).
+# ("belum membuka" came back in the fourth pass: the documents' words for the round form's
+# switch, where "Belum pernah membuka" took three lines of a 360 px phone.)
 REPLACED = {
-    "cs": ["hodnota v ruce"],
-    "sv": [],
-    "bg": ["общ сбор"],
-    "id": ["tidak pernah membuka", "belum membuka"],
+    "cs": ["hodnota v ruce", "ještě nemá vyloženo", "ve zkratce", "do cílové hranice"],
+    "sv": ["ej öppnat", "hann inte öppna", "kvar till poänggränsen"],
+    "bg": ["общ сбор", "таванът"],
+    "id": [
+        "tidak pernah membuka",
+        "poin terbanyak menurut aturan",
+        "poin tetap rami sekaligus",
+        "permainan baru berakhir",
+        "membagikan kartu",
+    ],
 }
 
 # The last row of the table of card values: its name, and what such a card costs (None: the
@@ -188,7 +201,7 @@ def test_no_page_says_the_never_opened_cap_is_the_most_anyone_scores(client, tie
     assert "84 + 25 = 109" in example and "100" in example
 
 
-# The third language pass (issue 25): each word as the players read it, by the English it
+# The third language pass: each word as the players read it, by the English it
 # translates (context, msgid), and the words it replaced, in no entry of the catalogue.
 THIRD_PASS = {
     "sv": {
@@ -205,12 +218,10 @@ THIRD_PASS = {
         ): "E eller A, 2–10, Kn eller J, D eller Q, K",
     },
     "bg": {
+        # (The notes and the switch beside a name went to "без откриване" in the fourth pass:
+        # the participle "открил" agrees with a man only.)
         (None, "went out"): "приключи",
         (None, "out"): "приключи",
-        (None, "not opened"): "не е открил",
-        (None, "Not opened yet"): "не е открил",
-        (None, "Never opened"): "не е открил",
-        (None, "Caught not opened"): "не е открил",
         (None, "never opened +%(points)s"): "не е открил",
     },
     "id": {
@@ -222,15 +233,11 @@ THIRD_PASS = {
         (None, "Only a finished game has a rematch: play on until someone wins."): "“Main lagi”",
     },
     "cs": {
-        (None, "value"): "hodnota",
+        # (The fourth pass changed "value", "out", "went out", the hand rummies and the way to
+        # the target again: FOURTH_PASS.)
         (None, "never opened +%(points)s"): "bez vyložení",
         (None, "never opened at most %(points)s"): "bez vyložení",
         (None, "never opened without a cap"): "bez vyložení",
-        (None, "out"): "zavřel",
-        (None, "went out"): "zavřel",
-        (None, "Hand rummies made"): "Zavřel z ruky",
-        (None, "Hand rummies suffered"): "Soupeř zavřel z ruky",
-        (None, "%(points)s to the target"): "ještě %(points)s do cílové hranice",
     },
 }
 
@@ -238,9 +245,9 @@ THIRD_PASS = {
 # word stays right elsewhere ("Hapus" deletes a round), not as the translation of the entry.
 REPLACED_IN_THE_CATALOGUE = {
     "sv": ["(A, 2–10, J, Q, K)"],
-    "bg": ["без откриване"],
+    "bg": [],
     "id": ["Head-to-head", "permainan ulang"],
-    "cs": ["nevyložení", "zavírá", "(vlastní)", "(soupeřů)"],
+    "cs": ["nevyložení", "zavírá"],
 }
 REPLACED_TRANSLATION = {
     "bg": {(None, "went out"): "победител", (None, "out"): "победител"},
@@ -253,10 +260,12 @@ REPLACED_TRANSLATION = {
 
 
 def catalogue(language: str) -> dict[tuple, str]:
-    """Each entry's translation by (context, msgid), as the language's .po file has it."""
+    """Each entry's translation by (context, msgid), as the language's .po file has it: the
+    plural forms of a plural entry one after another."""
     path = Path(settings.BASE_DIR) / "locale" / language / "LC_MESSAGES" / "django.po"
     return {
         (entry.msgctxt, entry.msgid): entry.msgstr
+        or " | ".join(text for _form, text in sorted(entry.msgstr_plural.items()))
         for entry in polib.pofile(str(path))
         if not entry.obsolete
     }
@@ -308,10 +317,12 @@ def test_the_swedish_letters_the_error_lists_are_read_as_cards():
 
 def test_the_round_form_says_went_out_and_not_opened_in_the_documents_words(client, tie_break):
     page = game_page(client, tie_break, "bg").one("form.round-form").text
-    assert "приключи" in page and "Още не е открил" in page
+    # The switch beside each name says the documents' noun, "откриване", which agrees with
+    # anyone (the fourth pass: the participle "открил" agreed with a man only).
+    assert "приключи" in page and "Без откриване" in page
     # "Победителят откри и приключи" (the hand rummy's hint) says what the winner did: the word
     # that went is the control's own.
-    assert "победител" not in page.casefold().split() and "без откриване" not in page
+    assert "победител" not in page.casefold().split() and "не е открил" not in page
 
 
 def test_the_start_page_takes_a_game_off_the_list_with_keluarkan(client, four_players):
@@ -319,3 +330,293 @@ def test_the_start_page_takes_a_game_off_the_list_with_keluarkan(client, four_pl
     page = read(get(client, "/", "id"))
     button = page.one("button[value=forget]")
     assert button.text.split() == ["Keluarkan", "dari", "daftar", "ini"]
+
+
+# The fourth pass (issue 36, parts 3 and 4). Part 3: where a player's name stands next to a
+# word, the word agrees with anyone, man or woman (a noun, or a sentence without a gendered verb
+# or participle): cs "vítěz kola" and not "zavřel" under Dana's points, bg "без откриване" and
+# not the participle "открил" beside Цветелина. Part 4: each reader's list. Each word by the
+# English it translates, as THIRD_PASS; the words they replaced below.
+COPIES = "This round holds %(count)d copy of the card “%(card)s”, but the deck has only %(limit)d."
+NO_JOKERS = "This game's deck has no jokers (a house rule), so no hand can hold one."
+NO_JOKER_FOR = (
+    "This game's deck has no jokers (a house rule), so the hand of %(player)s cannot hold one."
+)
+FOURTH_PASS = {
+    "cs": {
+        (None, "out"): "vítěz kola",
+        (None, "went out"): "vítěz kola",
+        (None, "%(player)s went out, so no cards are left in that hand."): "je vítěz kola",
+        (
+            None,
+            "%(player)s is chosen for two seats and %(missing)s for none: choose each player for "
+            "one seat.",
+        ): "%(player)s má vybraná dvě místa",
+        (None, "New name for %(name)s"): "Nové jméno (teď %(name)s)",
+        (None, "Hand rummies made"): "Zavření z ruky (vlastní)",
+        (None, "Hand rummies suffered"): "Zavření z ruky (soupeřů)",
+        (None, "value"): "číslo",
+        (None, "Not opened yet"): "Bez vyložení",
+        (None, "%(points)s to the target"): "chybí %(points)s",
+        (None, COPIES): "„%(card)s“ je v tomto kole %(count)d×",
+        (None, "Save mine as round %(next)s"): "Uložit své jako kolo",
+        (None, "The winner must be one of the %(count)s players."): "hráčů této hry (%(count)s)",
+        (None, "In short"): "Stručně",
+        (None, "points"): "body",
+        ("link", "Edit round %(number)s"): "Upravit kolo %(number)s",
+    },
+    "sv": {
+        # One line in the went-out key of a 360 px phone, which puts each word on a line.
+        (None, "went out"): "gick\u00a0ut",
+        (None, NO_JOKERS): "det här partiet",
+        (None, NO_JOKER_FOR): "det här partiet",
+        (None, "Retire"): "Markera som slutat",
+        (None, "not opened"): "inte öppnat",
+        (None, "Not opened yet"): "Inte öppnat",
+        (None, "Caught not opened"): "Inte öppnat",
+        (None, "Never opened"): "Inte öppnat",
+        (
+            None,
+            "Keep the score of a game of Rami at your table. After each round, tap in the cards "
+            "left in every hand: the app applies every rule, keeps the totals and says who has "
+            "won.",
+        ): "Håll koll på poängen",
+        (None, "%(points)s to the target"): "%(points)s kvar",
+        (None, "Hand rummies suffered"): "Handrummy (andras)",
+        (
+            None,
+            "Shows the same scoreboard, live, but cannot change anything.",
+        ): "Visar samma poängställning direkt, men kan inte ändra något.",
+        (None, "Period of the standings"): "Visa ställningen för",
+        (None, "Give true or false, not “%(value)s”."): "Ange true eller false",
+        ("card notation", "AH JK 5C"): "EH JK 5C",
+    },
+    "bg": {
+        (None, "Not opened yet"): "Без откриване",
+        (None, "not opened"): "без откриване",
+        (None, "Never opened"): "Пъти без откриване",
+        (None, "Caught not opened"): "Пъти без откриване",
+        (
+            None,
+            "%(player)s has opened, so this round cannot be a hand rummy.",
+        ): "За %(player)s вече е отбелязано откриване",
+        (None, "House rules"): "Особени правила",
+        (None, "House rules: %(rules)s"): "Особени правила: %(rules)s",
+        (None, NO_JOKERS): "(особено правило)",
+        (None, "Member retired"): "Оттеглен член",
+        (None, "Member came back"): "Върнат член",
+        (None, "Member removed"): "Премахнат член",
+        (None, "Hand rummies made"): "Направено сухо рами",
+        (None, "Hand rummies suffered"): "Понесено сухо рами",
+        (None, "+%(playing)s playing"): "+%(playing)s в ход",
+        (None, "Take the table with you"): "Изтеглете данните на масата",
+        (None, "value"): "стойност",
+        (
+            None,
+            "Unknown card “%(card)s”: give a rank (A, 2-10, J, Q, K) with an optional suit "
+            "(♠ ♥ ♦ ♣ or S H D C), or JK for a joker.",
+        ): "въведете карта",
+        (None, "%(rate)s%%"): "%(rate)s%%",
+        (None, "%(worth)s + %(penalty)s → %(points)s, the cap"): "→ %(points)s (таван)",
+        (None, COPIES): "„%(card)s“ се среща %(count)d пъти",
+        ("the card game's name", "Rami"): "Рами",
+        ("link", "Edit round %(number)s"): "Промени раздаване %(number)s",
+    },
+    "id": {
+        (None, "Not opened yet"): "Belum membuka",
+        (None, "+%(playing)s playing"): "+%(playing)s aktif",
+        (None, "total"): "total",
+        (
+            None,
+            "Tie-break round: %(names)s share the lowest total, so one more round is played.",
+        ): "seri dengan total terendah",
+        (
+            None,
+            "<strong>Tie-break rounds:</strong> the extra round is followed by the same check, as "
+            "often as needed: the game ends once one player alone has the lowest total.",
+        ): "permainan hanya berakhir jika",
+        (
+            None,
+            "The players who opened score their hand value. The one who never opened scores the "
+            "maximum the rule allows: %(hand)s + %(penalty)s = %(sum)s, capped at %(cap)s points.",
+        ): "penalti sebesar batas maksimum",
+        (
+            None,
+            "The winner opened and went out in the same turn before anyone else had opened: every "
+            "opponent scores the fixed points of a hand rummy, whatever is in the hand.",
+        ): "penalti tetap untuk rami sekaligus",
+        (None, "Take the table with you"): "Unduh data meja",
+        (
+            None,
+            'Round %(number)s <span class="meta">· %(dealer)s deals</span>',
+        ): "pembagi: %(dealer)s",
+        (None, "%(order)s; %(dealer)s deals"): "pembagi: %(dealer)s",
+        (
+            None,
+            "A letter of a name carries at most %(limit)s accents or marks.",
+        ): "boleh memiliki paling banyak %(limit)s",
+        (None, "Caught not opened"): "Kena penalti belum membuka",
+        (None, "Never opened"): "Kena penalti belum membuka",
+        (None, "Hand rummies made"): "Membuat rami sekaligus",
+        (None, "Hand rummies suffered"): "Kena rami sekaligus",
+        (
+            None,
+            "The hand value of %(player)s, %(value)s, is less than the cheapest card (%(limit)s): "
+            "a player who did not go out holds at least one card.",
+        ): "%(player)s (%(value)s) lebih kecil",
+    },
+}
+
+# Words the fourth pass replaced, in no msgstr of the language (matched ignoring case), and the
+# old translation of an entry whose words stay right elsewhere.
+REPLACED_BY_THE_FOURTH_PASS = {
+    "cs": [
+        "zavřel z ruky",
+        "ještě nemá vyloženo",
+        "ve zkratce",
+        "nové jméno pro",
+        "uložit moje kolo",
+        "hráč %(player)s",
+    ],
+    "sv": [
+        "ej öppnat",
+        "hann inte öppna",
+        "det här spelet",
+        "kvar till poänggränsen",
+        "mot sig",
+        "håll räkningen",
+        "håller räkningen",
+        "ange sant",
+        "ställningens period",
+    ],
+    "bg": [
+        "таванът",
+        "текуща",
+        "(свои)",
+        "(чужди)",
+        "въведете ранг",
+        "член се ",
+        "член премахнат",
+        "променено правило",
+        "с промените в правилата",
+        "карти „%(card)s“",
+    ],
+    "id": [
+        "poin terbanyak menurut aturan",
+        "poin tetap rami sekaligus",
+        "permainan baru berakhir",
+        "membagikan kartu",
+        "membawa %(limit)s",
+        "unduh meja",
+        "(dilakukan)",
+        "(terkena)",
+        "jumlah poin terendah",
+    ],
+}
+REPLACED_TRANSLATION_BY_THE_FOURTH_PASS = {
+    "cs": {
+        (None, "out"): "zavřel",
+        (None, "went out"): "zavřel",
+        (None, "value"): "hodnota",
+        (None, "points"): "bodů",
+    },
+    "sv": {
+        (None, "went out"): "gick ut",
+        (None, "Retire"): "Har slutat",
+        (None, "Not opened yet"): "Har inte öppnat",
+    },
+    "bg": {
+        (None, "Not opened yet"): "Още не е открил",
+        (None, "not opened"): "не е открил",
+        (None, "Never opened"): "Не е открил",
+        (None, "Caught not opened"): "Не е открил",
+        (None, "House rules"): "Промени в правилата",
+        (None, "value"): "сума",
+        (None, "%(rate)s%%"): "%(rate)s\u00a0%%",
+    },
+    "id": {
+        (None, "Not opened yet"): "Belum pernah membuka",
+        (None, "total"): "jumlah",
+        (None, "+%(playing)s playing"): "+%(playing)s berlangsung",
+    },
+}
+
+# The fourth pass's words on the game page (its round form, round table and statistics), as
+# anyone reads or hears them (a link's name, a field's placeholder).
+FOURTH_PASS_ON_THE_GAME_PAGE = {
+    "cs": ["vítěz kola", "Bez vyložení", "číslo", "Upravit kolo 1"],
+    "sv": ["gick ut", "Inte öppnat", "EH JK 5C", "Ändra omgång 1"],
+    "bg": ["Без откриване", "Пъти без откриване", "стойност", "Промени раздаване 1"],
+    "id": ["Belum membuka", "Kena penalti belum membuka", "pembagi:", "Ubah ronde 1"],
+}
+
+# The card game's name in the pages' titles and brand: bg as its home-screen name.
+GAME_NAME = {"en": "Rami", "cs": "Rami", "sv": "Rami", "bg": "Рами", "id": "Rami"}
+
+
+@pytest.mark.parametrize("language", sorted(FOURTH_PASS))
+def test_the_fourth_pass_words_are_in_the_catalogue(language):
+    entries = catalogue(language)
+    wrong = {
+        key: entries.get(key)
+        for key, term in FOURTH_PASS[language].items()
+        if term.casefold() not in (entries.get(key) or "").casefold()
+    }
+    assert wrong == {}
+
+
+@pytest.mark.parametrize("language", sorted(REPLACED_BY_THE_FOURTH_PASS))
+def test_the_words_the_fourth_pass_replaced_are_gone(language):
+    entries = catalogue(language)
+    left = [
+        (key, text)
+        for key, text in entries.items()
+        for word in REPLACED_BY_THE_FOURTH_PASS[language]
+        if word.casefold() in text.casefold()
+    ]
+    left += [
+        (key, entries.get(key))
+        for key, old in REPLACED_TRANSLATION_BY_THE_FOURTH_PASS[language].items()
+        if entries.get(key, "").casefold() == old.casefold()
+    ]
+    assert left == []
+
+
+@pytest.mark.parametrize("language", sorted(FOURTH_PASS_ON_THE_GAME_PAGE))
+def test_the_game_page_says_the_fourth_pass_words(client, tie_break, language):
+    page = said(game_page(client, tie_break, language)).casefold()
+    missing = [
+        term for term in FOURTH_PASS_ON_THE_GAME_PAGE[language] if term.casefold() not in page
+    ]
+    assert missing == []
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_titles_and_the_brand_name_the_game_as_the_home_screen_does(client, language):
+    name = GAME_NAME[language]
+    for path in ("/", "/rules/"):
+        page = read(get(client, path, language))
+        assert page.one("a.brand").text.split()[-1] == name
+    assert read(get(client, "/rules/", language)).one("title").text.endswith(f"· {name}")
+
+
+def test_a_rounds_link_says_what_it_does_and_the_round_page_what_it_is(client, tie_break):
+    # The round table's number is a link named by a command ("Upravit kolo 1"); the page it
+    # opens is headed by a noun ("Úprava kola 1").
+    link = game_page(client, tie_break, "cs").one("tr#round-1 a.round-number")
+    assert link.get("aria-label") == "Upravit kolo 1"
+    heading = read(get(client, link.get("href"), "cs")).one("h1")
+    assert heading.text == "Úprava kola 1"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_cards_placeholder_is_a_hand_the_field_reads_in_each_language(
+    client, tie_break, language
+):
+    placeholder = game_page(client, tie_break, language).one("#id_cards_0").get("placeholder")
+    expected = "EH JK 5C" if language == "sv" else "AH JK 5C"
+    assert placeholder == expected
+    # Typed as the placeholder shows it, the hand is an ace of hearts, a joker and a five of
+    # clubs: the letters are the card keys' own.
+    with translation.override(language):
+        assert read_typed(placeholder) == ["AH", "JK", "5C"]

@@ -85,7 +85,7 @@ def test_a_deck_check_failure_names_the_player_and_the_card():
     with translation.override("cs"):
         message = errors.rules_error_message(raised.value, NAMES)
     assert message == (
-        "S kartami hráče Cyril jsou v tomto kole 3 karty „srdcové eso“, balíček jich ale má jen 2."
+        "S kartami, které má v ruce Cyril, je „srdcové eso“ v tomto kole 3×, v balíčku ale jen 2×."
     )
     with translation.override("en"):
         message = errors.rules_error_message(raised.value, NAMES)
@@ -107,16 +107,17 @@ def test_a_joker_in_a_game_without_jokers_is_refused_naming_the_player():
     with translation.override("sv"):
         message = errors.rules_error_message(raised.value, NAMES)
     assert message == (
-        "Leken i det här spelet har inga jokrar (en husregel), så Boris kan inte ha någon joker "
+        "Leken i det här partiet har inga jokrar (en husregel), så Boris kan inte ha någon joker "
         "på handen."
     )
 
 
-def test_czech_counts_take_their_plural_form():
+def test_czech_counts_the_copies_of_a_card_in_times():
+    # "9 times" whatever the card's gender and the count's plural form (the Czech reader's wording).
     many_kings = RulesError("too_many_copies", card="K", count=9, limit=8)
     with translation.override("cs"):
         assert errors.rules_error_message(many_kings) == (
-            "V tomto kole je 9 karet „král“, balíček jich ale má jen 8."
+            "„král“ je v tomto kole 9×, v balíčku ale jen 8×."
         )
 
 
@@ -126,7 +127,9 @@ def test_a_hand_rummy_with_an_opened_opponent_names_that_opponent():
         rules.score_round(hands, winner=0, target=200, hand_rummy=True, rules=rules.SEEDS)
     with translation.override("bg"):
         message = errors.rules_error_message(raised.value, NAMES)
-    assert message == "Играчът Cyril вече е открил, затова раздаването не може да е сухо рами."
+    assert message == (
+        "За Cyril вече е отбелязано откриване, затова раздаването не може да е сухо рами."
+    )
     with translation.override("id"):
         message = errors.rules_error_message(raised.value, NAMES)
     assert message == "Cyril sudah membuka, jadi ronde ini tidak bisa menjadi rami sekaligus."

@@ -25,9 +25,31 @@ def test_import_then_export_gives_the_points_totals_status_and_winner_of_spec_1(
         {"Ana": 0, "Boris": 64, "Cyril": 10, "Dana": 169},
         {"Ana": 0, "Boris": 7, "Cyril": 11, "Dana": 10},
     ]
-    assert exported["rounds"][3]["winner"] == "Ana"
+    # The blocked round 4: Ana's lowest hand wins it.
+    assert (exported["rounds"][3]["winner"], exported["rounds"][3]["winners"]) == ("Ana", ["Ana"])
+    assert "winners" not in exported["rounds"][0]
     assert exported["totals"] == {"Ana": 200, "Boris": 307, "Cyril": 266, "Dana": 210}
     assert (exported["status"], exported["winner"]) == ("finished", "Ana")
+
+
+def test_a_blocked_round_with_a_shared_lowest_hand_exports_both_as_its_winners():
+    document = {
+        "format": "rami-game/1",
+        "players": ["Ana", "Boris", "Cyril"],
+        "rounds": [
+            {
+                "blocked": True,
+                "hands": {"Ana": {"value": 5}, "Boris": {"value": 9}, "Cyril": {"value": 5}},
+            }
+        ],
+    }
+    (blocked,) = export_game(import_game(document))["rounds"]
+    assert blocked["points"] == {"Ana": 0, "Boris": 9, "Cyril": 0}
+    # No one winner: both who share the lowest hand are its winners.
+    assert (blocked["winner"], blocked["winners"]) == (None, ["Ana", "Cyril"])
+    # What export adds, import ignores: the file reads back as the same game.
+    again = export_game(import_game(export_game(import_game(document))))
+    assert again["rounds"] == [blocked]
 
 
 def test_a_game_in_a_tie_break_exports_so():

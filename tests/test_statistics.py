@@ -16,9 +16,9 @@ from .pages import read
 EVA_FILIP = [
     # Eva goes out; Filip never opened, 30 in hand: 55, capped at half the target.
     PlayedRound(winner=0, hand_rummy=False, points=(0, 50), opened=(True, False)),
-    # Blocked, both holding 8: both lowest, both score 0, neither went out.
+    # Blocked, both holding 8: both lowest, both win it and score 0, neither went out.
     PlayedRound(winner=None, hand_rummy=False, points=(0, 0), opened=(True, True)),
-    # Blocked, Filip never opened but holds the lowest hand (3): 0 points, not caught.
+    # Blocked, Filip never opened but holds the lowest hand (3): he wins, 0 points, not caught.
     PlayedRound(winner=None, hand_rummy=False, points=(9, 0), opened=(True, False)),
     # Filip goes out, Eva holds 15.
     PlayedRound(winner=1, hand_rummy=False, points=(15, 0), opened=(True, True)),
@@ -29,7 +29,7 @@ def test_statistics_of_a_hand_made_game():
     eva, filip = statistics.player_statistics(["Eva", "Filip"], EVA_FILIP)
     assert eva == statistics.PlayerStatistics(
         name="Eva",
-        rounds_won=1,
+        rounds_won=2,
         hand_rummies=0,
         never_opened=0,
         average_points=6.0,
@@ -41,7 +41,7 @@ def test_statistics_of_a_hand_made_game():
     )
     assert filip == statistics.PlayerStatistics(
         name="Filip",
-        rounds_won=1,
+        rounds_won=3,
         hand_rummies=0,
         never_opened=1,
         average_points=12.5,
@@ -53,20 +53,23 @@ def test_statistics_of_a_hand_made_game():
     )
 
 
-def test_a_blocked_round_is_won_by_nobody():
-    """Its lowest hands score 0, but "Rounds won" counts only the rounds a player went out in,
-    and the table says so."""
+def test_a_blocked_round_is_won_by_its_lowest_hands():
+    """The players' rules declare the lowest hand of a blocked round its winner: "Rounds won"
+    counts it, for each player who shares it, and the table says so."""
     blocked = PlayedRound(winner=None, hand_rummy=False, points=(0, 12), opened=(True, True))
-    eva, filip = statistics.player_statistics(["Eva", "Filip"], [blocked, blocked])
-    assert (eva.rounds_won, eva.best_points, eva.longest_run) == (0, 0, 2)
-    assert filip.rounds_won == 0
+    shared = PlayedRound(winner=None, hand_rummy=False, points=(0, 0), opened=(True, False))
+    eva, filip = statistics.player_statistics(["Eva", "Filip"], [blocked, shared])
+    assert (eva.rounds_won, eva.best_points, eva.longest_run) == (2, 0, 2)
+    # Filip never opened, but holds a lowest hand: he wins, and is not caught not opened.
+    assert (filip.rounds_won, filip.never_opened) == (1, 0)
     shown = read(render_to_string("scoring/_statistics.html", {"statistics": [eva, filip]}))
-    assert shown.rows()[1] == ["Rounds won", "0", "0"]
+    assert shown.rows()[1] == ["Rounds won", "2", "1"]
     # The row's heading is described by the note, as a screen reader reads it out.
     heading = shown.select("tr")[1].one("th")
     note = shown.one("#" + heading.get("aria-describedby")).text
-    assert "Rounds won counts the rounds a player went out in" in note
-    assert "the lowest hand of a blocked round scores 0 but is not counted" in note
+    assert "Rounds won counts the rounds a player went out in and the blocked rounds" in note
+    assert "won with the lowest hand (each player who shares it)" in note
+    assert "not counted" not in note
 
 
 def test_a_game_without_rounds_has_nothing_to_count():
@@ -86,10 +89,10 @@ def test_statistics_of_the_every_kind_game(every_kind_game, django_assert_num_qu
     board.rounds  # noqa: B018 (what the game page reads anyway)
     with django_assert_num_queries(0):
         ana, boris, cyril, dana = board.statistics
-    # Ana went out in rounds 1 and 3 and held the lowest hand in the blocked round 4: 0 points
-    # there too, but nobody went out, so two rounds won.
+    # Ana went out in rounds 1 and 3 and held the lowest hand in the blocked round 4, which
+    # wins it: three rounds won.
     assert (ana.rounds_won, ana.best_rounds, ana.worst_points, ana.longest_run) == (
-        2,
+        3,
         (1, 3, 4),
         200,
         2,
@@ -118,7 +121,7 @@ def test_the_statistics_table_shows_each_number_under_its_player(every_kind_game
     )
     assert read(html).rows() == [
         ["", "Ana", "Boris", "Cyril", "Dana"],
-        ["Rounds won", "2", "0", "0", "1"],
+        ["Rounds won", "3", "0", "0", "1"],
         ["Hand rummies", "0", "0", "0", "1"],
         ["Caught not opened", "0", "0", "1", "0"],
         ["Average points a round", "50.0", "76.8", "66.5", "52.5"],

@@ -4,6 +4,7 @@ group together, the export, and the queries of a big table's page."""
 
 import json
 import re
+from datetime import UTC, datetime
 
 import pytest
 from django.db import connection
@@ -588,3 +589,21 @@ def test_a_tables_dates_are_written_as_a_games_history_writes_them(client, thurs
             client.get(f"/t/{thursday_table.edit_token}/", headers={"accept-language": language})
         )
         assert shown.texts(".table-games time.local-date")[0] == date, language
+
+
+def test_a_bulgarian_date_reads_alike_in_the_tables_list_and_the_games_history(
+    client, thursday_table
+):
+    # The phone writes both again in its own time zone as Intl does (rami.js: the "medium" date
+    # and the "short" time, the day and the hour without a leading zero), and the server writes
+    # them so too: a page read before the script, or without it, says 2.12.2026 as well, never
+    # 02.12.2026.
+    when = datetime(2026, 12, 2, 9, 5, tzinfo=UTC)
+    game = thursday_table.games.order_by("-created_at", "-pk").first()
+    Game.objects.filter(pk=game.pk).update(created_at=when)
+    game.events.update(created_at=when)
+    headers = {"accept-language": "bg"}
+    listed = read(client.get(f"/t/{thursday_table.edit_token}/", headers=headers))
+    assert "2.12.2026 г." in listed.texts(".table-games time.local-date")
+    history = read(client.get(f"/g/{game.edit_token}/history/", headers=headers))
+    assert set(history.texts("time.local-time")) == {"2.12.2026 г., 9:05"}

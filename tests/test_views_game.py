@@ -244,8 +244,8 @@ def test_a_change_made_behind_the_apps_back_shows_at_once(client, four_players):
 
 
 def test_a_blocked_round_shows_its_lowest_hand_and_nobody_out(client, every_kind_game):
-    """Round 4 of every_kind is blocked: Ana's 5 is the lowest hand and scores 0, but nobody
-    went out of it."""
+    """Round 4 of every_kind is blocked: Ana's 5 is the lowest hand, which wins it and scores
+    0, but nobody went out of it."""
     page = client.get(url(every_kind_game))
     went_out = round_row(page, 1)
     assert len(went_out.select("td.went-out")) == 1
@@ -254,7 +254,8 @@ def test_a_blocked_round_shows_its_lowest_hand_and_nobody_out(client, every_kind
     assert not blocked.select(".went-out")
     (lowest,) = blocked.select("td.lowest")
     notes = blocked.texts(".note")
-    assert notes.count("lowest hand") == 1
+    assert notes.count("won: lowest hand") == 1
+    assert lowest.texts(".note")[0] == "won: lowest hand"
     assert "out" not in " ".join(notes).split()
     assert lowest.one(".points").text == "0"
 
@@ -263,4 +264,6 @@ def test_a_shared_lowest_hand_is_marked_on_each_player(client, four_players):
     client.post(url(four_players), round_post("blocked", {0: 5, 1: 5, 2: 30, 3: ("JK", "no")}))
     blocked = round_row(client.get(url(four_players)), 1)
     assert len(blocked.select("td.lowest")) == 2
-    assert not blocked.select(".went-out") and "out" not in blocked.texts(".note")
+    assert not blocked.select(".went-out")
+    # Each of them wins the round.
+    assert blocked.texts(".note").count("won: lowest hand") == 2

@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils.formats import get_format
 from django.utils.html import conditional_escape, escape, format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language, gettext, ngettext
+from django.utils.translation import get_language, gettext, ngettext, pgettext
 
 from scoring import cards, rules
 
@@ -126,7 +126,10 @@ def round_row(context, row) -> SafeString:
     number = row.number
     if context.get("editable"):
         url = reverse("round", args=[context["game"].edit_token, number])
-        label = html.escape(gettext("Edit round %(number)s") % {"number": number})
+        # Translators: the name of the link that a round's number is in the round table: a
+        # command, as a button says it (cs "Upravit kolo 3"). The round page's heading,
+        # "Edit round %(number)s" without this context, names the page instead.
+        label = html.escape(pgettext("link", "Edit round %(number)s") % {"number": number})
         head = f'<a class="round-number" href="{url}" aria-label="{label}">{number:d}</a>'
     else:
         head = f'<span class="round-number">{number:d}</span>'
@@ -144,7 +147,7 @@ def round_row(context, row) -> SafeString:
     total = html.escape(gettext("total"))
     went_out, lowest = (
         f'<span class="note">{html.escape(word)}</span>'
-        for word in (gettext("out"), gettext("lowest hand"))
+        for word in (gettext("out"), gettext("won: lowest hand"))
     )
     not_opened = html.escape(gettext("not opened"))
     language = get_language()
@@ -477,7 +480,7 @@ def statistics_table(statistics) -> SafeString:
     ]
     body = []
     for index, (heading, values) in enumerate(rows):
-        # The first row's note says what a round won is (a blocked round is nobody's).
+        # The first row's note says what a round won is (a blocked round's lowest hands too).
         note = ' aria-describedby="rounds-won-note"' if index == 0 else ""
         body.append(
             '      <tr role="row">\n'
@@ -488,8 +491,8 @@ def statistics_table(statistics) -> SafeString:
     caption = html.escape(gettext("Player statistics"))
     note = html.escape(
         gettext(
-            "Rounds won counts the rounds a player went out in; the lowest hand of a blocked"
-            " round scores 0 but is not counted."
+            "Rounds won counts the rounds a player went out in and the blocked rounds they"
+            " won with the lowest hand (each player who shares it)."
         )
     )
     body = "".join(body)
