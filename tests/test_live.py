@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import re
+import threading
+import time
 
 import pytest
 from django.db import connection
@@ -75,6 +77,32 @@ def test_a_change_between_two_reads_wakes_its_streams_once(db, client, reader):
     assert (phones.times, elsewhere.times) == (2, 1)
     reader.read_once()
     assert (phones.times, elsewhere.times) == (2, 1)
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="make test-postgres runs it")
+@pytest.mark.django_db(transaction=True)
+def test_on_postgresql_a_saved_round_wakes_the_reader_before_its_tick(client):
+    """PostgreSQL notifies the reader at the commit of a version that moved: the reader reads
+    at once, not at its next tick (30 s here)."""
+    game = Game.start(["Ana", "Boris", "Cyril"])
+    reader = live.Reader(every=30.0)
+    woken = threading.Event()
+    reader.watch(f"g{game.pk}", woken.set)
+    try:
+        assert woken.wait(10)  # the first read: the version the stream starts with
+        woken.clear()
+        listening_by = time.monotonic() + 10
+        while reader._listening is None and time.monotonic() < listening_by:
+            time.sleep(0.01)
+        saved = time.monotonic()
+        saved_round(client, game)
+        assert woken.wait(10)
+        assert time.monotonic() - saved < 5
+        game.refresh_from_db()
+        assert reader.known[f"g{game.pk}"] == game.version
+    finally:
+        reader.unwatch(f"g{game.pk}", woken.set)
+        reader.stop()
 
 
 def test_a_tables_version_moves_with_a_new_game_and_its_rounds(db, client):
