@@ -360,9 +360,12 @@ class Phone:
         if not self.watcher:
             params["typing"] = "1" if self.typing else ""
         path = f"{self.poll_path}?{urllib.parse.urlencode(params)}"
+        # With its cookie, as a browser sends it: an answer that draws the round form then
+        # holds the CSRF token of that cookie, the one the next save sends.
+        headers = {**HTMX, "Cookie": f"csrftoken={self.cookie}"} if self.cookie else HTMX
         began = time.monotonic()
         try:
-            status, _head, body = await self.client.request("GET", path, HTMX)
+            status, _head, body = await self.client.request("GET", path, headers)
         except Failed as error:
             samples.failed("poll", str(error))
             return
@@ -542,15 +545,16 @@ class Step:
     memory: float = 0.0  # MB resident, the server(s)' processes, at the end of the window
     streams: int = 0  # streams open then
 
-    def missed(self) -> list[str]:
-        """The budgets this step missed, in words. A kind with no answer in the window (no
-        page loaded after a restart, no stream in a run without them) has nothing to miss."""
+    def missed(self, seen: bool = True) -> list[str]:
+        """The budgets this step missed, in words (`seen` too, unless told not to). A kind
+        with no answer in the window (no page loaded after a restart, no stream in a run
+        without them) has nothing to miss."""
         missed = [
             f"{kind} p99 {ms(self.kinds[kind]['p99'])} ms"
             for kind, budget in BUDGETS.items()
             if self.kinds[kind]["count"] and self.kinds[kind]["p99"] > budget
         ]
-        if self.seen["p95"] is None or self.seen["p95"] > SEEN_BUDGET:
+        if seen and (self.seen["p95"] is None or self.seen["p95"] > SEEN_BUDGET):
             missed.append(f"seen p95 {ms(self.seen['p95'])} ms")
         if self.errors:
             missed.append(f"{sum(self.errors.values())} errors")
@@ -756,8 +760,10 @@ async def curve(
         )
         result.append(step)
         log(describe(step))
-        # Raised until a limit is passed: past it, answers only queue up further.
-        if not step.passed():
+        # Raised until a limit is passed: past it, answers only queue up further. Polling
+        # every 2 s, a round cannot be seen within SEEN_BUDGET at any load: such a curve is
+        # raised until the server's own budgets are missed.
+        if step.missed(seen=streamless != 1):
             break
     await evening.end()
     return result
@@ -859,7 +865,9 @@ def report() -> None:
         "",
         "Budgets, at 1,000 tables (4,000 phones): p99 save ≤ 300 ms, p99 page ≤ 500 ms, p99 "
         "stream connection ≤ 1 s, p95 seen ≤ 300 ms, no error. Each curve stops at the first "
-        "step that misses one, since past it the answers only queue up further.",
+        "step that misses one, since past it the answers only queue up further; the polling "
+        "curve, whose rounds reach the other phones on the next 2 s poll and so miss *seen* at "
+        "any load, is raised until it misses another.",
         "",
         "| | most tables within every budget | first step past one | what it missed there | "
         f"{BUDGET_TABLES:,} tables |",

@@ -583,7 +583,7 @@ def report(
         f"Unchanged polls answered: {poll.run.rps:,.0f} per second on these {info['cores']} "
         f"cores (wrk running beside the server). A phone polls every 2 s (rami.js), so about "
         f"**{poll.run.rps * 2:,.0f} phones** at 2 s, or **{poll.run.rps * 3:,.0f}** at the "
-        f"3 s the issue names, if nothing else ran. Each saved round makes every phone of that "
+        f"3 s of a slower poll, if nothing else ran. Each saved round makes every phone of that "
         f"game fetch the scoreboard fragment once "
         f"({by_name['scoreboard fragment (poll, changed)'].run.rps:,.0f}/s at 60 rounds); with "
         "a round every minute or two per table that adds about 1 % to the polls' cost, so "
@@ -646,8 +646,8 @@ BUDGETS_MISSED = [
     "parallel rate, and on SQLite the single writer caps saves across all games. The htmx "
     "answer then draws the whole game afresh. At a real table a round is saved every minute "
     "or two per game and a save answers in tens of milliseconds. Reaching 0.25x would take an "
-    'htmx answer of only what changed (the issue "The game page at the table") and '
-    "PostgreSQL for a busy server, where saves to different games do not wait for each other.",
+    "htmx answer of only what changed, and PostgreSQL for a busy server, where saves to "
+    "different games do not wait for each other.",
     "",
     "## Why the game page and the changed poll miss their budgets",
     "",
