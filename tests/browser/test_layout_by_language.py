@@ -1,4 +1,4 @@
-"""Layout by language (issue 25): at 320 and 390 px, in every language, nothing on the game page,
+"""Layout by language: at 320 and 390 px, in every language, nothing on the game page,
 the round form or the start page's unfolded house rules is wider than its box. The page does not
 scroll sideways, no table, label, name, card key or line is wider than the box it shows in (a
 table of six players scrolls inside its own box, as designed), every label of the chart (the
@@ -182,4 +182,66 @@ def test_nothing_is_wider_than_its_box_at_320_and_390(
         )
         for name, off in rows:
             assert off < 12, (language, width, name, off)
+    page.context.close()
+
+
+# Each label and button of the round form, by the lines its words take (a key of three lines
+# pushes its row down and reads badly), and each field whose placeholder is wider than the room
+# inside it (the Czech value field once showed "hodno").
+KEYS_AND_PLACEHOLDERS = """form => {
+  const shown = el => {
+    const style = getComputedStyle(el);
+    return el.getClientRects().length > 0 && style.visibility !== "hidden"
+      && style.clipPath !== "inset(50%)";
+  };
+  // The lines of its words: the boxes of its text, one line per run of boxes at one height
+  // (a box more than half a line below the last one starts the next).
+  const lines = el => {
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    const boxes = [];
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (!node.textContent.trim() || !shown(node.parentElement)) continue;
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      boxes.push(...[...range.getClientRects()].filter(r => r.width > 0));
+    }
+    boxes.sort((a, b) => a.top - b.top);
+    let count = 0, last = -Infinity;
+    for (const box of boxes) {
+      if (box.top > last + box.height / 2) { count += 1; last = box.top; }
+    }
+    return count;
+  };
+  const keys = [...form.querySelectorAll("label, button, .out-choice span")]
+    .filter(el => shown(el) && el.textContent.trim())
+    .map(el => [el.textContent.trim().replace(/\\s+/g, " "), lines(el)]);
+  const canvas = document.createElement("canvas").getContext("2d");
+  const placeholders = [...form.querySelectorAll("input[placeholder]")].filter(shown).map(input => {
+    const style = getComputedStyle(input);
+    canvas.font = style.font;
+    const room = input.clientWidth - parseFloat(style.paddingLeft)
+      - parseFloat(style.paddingRight);
+    const need = canvas.measureText(input.placeholder).width;
+    return [input.placeholder, Math.ceil(need), Math.floor(room)];
+  });
+  return {keys, placeholders};
+}"""
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_key_takes_three_lines_and_no_placeholder_is_cut(
+    browser, live_server, static_from_the_source, games, language
+):
+    page = language_page(browser, live_server, language)
+    for width in [320, 360, 390]:
+        page.set_viewport_size({"width": width, "height": 844})
+        for path in games["playing"]:
+            page.goto(path)
+            expect(page.locator("#round-form")).to_be_visible()
+            found = page.locator("#round-form").evaluate(KEYS_AND_PLACEHOLDERS)
+            assert found["keys"] and found["placeholders"], (language, width, path)
+            tall = [(text, lines) for text, lines in found["keys"] if lines > 2]
+            assert tall == [], (language, width, path, tall)
+            cut = [(text, need, room) for text, need, room in found["placeholders"] if need > room]
+            assert cut == [], (language, width, path)
     page.context.close()
