@@ -201,7 +201,7 @@ def stored(game: Game) -> dict:
 
 def entered(round_: dict) -> dict:
     """A round of an export without the fields that export computes."""
-    computed = {"points", "winner"} if round_.get("blocked") else {"points"}
+    computed = {"points", "winner", "winners"} if round_.get("blocked") else {"points"}
     return {key: value for key, value in round_.items() if key not in computed}
 
 
