@@ -348,14 +348,15 @@ class Phone:
         self.read(body)
         return True
 
-    async def poll(self, samples: Samples) -> None:
+    async def poll(self, samples: Samples) -> bool:
+        """One poll; False when it failed (no answer in TIMEOUT, refused, an error status)."""
         self.polling = True
         try:
-            await self._poll(samples)
+            return await self._poll(samples)
         finally:
             self.polling = False
 
-    async def _poll(self, samples: Samples) -> None:
+    async def _poll(self, samples: Samples) -> bool:
         params = {"v": str(self.version), "shown": "playing", "rounds": ""}
         if not self.watcher:
             params["typing"] = "1" if self.typing else ""
@@ -368,10 +369,10 @@ class Phone:
             status, _head, body = await self.client.request("GET", path, headers)
         except Failed as error:
             samples.failed("poll", str(error))
-            return
+            return False
         if status not in (200, 204):
             samples.failed("poll", str(status))
-            return
+            return False
         samples.answered("poll", began)
         if status == 200:
             before = self.version
@@ -386,6 +387,7 @@ class Phone:
             ):
                 samples.seen.append((pending[0], (time.monotonic() - pending[0]) * 1000))
                 pending[2].discard(self.index)
+        return True
 
     async def stream(self, samples: Samples, stop) -> None:
         """Keep the page's stream open until `stop`, and pull on each event newer than the
@@ -441,10 +443,15 @@ class Phone:
                 await asyncio.sleep(events.retry)
 
     async def pull(self, samples: Samples) -> None:
-        """The poll of an event, again once it is back when another event came meanwhile."""
+        """The poll of an event, again once it is back when another event came meanwhile, and
+        a second later when it failed (rami.js: a failed poll is asked again a moment later)."""
         while True:
             self.wanted = False
-            await self.poll(samples)
+            if not await self.poll(samples):
+                await asyncio.sleep(1.0)
+                if self.version >= self.told:
+                    return
+                continue
             if not self.wanted:
                 return
 
@@ -828,8 +835,9 @@ def report() -> None:
         BEGIN,
         "## An evening of many tables",
         "",
-        f"`make bench-evening` (bench/evening.py) on {first['date']}, commit {first['commit']}; "
-        f"{first['cores']} cores ({first['cpu']}). The load model and the server(s) share the "
+        f"`make bench-evening` (bench/evening.py) from {first['date']}, on "
+        f"{first['cores']} cores ({first['cpu']}); each curve's own time and commit are in the "
+        "second table. The load model and the server(s) share the "
         "machine. Each table: four phones that load the game page when they join and keep its "
         "live stream open as rami.js does, asking with their poll (`v`, `shown`, `typing`) on "
         f"each event newer than their page; one phone in {STREAMLESS} has no stream and polls "
@@ -870,8 +878,8 @@ def report() -> None:
         "any load, is raised until it misses another.",
         "",
         "| | most tables within every budget | first step past one | what it missed there | "
-        f"{BUDGET_TABLES:,} tables |",
-        "|---|---:|---:|---|---|",
+        f"{BUDGET_TABLES:,} tables | measured |",
+        "|---|---:|---:|---|---|---|",
     ]
     for run in runs:
         steps = [Step(**step) for step in run["steps"]]
@@ -882,7 +890,7 @@ def report() -> None:
             f"| {labels[run['name']]} | {most:,} ({most * PHONES:,} phones) | "
             + (f"{missed.tables:,} | {', '.join(missed.missed())} | " if missed else "- | - | ")
             + ("met" if most >= BUDGET_TABLES else "not met")
-            + " |"
+            + f" | {run['machine']['date']}, {run['machine']['commit']} |"
         )
     lines += restarted()
     lines += ["", END]
@@ -924,7 +932,8 @@ def restarted() -> list[str]:
         "evening measured again once every phone is back, against the budgets.",
         "",
         "| server MB: before the phones / with the streams (streams) | MB per stream "
-        "| server cores at rest | stopped / answering again | every phone back (not back) "
+        "| server cores at rest | stopped / answering again, after the SIGTERM "
+        "| every phone back (not back) "
         "| reconnect p50 / p99 ms | errors meanwhile |",
         "|---|---:|---:|---|---|---|---|",
         f"| {rest['memory_before']:.0f} / {rest['memory']:.0f} ({rest['streams']:,}) "
