@@ -332,10 +332,10 @@ def test_the_start_page_takes_a_game_off_the_list_with_keluarkan(client, four_pl
     assert button.text.split() == ["Keluarkan", "dari", "daftar", "ini"]
 
 
-# The fourth pass (issue 36, parts 3 and 4). Part 3: where a player's name stands next to a
+# The fourth pass of the native readers. First: where a player's name stands next to a
 # word, the word agrees with anyone, man or woman (a noun, or a sentence without a gendered verb
 # or participle): cs "vítěz kola" and not "zavřel" under Dana's points, bg "без откриване" and
-# not the participle "открил" beside Цветелина. Part 4: each reader's list. Each word by the
+# not the participle "открил" beside Цветелина. Then: each reader's list. Each word by the
 # English it translates, as THIRD_PASS; the words they replaced below.
 COPIES = "This round holds %(count)d copy of the card “%(card)s”, but the deck has only %(limit)d."
 NO_JOKERS = "This game's deck has no jokers (a house rule), so no hand can hold one."
