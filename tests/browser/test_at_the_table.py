@@ -9,6 +9,7 @@ import re
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from scoring.exchange import import_game
 from scoring.models import Game
@@ -35,11 +36,24 @@ def box(page: Page, selector: str) -> dict:
     return page.locator(selector).first.bounding_box()
 
 
-def in_view(page: Page, selector: str) -> bool:
-    """The element's top and bottom are both on the screen."""
-    found = box(page, selector)
-    height = page.viewport_size["height"]
-    return found is not None and found["y"] >= -1 and found["y"] + found["height"] <= height + 1
+def in_view(page: Page, selector: str, timeout: float = 5_000) -> bool:
+    """The element's top and bottom are both on the screen, once the page has put it there:
+    rami.js brings an answer into view after htmx settles it, a moment after its words are
+    swapped in (what a test waits on first). False if it is not there within `timeout` ms."""
+    try:
+        page.wait_for_function(
+            """selector => {
+              const element = document.querySelector(selector);
+              if (!element) return false;
+              const rect = element.getBoundingClientRect();
+              return rect.top >= -1 && rect.bottom <= window.innerHeight + 1;
+            }""",
+            arg=selector,
+            timeout=timeout,
+        )
+    except PlaywrightTimeoutError:
+        return False
+    return True
 
 
 def no_axe_violations(page: Page) -> None:
