@@ -9,6 +9,7 @@ from scoring.exchange import export_game
 from scoring.models import Table
 from scoring.rules import Hand, RoundEntry
 from tests.pages import Element, read
+from tests.test_documents_terms import get as page_in
 
 pytestmark = pytest.mark.django_db
 
@@ -37,15 +38,11 @@ def played():
 
 
 def get(client, path: str, language: str) -> Element:
-    response = client.get(path, headers={"accept-language": language})
-    assert response["Content-Language"] == language
-    return read(response)
+    return read(page_in(client, path, language))
 
 
 @pytest.mark.parametrize("language", sorted(WON))
-def test_the_lowest_hands_of_a_blocked_round_are_its_winners_everywhere(
-    client, played, language
-):
+def test_the_lowest_hands_of_a_blocked_round_are_its_winners_everywhere(client, played, language):
     table, game = played
     won, rounds_won = WON[language]
 
