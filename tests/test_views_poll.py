@@ -3,6 +3,7 @@ and a fresh form only when nobody is typing."""
 
 import pytest
 
+from scoring.rules import Hand, RoundEntry
 from tests.conftest import round_post, totals
 from tests.pages import read
 
@@ -88,3 +89,29 @@ def test_two_phones_entering_the_same_round(client, four_players):
     assert client.post(page, second).status_code == 303
     assert four_players.totals() == [20, 36, 17, 13]
     assert four_players.rounds.count() == 2
+
+
+@pytest.mark.parametrize("rounds", [1, 12])
+def test_a_page_drawn_after_a_live_update_has_no_part_meant_for_another_place(
+    client, four_players, rounds
+):
+    """The rounds are kept under their content's digest (game.html's cache), and a live update
+    (#live) draws them with its parts out of band. Whichever of the two comes first, the
+    other phone's live update or the saving phone's answer, the answer must not carry the
+    update's out-of-band "Show all" part: swapped in as the main content of a page that had
+    no round table yet, htmx looks for #more-rounds out of band, finds none, and says
+    htmx:oobErrorNoTarget (a fresh-clone run, on PostgreSQL: the poll of the other phone
+    drawn before the saving phone's answer)."""
+    page = f"/g/{four_players.edit_token}/"
+    seen = four_players.version
+    for _ in range(rounds):
+        four_players.record_round(
+            RoundEntry(hands=(Hand(), Hand(value=7), Hand(value=9), Hand(value=3)), winner=0)
+        )
+    # The other phone's live update first, from the page it had before the first round.
+    update = client.get(f"{page}poll", {"v": seen, "shown": "playing"}, headers=HTMX)
+    assert read(update.content.decode()).one("#board-rest").get("hx-swap-oob") == "true"
+    # Then what the saving phone swaps in, and a fresh page, drawn from the same rounds.
+    for answer in (client.get(page, headers=HTMX), client.get(page)):
+        more = read(answer.content.decode()).one("#more-rounds")
+        assert more.get("hx-swap-oob") is None
