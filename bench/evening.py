@@ -76,6 +76,7 @@ from run import (
 )
 
 POLL_EVERY = 2.0
+STREAM_AWAY = 20.0  # seconds a broken stream is waited for before polling (rami.js)
 STREAMLESS = 20  # one phone in 20 has no stream, and polls
 SAVES_PER_STEP = 300
 SAVE_EVERY = (60.0, 120.0)
@@ -315,6 +316,7 @@ class Phone:
         self.polling = False  # a poll on its way
         self.open = False  # its stream, open now
         self.opened_at = 0.0  # when it last opened (its first event came)
+        self.broke = 0.0  # when its open stream last broke
         self.told = 0  # the newest version its stream told it
         self.wanted = False  # an event came meanwhile
 
@@ -412,6 +414,7 @@ class Phone:
             pulls.add(pull)
             pull.add_done_callback(pulls.discard)
 
+        retry = 3.0  # the browser's own, until the server says its own
         while not stop.is_set():
             first = loop.create_future()
             began = time.monotonic()
@@ -421,8 +424,10 @@ class Phone:
                     TIMEOUT,
                 )
             except (OSError, TimeoutError) as error:
+                # A connection that fails is tried again after the same retry, as a browser's
+                # EventSource does: the phones stay spread over the 2-6 s the server gave.
                 samples.failed("stream", type(error).__name__)
-                await asyncio.sleep(3)
+                await asyncio.sleep(retry)
                 continue
             headers = f"Last-Event-ID: {last}\r\n" if last else ""
             transport.write(
@@ -437,10 +442,13 @@ class Phone:
             except TimeoutError:
                 samples.failed("stream", f"no event ({events.status})")
             finally:
+                if self.open:
+                    self.broke = time.monotonic()
                 self.open = False
                 transport.close()
+            retry = events.retry
             if not stop.is_set():
-                await asyncio.sleep(events.retry)
+                await asyncio.sleep(retry)
 
     async def pull(self, samples: Samples) -> None:
         """The poll of an event, again once it is back when another event came meanwhile, and
@@ -493,24 +501,30 @@ class Phone:
 
 
 async def run_phone(phone: Phone, samples: Samples, stop, join_at: float, joined, streamed):
-    """Join at `join_at`, then keep the stream open (`streamed`) or poll every 2 s from a
-    phase of its own until `stop`."""
+    """Join at `join_at`, then until `stop` keep the stream open (`streamed`) and poll every
+    2 s from a phase of its own while the page has no stream (rami.js: not yet open, or broken
+    more than STREAM_AWAY seconds ago), or poll every 2 s all along."""
     await asyncio.sleep(max(0.0, join_at - time.monotonic()))
     ok = await phone.join(samples)
     joined[0] += 1
     if not ok:
         return
-    if streamed and phone.live:
-        await phone.stream(samples, stop)
-        return
+    streams = streamed and phone.live
+    if streams:
+        stream = asyncio.ensure_future(phone.stream(samples, stop))
     tick = time.monotonic() + random.uniform(0, POLL_EVERY)
     while not stop.is_set():
         await asyncio.sleep(max(0.0, tick - time.monotonic()))
         if stop.is_set():
-            return
-        await phone.poll(samples)
+            break
+        # With a stream, the clock's poll runs only while it is not open and has not broken
+        # in the last STREAM_AWAY seconds (rami.js: a restarted server is waited for).
+        if not streams or (not phone.open and time.monotonic() - phone.broke > STREAM_AWAY):
+            await phone.poll(samples)
         # A tick that came while the poll was on its way was dropped.
         tick += POLL_EVERY * max(1, math.ceil((time.monotonic() - tick) / POLL_EVERY))
+    if streams:
+        await stream
 
 
 async def run_saver(

@@ -7,7 +7,8 @@
  * - The start form: players 3 to 6 get a button to take them off. (The target line is the
  *   server's, drawn again through htmx as names and rules are typed.)
  * - Live updates: the page keeps a stream open (scoring/live.py) that tells it the game's (or
- *   the table's) new version; the poller then asks what changed. Without a stream, every 2 s
+ *   the table's) new version; the poller then asks what changed. Without a stream (but for
+ *   the seconds one that broke takes to come back), every 2 s
  *   while the page is visible, the poller asks whether the game has changed (htmx swaps
  *   nothing on "204 No Content", and its hx-sync drops a tick while a poll is on its way);
  *   either way at once when the page is shown again. Once something is typed in
@@ -172,11 +173,20 @@
 
   // The stream (scoring/live.py): it tells the page each new version of its game (or table),
   // and the page then asks with its poll for what it lacks. While it is open, no poll runs on
-  // the clock; while it is not (connecting again, refused by a proxy, no EventSource), the
-  // 2 s poll does the work. The browser reconnects by itself (with the last version it was
-  // told); a stream refused for good is tried again when the page is shown again.
+  // the clock; while it is not (refused by a proxy, no EventSource, not yet open), the 2 s
+  // poll does the work. A stream that was open and broke (the server restarted) is brought
+  // back by the browser itself after its retry (2-6 s), and tells the current version at once
+  // (the last one it told goes with it): the page waits for it and polls on the clock only
+  // once it has been away for STREAM_AWAY_MS, so that a restart does not have every phone of
+  // the evening polling the new server at once. A stream refused for good is tried again
+  // when the page is shown again.
+  var STREAM_AWAY_MS = 20000;
   var stream = null;
   var streamOpen = false;
+  var streamBroke = 0; // when an open stream last broke
+  function clockPolls() {
+    return !streamOpen && !(stream && Date.now() - streamBroke < STREAM_AWAY_MS);
+  }
   function openStream() {
     var poller = document.querySelector(".poller[data-live]");
     if (stream || !poller || !window.EventSource) return;
@@ -185,6 +195,7 @@
     // headers and hold back the rest. Said on <html data-stream="open|closed">, for the
     // curious and the tests.
     stream.addEventListener("error", function () {
+      if (streamOpen) streamBroke = Date.now();
       streamOpen = false;
       document.documentElement.dataset.stream = "closed";
       if (stream && stream.readyState === EventSource.CLOSED) stream = null;
@@ -218,7 +229,7 @@
     if (failed) askedFor = 0;
     window.setTimeout(pull, failed ? 1000 : 0);
   });
-  window.setInterval(function () { if (!streamOpen) poll(); }, POLL_EVERY_MS);
+  window.setInterval(function () { if (clockPolls()) poll(); }, POLL_EVERY_MS);
   function shownAgain() {
     if (document.visibilityState !== "visible") return;
     openStream();

@@ -14,6 +14,7 @@ import os
 import re
 import signal
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -100,13 +101,20 @@ class Phones:
         page = context.new_page()
         page.set_default_timeout(10_000)
         page.polls = []
+        page.polled_at = []  # time.monotonic() of each poll
         page.on("pageerror", lambda error: self.errors.append(str(error)))
         page.on("console", lambda message: self._console(message))
-        page.on("request", lambda r: page.polls.append(r.url) if "/poll" in r.url else None)
+        page.on("request", lambda request: self._request(page, request))
         if before:
             before(page)
         page.goto(path)
         return page
+
+    @staticmethod
+    def _request(page: Page, request) -> None:
+        if "/poll" in request.url:
+            page.polls.append(request.url)
+            page.polled_at.append(time.monotonic())
 
     def _console(self, message) -> None:
         if message.type != "error" or message.location.get("url", "").endswith("/favicon.ico"):
@@ -205,13 +213,19 @@ def test_phones_get_their_streams_back_after_a_restart_and_miss_nothing(served, 
     totals(watching, 0, 3, 4)
 
     phones.down = True
+    stopped = time.monotonic()
     served.stop()
     for page in (saving, watching):
         expect(page.locator("html")).to_have_attribute("data-stream", "closed")
+    closed = time.monotonic()
     served.restart()
     # Back within the stream's retry (2-6 s), each page told the current version at once.
     for page in (saving, watching):
         stream_open(page)
+    # Meanwhile no poll on the clock: a broken stream is waited for (rami.js: 20 s), so that a
+    # restart does not bring every phone's poll to the new server at once.
+    for page in (saving, watching):
+        assert [at for at in page.polled_at if stopped < at < closed + 15] == [], page.polls
     phones.down = False
     save_round(saving, 10, 2)
     totals(watching, 0, 13, 6)
