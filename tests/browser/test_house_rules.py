@@ -3,9 +3,11 @@ round by them (the live preview too), and a doubled hand rummy that asks for the
 
 import re
 
+import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
+from scoring.models import Table
 from tests.browser.game_steps import (
     choose_winner,
     expect_preview,
@@ -74,3 +76,24 @@ def test_a_game_with_house_rules_from_the_start_form_to_the_board(page: Page):
     expect(page.get_by_role("heading", name="This game's rules")).to_be_visible()
     results = Axe().run(page)
     assert results.violations_count == 0, results.generate_report()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("form", ["start", "table"])
+def test_the_points_of_a_hand_rummy_are_asked_only_while_they_are_fixed(page: Page, form):
+    """"twice the value of the cards in hand" needs no number: the field of a fixed hand
+    rummy's points goes while it is chosen, on the start form and on a table's rules, and
+    comes back with "a fixed number of points" (what was in it kept)."""
+    if form == "start":
+        page.goto("/")
+        page.locator("summary", has_text="House rules").click()
+    else:
+        table = Table.start("Friday", ["Ana", "Boris", "Cyril"])
+        page.goto(f"/t/{table.edit_token}/rules/")
+    points = page.get_by_label("Points for each opponent of a hand rummy")
+    expect(points).to_be_visible()
+    page.get_by_label("twice the value of the cards in hand").check()
+    expect(points).to_be_hidden()
+    page.get_by_label("a fixed number of points").check()
+    expect(points).to_be_visible()
+    expect(points).to_have_value("200")
