@@ -79,13 +79,27 @@
   }
 
   // Times of the history (and dates of a table's games) in the phone's own time zone (the
-  // server writes them in UTC), in the page's language: one way of writing a date everywhere.
+  // server writes them in UTC), in the page's language as the phone writes it: a phone set to
+  // English in Britain (en-GB) reads an English page's times on 24 hours and its dates day
+  // first, one in the United States on 12 hours. One way of writing a date everywhere.
+  function pageLocale() {
+    var lang = document.documentElement.lang || "";
+    var base = lang.split("-")[0].toLowerCase();
+    var own = (navigator.languages || [navigator.language]).filter(function (tag) {
+      return tag && tag.split("-")[0].toLowerCase() === base;
+    })[0];
+    return own || lang || undefined;
+  }
   function localTime(time) {
     var when = new Date(time.getAttribute("datetime"));
     if (isNaN(when.getTime()) || !window.Intl) return;
     var style = { dateStyle: "medium" };
     if (time.classList.contains("local-time")) style.timeStyle = "short";
-    time.textContent = when.toLocaleString(document.documentElement.lang || undefined, style);
+    try {
+      time.textContent = when.toLocaleString(pageLocale(), style);
+    } catch (error) { // a tag the browser does not know
+      time.textContent = when.toLocaleString(document.documentElement.lang || undefined, style);
+    }
   }
 
   function init(root) {

@@ -2,6 +2,7 @@
 
 import re
 
+import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
@@ -208,6 +209,31 @@ def test_the_history_shows_times_in_the_phones_time_zone(
         stamp = datetime.fromisoformat(time.get_attribute("datetime"))
         jakarta = stamp + timedelta(hours=7)  # UTC+7, no summer time
         expect(time).to_contain_text(f"{jakarta.hour % 12 or 12}:{jakarta.minute:02d}")
+        assert errors == []
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize(
+    ("locale", "clock"),
+    [("en-GB", r"\b\d{2}:\d{2}$"), ("en-US", r"\b\d{1,2}:\d{2}\s?[AP]M$")],
+)
+def test_the_history_writes_times_as_the_phone_does(
+    browser, live_server, static_from_the_source, locale, clock
+):
+    """An English page on a phone set to English in Britain: 24 hours ("21:10", "09:10"); in
+    the United States, 12 ("9:10 PM"). The page's language, in the phone's own variant."""
+    from tests.browser.conftest import _page
+
+    context, page, errors = _page(browser, live_server, timezone_id="Europe/London", locale=locale)
+    try:
+        start_game(page, "Ana", "Boris")
+        choose_winner(page, "Ana")
+        type_value(page, "Boris", 30)
+        save(page)
+        page.goto(page.url + "history/")
+        expect(page.locator("html")).to_have_attribute("lang", "en")
+        expect(page.locator("time.local-time").first).to_have_text(re.compile(clock))
         assert errors == []
     finally:
         context.close()
