@@ -209,7 +209,12 @@ def standing(context, row, seat_row: bool = False, oob: bool = False) -> SafeStr
     # Each gettext() outside the f-strings: makemessages (xgettext) does not look inside them.
     if row.leads:
         leads = html.escape(gettext("leads"))
-        name += f'<span class="badge lead">{leads}</span>'
+        # Where a narrow row has no room for the word (rami.css), first place, said short.
+        first = html.escape(pgettext("the leader's badge, short: first place", "1st"))
+        name += (
+            f'<span class="badge lead"><span class="badge-word">{leads}</span>'
+            f'<span class="badge-short" aria-hidden="true">{first}</span></span>'
+        )
     if row.deals_next and not seat_row:
         deals = html.escape(gettext("deals next"))
         name += f'<span class="badge deal">{deals}</span>'

@@ -33,8 +33,6 @@ TOO_WIDE = """selector => {
     for (const el of [root, ...root.querySelectorAll("*")]) {
       if (el.closest("svg") && el.tagName.toLowerCase() !== "svg") continue;
       if (hidden(el) || ["input", "textarea"].includes(el.tagName.toLowerCase())) continue;
-      // A word shown as a sign instead (the leader's star) keeps its letters, unseen.
-      if (getComputedStyle(el).color === "rgba(0, 0, 0, 0)") continue;
       let inside = el.parentElement, skip = false;
       while (inside) {
         if (hidden(inside)) { skip = true; break; }
@@ -244,4 +242,32 @@ def test_no_key_takes_three_lines_and_no_placeholder_is_cut(
             assert tall == [], (language, width, path, tall)
             cut = [(text, need, room) for text, need, room in found["placeholders"] if need > room]
             assert cut == [], (language, width, path)
+    page.context.close()
+
+
+# The leader's badge where a row has no room for its word: first place, as each language
+# writes it short; never the joker key's star.
+FIRST_PLACE = {"en": "1st", "cs": "1.", "sv": "1:a", "bg": "1-ви", "id": "#1"}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_leaders_badge_reads_as_first_place_on_a_narrow_phone(
+    browser, live_server, static_from_the_source, games, language
+):
+    page = language_page(browser, live_server, language)
+    for width in [320, 360]:
+        page.set_viewport_size({"width": width, "height": 740})
+        for path in games["playing"]:
+            page.goto(path)
+            badge = page.locator("#round-form .badge.lead")
+            expect(badge).to_have_count(1)
+            expect(badge.locator(".badge-short")).to_be_visible()
+            expect(badge.locator(".badge-short")).to_have_text(FIRST_PLACE[language])
+            drawn = badge.evaluate("el => getComputedStyle(el, '::after').content")
+            assert drawn in ("none", "normal"), (language, width, drawn)
+            assert "★" not in badge.evaluate("el => el.innerText"), (language, width)
+            assert_fits(page, f"{language} {width} {path}", "#round-form")
+        # Where the row has room (a tablet, each row across the page), the word itself.
+        page.set_viewport_size({"width": 800, "height": 740})
+        expect(page.locator("#round-form .badge.lead .badge-short")).to_be_hidden()
     page.context.close()
