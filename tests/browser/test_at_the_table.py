@@ -357,3 +357,36 @@ def test_a_live_update_that_crosses_a_save_never_shows_a_round_twice(
     for phone in phones:
         expect(phone.locator("#round-rows tr#round-5")).to_have_count(1)
     other_context.close()
+
+
+# Where Save is after each save of five or six players, the answer to the save in view at the
+# top of the screen, in screens: five fit a 360 x 740 phone (and a 412 x 915 one) whole, and a
+# 360 x 640 one with one short scroll; six take one flick at most.
+SAVE_WITHIN_SCREENS = {5: {640: 1.1, 740: 1.0, 915: 1.0}, 6: {640: 1.3, 740: 1.2, 915: 1.0}}
+
+
+@pytest.mark.parametrize("language", ["en", "bg"])
+@pytest.mark.parametrize("players", [5, 6])
+@pytest.mark.parametrize("size", [(360, 640), (360, 740), (412, 915)], ids=["640", "740", "915"])
+def test_five_and_six_players_save_rounds_in_a_row_with_the_answer_and_save_in_view(
+    page: Page, live_server, players, size, language
+):
+    width, height = size
+    page.set_viewport_size({"width": width, "height": height})
+    page.set_extra_http_headers({"Accept-Language": language})
+    game = long_game(12, players)
+    names = LONG_NAMES[:players]
+    page.goto(f"/g/{game.edit_token}/")
+    page.locator("#entry-title").evaluate("element => element.scrollIntoView()")
+    for number in (13, 14, 15):
+        winner = names[number % players]
+        choose_winner(page, winner)
+        for name in names:
+            if name != winner:
+                type_value(page, name, 5)
+        page.locator("#round-form button.primary").click()
+        expect(page.locator(".banner.saved")).to_contain_text(str(number))
+        assert in_view(page, ".banner.saved"), number
+        button = box(page, "#round-form button.primary")
+        reach = button["y"] + button["height"]
+        assert reach <= SAVE_WITHIN_SCREENS[players][height] * height, (number, reach)
