@@ -46,6 +46,8 @@ def play_a_hand_rummy(page: Page, winner: str) -> None:
 def test_a_table_from_the_start_page_to_standings_across_two_games(page: Page):
     page.goto("/")
     page.get_by_role("link", name="Start a table for your group").click()
+    # The new page in place (the click does not wait for it) before axe reads it.
+    expect(page.get_by_label("Name of the table")).to_be_visible()
     assert_accessible(page)
     page.get_by_label("Name of the table").fill("Thursday cards")
     for index, name in enumerate(["Ana", "Boris", "Cyril"]):
