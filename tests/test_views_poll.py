@@ -115,3 +115,18 @@ def test_a_page_drawn_after_a_live_update_has_no_part_meant_for_another_place(
     for answer in (client.get(page, headers=HTMX), client.get(page)):
         more = read(answer.content.decode()).one("#more-rounds")
         assert more.get("hx-swap-oob") is None
+
+
+def test_a_live_update_of_the_rounds_brings_the_count_of_rounds_too(client, four_players):
+    """The line over the rounds ("Target 300 · 2 rounds") is a number the page shows: a live
+    update that brings only the changed rounds brings it as a fresh page has it."""
+    page = f"/g/{four_players.edit_token}/"
+    client.post(page, round_post(0, {1: 36, 2: 10, 3: 4}))
+    url = poll_url(client.get(page).content.decode())
+    client.post(page, round_post(1, {0: 5, 2: 10, 3: 4}))
+    update = read(client.get(url, headers=HTMX).content.decode())
+    assert update.one("#round-rows")  # only the rounds changed: the #changes part
+    line = update.one("#board-line")
+    assert line.get("hx-swap-oob") == "true"
+    assert line.text == read(client.get(page).content.decode()).one("#board-line").text
+    assert line.text == "Target 300 · 2 rounds"

@@ -270,11 +270,16 @@ class Writers:
 # What a phone shows, as plain text with the white space run together: the totals (names, sums,
 # badges such as "deals next", the round count; on the edit page the heads of the entry's rows),
 # the banners, every row of the round table by its id, the "Show all N rounds" link, on the edit
-# page the title of the round entry, and the version the page will poll from.
+# page the title of the round entry, and the version the page will poll from; and every number
+# the page shows (the line "Target 400 · 12 rounds" among them), in page order, but those of the
+# chart and the statistics, which a page draws again only once they are in view (game.html).
 SNAPSHOT = """() => {
   const text = (node) => node ? node.textContent.replace(/\\s+/g, " ").trim() : null;
   const poller = document.querySelector("#poller");
+  const shown = document.querySelector("#game-body").cloneNode(true);
+  shown.querySelectorAll("#extras, template, script").forEach((node) => node.remove());
   return {
+    numbers: (shown.textContent.match(/\\d+/g) || []).join(" "),
     totals: [...document.querySelectorAll("#totals, .total")].map(text),
     banners: text(document.querySelector("#banners")),
     rows: [...document.querySelectorAll("#round-rows tr")].map((row) => [row.id, text(row)]),
@@ -353,6 +358,7 @@ PARTS = {
     "banners": "banners",
     "more_rounds": "Show all link",
     "entry_title": "entry title",
+    "numbers": "numbers shown",
 }
 
 
