@@ -527,12 +527,32 @@ async def run_phone(phone: Phone, samples: Samples, stop, join_at: float, joined
         await stream
 
 
+class Saving:
+    """Whether the tables save now. Paused (the rest, a server being restarted), a save that
+    falls due waits; once resumed, the saves that waited are spread over `spread` seconds (the
+    phones' retry of a failed save), or, with no spread, each table's next save comes at a
+    random point of an interval, as at the start: never all in the same second (at 1,000
+    tables some 800 saves fell in the rest and were sent at once, 15 s answers after it)."""
+
+    def __init__(self) -> None:
+        self.event = asyncio.Event()
+        self.event.set()
+        self.spread: float | None = None
+
+    def pause(self) -> None:
+        self.event.clear()
+
+    def resume(self, spread: float | None = None) -> None:
+        self.spread = spread
+        self.event.set()
+
+
 async def run_saver(
     phone: Phone, samples: Samples, stop, join_at: float, every: tuple[float, float], saving
 ):
     """The table's saving phone: a round every 60-120 s, the first at a random point of the
     first interval, so that the tables' saves are spread evenly from the start; a save falling
-    while `saving` is cleared waits for it."""
+    while `saving` is paused waits for it (Saving)."""
     number = 0
     when = join_at + 2 + random.uniform(0, random.uniform(*every))
     while not stop.is_set():
@@ -540,7 +560,12 @@ async def run_saver(
         await asyncio.sleep(max(0.0, typing_at - time.monotonic()))
         phone.typing = True
         await asyncio.sleep(max(0.0, when - time.monotonic()))
-        await saving.wait()
+        if not saving.event.is_set():
+            await saving.event.wait()
+            spread = saving.spread
+            later = random.uniform(0, spread if spread is not None else random.uniform(*every))
+            when = time.monotonic() + later
+            await asyncio.sleep(later)
         if stop.is_set() or not phone.key:
             return
         await phone.save(samples, number)
@@ -660,8 +685,7 @@ class Evening:
         self.bases, self.games, self.samples, self.save_every = bases, games, samples, save_every
         self.streamless = streamless  # one phone in this many polls instead (None: none)
         self.stop = asyncio.Event()
-        self.saving = asyncio.Event()  # cleared: the savers wait (a server being restarted)
-        self.saving.set()
+        self.saving = Saving()
         self.tasks: list[asyncio.Task] = []
         self.tables: list[Table] = []
         self.everyone: list[Phone] = []
@@ -994,7 +1018,7 @@ async def rest_and_restart(
     server = await asyncio.to_thread(start_server, "granian", env, port, log_name)
     base = f"http://{HOST}:{port}"
     evening = Evening([base], games, Samples(), SAVE_EVERY, streamless=None)
-    evening.saving.clear()
+    evening.saving.pause()
     try:
         cpu = Cpu([server.pid])
         before = cpu.rss
@@ -1018,16 +1042,16 @@ async def rest_and_restart(
             f"at rest: {streams:,} streams, {rest['memory']:.0f} MB (before: {before:.0f} MB), "
             f"server {rest['cpu']['server']:.3f} cores, machine {rest['cpu']['busy']:.2f}"
         )
-        evening.saving.set()
+        evening.saving.resume()
         await asyncio.sleep(window)  # the evening going on
 
-        evening.saving.clear()
+        evening.saving.pause()
         asked = time.monotonic()
         await asyncio.to_thread(stop_server, server)
         down = time.monotonic()
         server = await asyncio.to_thread(start_server, "granian", env, port, log_name)
         up = time.monotonic()
-        evening.saving.set()
+        evening.saving.resume(spread=5.0)  # rami.js sends a failed save again every 5 s
         log(f"restart: stopped in {down - asked:.1f} s, answering again {up - down:.1f} s later")
 
         def back(phone: Phone) -> bool:
