@@ -221,6 +221,31 @@ def _too_many_copies(details: dict, player: str | None) -> str:
     )
 
 
+# What to do about a hand the round form refuses, said after what is wrong with it: the way
+# out at the table (the importer and the command line say only what is wrong).
+_TAKE_BACK = _("Tap a chosen card to take it back.")
+_TYPE_AGAIN = _("Type the hand's value again.")
+_FILL_IN = _("Tap the cards left in it, or type their value.")
+WAYS_OUT = {
+    "too_many_copies": _TAKE_BACK,
+    "too_many_cards": _TAKE_BACK,
+    "no_jokers": _TAKE_BACK,
+    "not_a_number": _TYPE_AGAIN,
+    "negative_value": _TYPE_AGAIN,
+    "value_too_large": _TYPE_AGAIN,
+    "value_too_small": _TYPE_AGAIN,
+    "missing_hand": _FILL_IN,
+    "missing_blocked_hand": _FILL_IN,
+}
+
+
+def round_form_message(error: RulesError, names: Sequence[str] = ()) -> str:
+    """rules_error_message, and then what to do about it on the round form (WAYS_OUT)."""
+    message = rules_error_message(error, names)
+    way_out = WAYS_OUT.get(error.code)
+    return f"{message} {way_out}" if way_out else message
+
+
 def rules_error_message(error: RulesError, names: Sequence[str] = ()) -> str:
     """What went wrong, in the active language, naming the player concerned (by their name in
     `names`, seat order) and the card concerned (by its name in that language)."""

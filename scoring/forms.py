@@ -16,7 +16,7 @@ from django.utils.translation import pgettext_lazy
 
 from . import house_rules, rules
 from .cards import read_typed
-from .errors import MESSAGES, rules_error_message
+from .errors import MESSAGES, round_form_message, rules_error_message
 from .models import Player, Round, Seating
 from .rules import RoundEntry
 
@@ -529,7 +529,7 @@ class RoundForm(forms.Form):
             value = int(typed) if typed else None
         except ValueError:
             error = rules.RulesError("not_a_number", seat, value=typed)
-            self.add_error(f"value_{seat}", rules_error_message(error, self.names))
+            self.add_error(f"value_{seat}", round_form_message(error, self.names))
             return None
         # An opponent of a hand rummy had, by definition, never opened: no box to tick.
         opened = not not_opened and not hand_rummy
@@ -549,7 +549,7 @@ class RoundForm(forms.Form):
             return rules.Hand(cards=tuple(cards.split()), value=value, opened=opened)
         except rules.RulesError as error:
             field = "value" if error.code in VALUE_ERRORS else "cards"
-            message = rules_error_message(error.for_player(seat).under(self.rules), self.names)
+            message = round_form_message(error.for_player(seat).under(self.rules), self.names)
             self.add_error(f"{field}_{seat}", message)
             return None
 
@@ -597,8 +597,8 @@ class RoundForm(forms.Form):
 
     def _add_rules_error(self, error: rules.RulesError) -> None:
         """Show a rules error where it belongs: next to the player's cards or value, on the
-        hand-rummy box, or above the form."""
-        message = rules_error_message(error, self.names)
+        hand-rummy box, or above the form; with what to do about it (round_form_message)."""
+        message = round_form_message(error, self.names)
         if error.player is not None:
             field = "value" if error.code in VALUE_ERRORS else "cards"
             self.add_error(f"{field}_{error.player}", message)

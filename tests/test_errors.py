@@ -141,3 +141,45 @@ def test_an_unknown_card_is_quoted_as_typed():
     with translation.override("sv"):
         message = errors.rules_error_message(raised.value.for_player(2), NAMES)
     assert message.startswith("Okänt kort ”1X” på handen hos Cyril:")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("code", sorted(errors.WAYS_OUT))
+def test_a_hand_refused_on_the_round_form_says_what_to_do(language, code):
+    """The round form says what is wrong and then the way out ("tap a chosen card to take it
+    back"), in the page's language; the importer and the command line say what is wrong."""
+    error = RulesError(code, 1, **DETAILS)
+    with translation.override(language):
+        wrong = errors.rules_error_message(error, NAMES)
+        said = errors.round_form_message(error, NAMES)
+        way_out = str(errors.WAYS_OUT[code])
+    with translation.override("en"):
+        english_way_out = str(errors.WAYS_OUT[code])
+    assert said == f"{wrong} {way_out}"
+    if language != "en":
+        assert way_out != english_way_out
+    assert english_way_out not in errors.english(error, NAMES)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("hands", "way_out"),
+    [
+        ({1: "KS KS KS", 2: 5}, "Tap a chosen card to take it back."),
+        ({1: "abc", 2: 5}, None),  # an unknown card says how cards are written already
+        ({1: 5}, "Tap the cards left in it, or type their value."),
+    ],
+)
+def test_the_round_form_shows_the_way_out_next_to_the_hand(client, hands, way_out):
+    from scoring.models import Game
+    from tests.conftest import round_post
+    from tests.pages import read
+
+    game = Game.start(NAMES)
+    page = read(client.post(f"/g/{game.edit_token}/", round_post(0, hands)).content.decode())
+    said = " ".join(page.texts(".seat-errors .field-error, .hand .field-error"))
+    assert said
+    if way_out:
+        assert said.endswith(way_out), said
+    else:
+        assert not any(str(way) in said for way in set(errors.WAYS_OUT.values())), said

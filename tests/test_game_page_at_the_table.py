@@ -201,7 +201,7 @@ def invalid(shown: Element) -> set[str]:
 
 THIRD_ACE = (
     "With the hand of Cyril, this round holds 3 copies of the card “ace of hearts”, but the "
-    "deck has only 2."
+    "deck has only 2. Tap a chosen card to take it back."
 )
 
 
@@ -223,7 +223,8 @@ def test_a_card_too_many_is_said_next_to_its_player_at_once_with_every_other_err
             assert errors(shown, 4) == ""  # not an error while typing: a hand still to come
         else:
             assert errors(shown, 4) == (
-                "The cards left in the hand of Eva (or their value) are missing."
+                "The cards left in the hand of Eva (or their value) are missing. Tap the cards "
+                "left in it, or type their value."
             )
         # Nothing next to the others, nor above the form; they keep their points.
         assert [errors(shown, seat) for seat in (0, 1, 5)] == ["", "", ""]
@@ -244,7 +245,10 @@ def test_a_card_too_many_is_said_next_to_its_player_at_once_with_every_other_err
 def test_a_joker_in_a_game_without_jokers_is_refused_as_it_is_tapped(client):
     game = Game.start(["Ana", "Boris", "Cyril"], house_rules=Rules(jokers_in_deck=0))
     page = f"/g/{game.edit_token}/"
-    refused = "This game's deck has no jokers (a house rule), so the hand of Boris cannot hold one."
+    refused = (
+        "This game's deck has no jokers (a house rule), so the hand of Boris cannot hold one. "
+        "Tap a chosen card to take it back."
+    )
     # Ana went out, and a joker is tapped for Boris while Cyril's hand is still to come.
     shown = read(client.post(page, round_post(0, {1: "JK"}, action="preview"), headers=HTMX))
     assert errors(shown, 1) == refused

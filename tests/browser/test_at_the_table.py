@@ -171,7 +171,7 @@ def test_a_card_the_deck_cannot_hold_is_said_next_to_its_player_as_it_is_tapped(
     ace_of_hearts(2)  # a third A♥: the deck has two packs
     third_ace = (
         "With the hand of Cyril, this round holds 3 copies of the card “ace of hearts”, but the "
-        "deck has only 2."
+        "deck has only 2. Tap a chosen card to take it back."
     )
     expect(page.locator("#errors-2")).to_have_text(third_ace)
     expect(page.locator("#errors-2")).to_be_visible()
@@ -191,7 +191,8 @@ def test_a_card_the_deck_cannot_hold_is_said_next_to_its_player_as_it_is_tapped(
     expect(page.locator("#errors-2")).to_have_text(third_ace)
     expect(page.locator("#errors-3")).to_contain_text("The hand value of Dana, 1, is less")
     expect(page.locator("#errors-4")).to_have_text(
-        "The cards left in the hand of Eva (or their value) are missing."
+        "The cards left in the hand of Eva (or their value) are missing. Tap the cards left "
+        "in it, or type their value."
     )
     expect(page.locator("#round-form .seat-errors .field-error")).to_have_count(3)
     expect(page.locator("#form-errors .field-error")).to_have_count(0)
