@@ -521,8 +521,14 @@ def _poll(request: HttpRequest, token: str, editable: bool) -> HttpResponse:
         )
         if changes.what == Changes.NOTHING:
             return HttpResponse(status=204)
+        # A saved round back in this phone's form: the totals beside it leave it out.
+        fixing = request.GET.get("fixing", "")
+        if editable and typing and fixing.isdigit():
+            extra = {"fixing": game.rounds.prefetch_related("hands").filter(pk=fixing).first()}
+        else:
+            extra = {}
         if changes.what == Changes.ROUNDS:
-            return _rendered(_changes(request, game, changes, editable, typing))
+            return _rendered(_changes(request, game, changes, editable, typing, **extra))
         # Someone typing is told what changed: a round, or the players (a name, the seats).
         players_changed = typing and game.events.values_list("kind", flat=True).first() in (
             GameEvent.Kind.RENAMED,
@@ -536,6 +542,7 @@ def _poll(request: HttpRequest, token: str, editable: bool) -> HttpResponse:
                 editable=editable,
                 typing=typing,
                 players_changed=players_changed,
+                **extra,
             )
         )
 
@@ -561,14 +568,14 @@ def _tell_new_game(request: HttpRequest, game: Game) -> None:
 
 
 def _changes(
-    request: HttpRequest, game: Game, changes: Changes, editable: bool, typing: bool
+    request: HttpRequest, game: Game, changes: Changes, editable: bool, typing: bool, **extra
 ) -> HttpResponse:
     """The #changes part: the totals, the banners, and the rows the page shows (the latest
     Scoreboard.SHOWN_ROUNDS, with the "Show all N rounds" link), whole: what a fresh page
     shows, whatever the page had before (Scoreboard.for_changes)."""
     board = Scoreboard.for_changes(game, changes)
     response = _game_response(
-        request, game, partial="changes", editable=editable, board=board, typing=typing
+        request, game, partial="changes", editable=editable, board=board, typing=typing, **extra
     )
     # Everything in the answer goes to its place out of band; the scoreboard stays.
     response["HX-Reswap"] = "none"

@@ -235,3 +235,28 @@ def test_a_conflict_shows_where_the_two_versions_differ_and_can_replace_the_save
     event = game.events.first()
     boris.post(url, {"action": "undo", "event": str(event.pk)})
     assert game.totals()[3] == 30 + 7 + 9
+
+
+def test_a_saved_round_back_in_the_form_is_left_out_of_the_totals_beside_it(ana, boris, game):
+    """Undo after a save: the round goes back in the form with its points beside each total
+    ("→ 4"). The totals beside the names leave it out, so that nobody counts it twice in
+    their head; it still counts everywhere else, and the totals come back as they were when
+    it is kept as saved."""
+    saved = ana.post(page(game), round_post(2, {0: 3, 1: 4, 3: 5}), headers=HTMX)
+    assert totals(saved) == [8, 14, 26, 42]
+    fix = read(saved.content.decode()).one(".banner.saved a.fix-link").get("hx-get")
+    form = ana.get(fix, headers=HTMX)
+    shown = read(form.content.decode())
+    assert "Round 3, back in the form" in shown.text
+    assert totals(form) == [5, 10, 26, 37]
+    assert shown.texts(".points-preview") == ["3", "4", "0", "5"]
+    assert "The totals here leave it out while it is in the form." in shown.text
+    # Boris saves round 4 meanwhile: Ana's live update brings it, and still leaves round 3 out.
+    poll = shown.one(".poller").get("hx-get")
+    boris.post(page(game), round_post(0, {1: 3, 2: 3, 3: 3}))
+    fixing = shown.one("#fixing").get("value")
+    update = ana.get(poll, {"typing": "1", "fixing": fixing, "shown": "playing"}, headers=HTMX)
+    assert totals(update) == [5, 13, 29, 40]
+    # It still counts: on Boris's phone, and for Ana once she keeps it as saved.
+    assert totals(boris.get(page(game))) == [8, 17, 29, 45]
+    assert totals(ana.get(page(game))) == [8, 17, 29, 45]

@@ -1,5 +1,6 @@
 """Template tags that draw cards as the app draws them, in the visitor's language."""
 
+import dataclasses
 import html
 from collections.abc import Iterable
 
@@ -194,6 +195,12 @@ def standing(context, row, seat_row: bool = False, oob: bool = False) -> SafeStr
     context's `saved`) stand under the total, and a live update while someone types swaps
     just this (`oob`). Drawn in Python, as the card faces are: a page draws a dozen."""
     seat = row.player.seat
+    fixing = context.get("fixing") if seat_row else None
+    if fixing is not None:
+        # A saved round back in the form still counts, and its points stand beside the total
+        # as they are typed ("→ 14"): the total leaves it out, so that nobody counts it twice.
+        taken = sum(hand.points for hand in fixing.hands.all() if hand.player_id == row.player.pk)
+        row = dataclasses.replace(row, total=row.total - taken)
     name = html.escape(row.player.name)
     leader = " leader" if row.leader else ""
     if seat_row:
