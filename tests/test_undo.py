@@ -255,7 +255,8 @@ def test_a_saved_round_back_in_the_form_is_left_out_of_the_totals_beside_it(ana,
     poll = shown.one(".poller").get("hx-get")
     boris.post(page(game), round_post(0, {1: 3, 2: 3, 3: 3}))
     fixing = shown.one("#fixing").get("value")
-    update = ana.get(poll, {"typing": "1", "fixing": fixing, "shown": "playing"}, headers=HTMX)
+    update = ana.get(f"{poll}&typing=1&fixing={fixing}&shown=playing", headers=HTMX)
+    assert update["HX-Reswap"] == "none"  # the #changes part: the totals of the rows
     assert totals(update) == [5, 13, 29, 40]
     # It still counts: on Boris's phone, and for Ana once she keeps it as saved.
     assert totals(boris.get(page(game))) == [8, 17, 29, 45]

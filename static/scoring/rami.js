@@ -237,6 +237,21 @@
     window.htmx.trigger(poller, "rami:poll");
   }
   document.addEventListener("htmx:afterSettle", function () { window.setTimeout(pull, 0); });
+
+  // The answer to the phone's own tap (#answer: "Round 9 saved", "... was saved on another
+  // phone, just as you typed it", a refusal) stays until its next tap: a live update that
+  // brings the whole board (#live) brings an empty #answer, and the one shown is put back.
+  var answerShown = null; // { answer, xhr } while a live update is swapped in
+  document.addEventListener("htmx:beforeOnLoad", function (event) {
+    var answer = isPoll(event) && document.getElementById("answer");
+    answerShown = answer ? { answer: answer, xhr: event.detail.xhr } : null;
+  });
+  document.addEventListener("htmx:afterSwap", function (event) {
+    if (!answerShown || event.detail.xhr !== answerShown.xhr) return;
+    var place = document.getElementById("answer");
+    if (place && place !== answerShown.answer) place.replaceWith(answerShown.answer);
+    answerShown = null;
+  });
   document.addEventListener("htmx:afterRequest", function (event) {
     // A poll that failed (no answer, or an error) is asked again a moment later.
     var failed = isPoll(event) && !event.detail.successful;

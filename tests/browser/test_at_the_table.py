@@ -391,3 +391,52 @@ def test_five_and_six_players_save_rounds_in_a_row_with_the_answer_and_save_in_v
         button = box(page, "#round-form button.primary")
         reach = button["y"] + button["height"]
         assert reach <= SAVE_WITHIN_SCREENS[players][height] * height, (number, reach)
+
+
+def test_the_answer_to_a_save_stays_whatever_the_live_updates_bring(
+    page: Page, browser, live_server, static_from_the_source
+):
+    """Two phones save the same round at the same moment: the second is told that it was saved
+    on another phone, just as it typed it, and that message stays through three live updates
+    (a round saved, a player renamed, which redraws the whole board, and another round), until
+    the phone's own next tap."""
+    game = long_game(20, players=4)
+    other_context = browser.new_context(base_url=live_server.url, **PHONE)
+    other = other_context.new_page()
+    for phone in (page, other):
+        phone.goto(f"/g/{game.edit_token}/")
+        choose_winner(phone, LONG_NAMES[0])
+        for name, value in zip(LONG_NAMES[1:4], (12, 7, 9), strict=True):
+            type_value(phone, name, value)
+    save(page)
+    save(other)
+    told = "Round 21 was saved on another phone, just as you typed it."
+    expect(other.locator("#answer .banner.saved")).to_have_text(told)
+
+    names = list(LONG_NAMES[:4])
+
+    def round_on_the_first_phone(number: int) -> None:
+        choose_winner(page, names[1])
+        for name in (names[0], names[2], names[3]):
+            type_value(page, name, 5)
+        save(page)
+        expect(page.locator(".banner.saved")).to_contain_text(f"Round {number} saved.")
+
+    round_on_the_first_phone(22)
+    expect(other.locator("#entry-title")).to_contain_text("Round 23")
+    expect(other.locator("#answer .banner.saved")).to_have_text(told)
+    Game.objects.get(pk=game.pk).rename_player(3, "Dana Kusumawati")
+    names[3] = "Dana Kusumawati"
+    for phone in (page, other):
+        expect(phone.locator("#round-form .hand-name").nth(3)).to_have_text(names[3])
+    expect(other.locator("#answer .banner.saved")).to_have_text(told)
+    round_on_the_first_phone(23)
+    expect(other.locator("#entry-title")).to_contain_text("Round 24")
+    expect(other.locator("#answer .banner.saved")).to_have_text(told)
+    # Its own next tap brings its own answer.
+    choose_winner(other, names[2])
+    for name in (names[0], names[1], names[3]):
+        type_value(other, name, 4)
+    save(other)
+    expect(other.locator("#answer .banner.saved")).to_contain_text("Round 24 saved.")
+    other_context.close()
