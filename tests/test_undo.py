@@ -210,6 +210,9 @@ def test_a_conflict_shows_where_the_two_versions_differ_and_can_replace_the_save
     answer = boris.post(url, round_post(2, {0: 12, 1: 4, 3: 13}, for_round="3"), headers=HTMX)
     assert answer.status_code == 200
     shown = read(answer)
+    # The heading names the round in question, not the next one; one box says what happened.
+    assert shown.one("#entry-title").text == "Round 3, saved on another phone first"
+    assert len(shown.select("#round-entry .banner")) == 1
     table = shown.one("table.versions")
     # Only Dana differs: 9 saved, 13 typed here.
     assert table.texts('th[scope="row"]') == ["Dana"]

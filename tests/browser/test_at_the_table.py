@@ -237,6 +237,15 @@ def test_the_same_round_on_two_phones_is_saved_once_and_another_is_explained_in_
         other.evaluate("window.scrollY"),
     )
     no_axe_violations(other)
+    # The heading names the round in question; a round saved meanwhile on the first phone
+    # brings the other one's notice that a round was saved, which says nothing more: one box.
+    expect(other.locator("#entry-title")).to_have_text("Round 22, saved on another phone first")
+    choose_winner(page, LONG_NAMES[3])
+    for name in LONG_NAMES[:3]:
+        type_value(page, name, 8)
+    save(page)
+    expect(other.locator("#round-notice")).not_to_be_empty()
+    expect(other.locator("#round-entry .banner:visible")).to_have_count(1)
     other_context.close()
 
 
