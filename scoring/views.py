@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 
+from django.contrib import messages
 from django.core.exceptions import BadRequest
 from django.db import DatabaseError, connection
 from django.http import (
@@ -854,6 +855,12 @@ def players_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
             else:
                 seating_form.add_rules_error(error, game.names)
         else:
+            names = game.names
+            said = gettext("Seats changed: %(order)s; %(dealer)s deals next.") % {
+                "order": ", ".join(names[seat] for seat in chosen["order"]),
+                "dealer": names[chosen["dealer"]],
+            }
+            messages.success(request, said)
             return redirect(request, reverse("game", args=[game.edit_token]))
     elif posted is not None and not on_seats and form.is_valid():
         try:

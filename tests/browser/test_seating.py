@@ -56,6 +56,10 @@ def test_change_the_seats_and_the_dealer_mid_game_and_play_on(page: Page):
     section.get_by_role("button", name="Save seats and dealer").click()
     expect(page).to_have_url(re.compile(r"/g/[\w-]{22,}/$"))
     expect(page.locator("#entry-title")).to_have_text("Round 3 · Dana deals")
+    # Said once, on the game page: the new seating, in the order the deal goes.
+    expect(page.locator(".banner.notice")).to_have_text(
+        "Seats changed: Ana, Cyril, Boris, Dana; Dana deals next."
+    )
     assert dealt(page) == ["Boris dealt", "Ana dealt"]
 
     # Two more rounds: the deal goes Dana, then Ana, then Cyril (Ana, Cyril, Boris, Dana).
