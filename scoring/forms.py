@@ -493,11 +493,17 @@ class RoundForm(forms.Form):
             initial[f"not_opened_{seat}"] = not hand.opened and not entry.hand_rummy
         return initial
 
+    # The seats in the order the deal goes round (Scoreboard.deal_order), set for a new round:
+    # its rows, the board's on the game page, in the order the players now sit in.
+    deal_order: tuple[int, ...] = ()
+
     def seats(self) -> list[dict]:
         """The bound fields of each player, for the template, with the points and how a
-        never-opened hand's came about when `show_points` has worked them out."""
+        never-opened hand's came about when `show_points` has worked them out; in the order
+        of the deal (`deal_order`) when it is set, else in seat order."""
         shown = self.shown_points or [(None, None)] * len(self.players)
-        return [
+        place = {seat: position for position, seat in enumerate(self.deal_order)}
+        rows = [
             {
                 "player": player,
                 "cards": self[f"cards_{player.seat}"],
@@ -511,6 +517,7 @@ class RoundForm(forms.Form):
                 zip(self.players, shown, strict=True)
             )
         ]
+        return sorted(rows, key=lambda row: place.get(row["player"].seat, row["player"].seat))
 
     def show_points(self) -> None:
         """Work out the points of what the form holds, for seats() to show (a preview form's

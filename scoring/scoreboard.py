@@ -238,6 +238,12 @@ class Scoreboard:
     def next_dealer(self) -> Player:
         return self.seated[self.game.dealer_for(self.next_round_number, len(self.seated))]
 
+    @cached_property
+    def deal_order(self) -> tuple[int, ...]:
+        """The seats in the order the deal goes round from the next round on (a change of
+        seats makes it other than the seat order): the order of the board's rows."""
+        return tuple(self.game.seating_for(self.next_round_number, len(self.seated)).order)
+
     @property
     def winner(self) -> Player | None:
         winner = self.standing.winner

@@ -151,7 +151,10 @@ def _game_response(
         **extra,
     }
     if editable and partial != "changes":  # a live update of what changed sends no form
-        context["form"] = form or _round_form(game, next_round=board.next_round_number)
+        form = form or _round_form(game, next_round=board.next_round_number)
+        if "fixing" not in extra:  # a new round: its rows in the order the deal goes
+            form.deal_order = board.deal_order
+        context["form"] = form
     if not partial:
         context["share"] = sharing.links(
             request,

@@ -245,6 +245,14 @@ def standing(context, row, seat_row: bool = False, oob: bool = False) -> SafeStr
 
 
 @register.filter
+def in_deal_order(rows: list, order: tuple[int, ...]) -> list:
+    """The board's rows (scoreboard.PlayerRow) in the order the deal goes round
+    (Scoreboard.deal_order): after a change of seats, the order the players now sit in."""
+    place = {seat: position for position, seat in enumerate(order)}
+    return sorted(rows, key=lambda row: place.get(row.player.seat, len(place)))
+
+
+@register.filter
 def to_the_target(row) -> str:
     """What a player (scoreboard.PlayerRow) has left to the target: "37 to the target", or
     "target reached". A filter: a scoreboard line is drawn a dozen times a page."""

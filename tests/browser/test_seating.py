@@ -61,6 +61,11 @@ def test_change_the_seats_and_the_dealer_mid_game_and_play_on(page: Page):
         "Seats changed: Ana, Cyril, Boris, Dana; Dana deals next."
     )
     assert dealt(page) == ["Boris dealt", "Ana dealt"]
+    # The board's rows in the order the deal now goes; the rounds played keep their columns.
+    expect(page.locator("#round-form .hand-name")).to_have_text(["Ana", "Cyril", "Boris", "Dana"])
+    expect(page.locator(".round-table thead th")).to_have_text(
+        ["Round", "Ana", "Boris", "Cyril", "Dana"]
+    )
 
     # Two more rounds: the deal goes Dana, then Ana, then Cyril (Ana, Cyril, Boris, Dana).
     play_round(page)
