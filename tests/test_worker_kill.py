@@ -99,6 +99,16 @@ def alive_in_group(group: int) -> list[int]:
     return alive
 
 
+def gone_within(group: int, seconds: float) -> bool:
+    """Whether every process of `group` has ended (zombies aside) within `seconds`."""
+    deadline = time.monotonic() + seconds
+    while alive_in_group(group):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
 def healthy(port: int) -> bool:
     connection = http.client.HTTPConnection(HOST, port, timeout=2)
     try:
@@ -262,7 +272,9 @@ def test_a_granian_that_does_not_obey_sigterm_is_killed_after_the_grace(tmp_path
         took = time.monotonic() - asked
         assert status == 128 + signal.SIGKILL
         assert grace <= took < grace + 5, took
-        assert alive_in_group(serve.pid) == []
+        # Killed, so gone once the kernel has torn them down: a moment on a busy machine (a
+        # fresh-clone run beside another found two workers still exiting as serve ended).
+        assert gone_within(serve.pid, 5), alive_in_group(serve.pid)
         told = f"granian did not stop within {grace} s of being asked; killing it"
         assert told in log.read_text()
     finally:
