@@ -206,9 +206,10 @@ def test_a_card_the_deck_cannot_hold_is_said_next_to_its_player_as_it_is_tapped(
     assert game.rounds.count() == 0
 
 
-def test_the_same_round_on_two_phones_is_saved_once_and_another_is_explained_in_view(
-    page: Page, browser, live_server, static_from_the_source
-):
+def the_same_round_saved_on_two_phones(page: Page, browser, live_server):
+    """A 20-round game of four long names; round 21 typed alike on `page` and on another
+    phone (a browser of its own), saved on `page` first, then on the other. The game, the
+    other phone's context and its page."""
     game = long_game(20, players=4)
     other_context = browser.new_context(base_url=live_server.url, **PHONE)
     other = other_context.new_page()
@@ -219,6 +220,13 @@ def test_the_same_round_on_two_phones_is_saved_once_and_another_is_explained_in_
             type_value(phone, name, value)
     save(page)
     save(other)
+    return game, other_context, other
+
+
+def test_the_same_round_on_two_phones_is_saved_once_and_another_is_explained_in_view(
+    page: Page, browser, live_server, static_from_the_source
+):
+    game, other_context, other = the_same_round_saved_on_two_phones(page, browser, live_server)
     expect(other.locator(".banner.saved")).to_contain_text("Round 21 was saved on another phone")
     assert game.rounds.count() == 21
 
@@ -409,16 +417,7 @@ def test_the_answer_to_a_save_stays_whatever_the_live_updates_bring(
     on another phone, just as it typed it, and that message stays through three live updates
     (a round saved, a player renamed, which redraws the whole board, and another round), until
     the phone's own next tap."""
-    game = long_game(20, players=4)
-    other_context = browser.new_context(base_url=live_server.url, **PHONE)
-    other = other_context.new_page()
-    for phone in (page, other):
-        phone.goto(f"/g/{game.edit_token}/")
-        choose_winner(phone, LONG_NAMES[0])
-        for name, value in zip(LONG_NAMES[1:4], (12, 7, 9), strict=True):
-            type_value(phone, name, value)
-    save(page)
-    save(other)
+    game, other_context, other = the_same_round_saved_on_two_phones(page, browser, live_server)
     told = "Round 21 was saved on another phone, just as you typed it."
     expect(other.locator("#answer .banner.saved")).to_have_text(told)
 

@@ -191,6 +191,15 @@ def test_a_hand_rummy_edited_into_a_normal_round_leaves_nobody_marked_not_opened
     expect_totals(page, 0, 12, 9, 5)
 
 
+def history_of_one_round(page: Page) -> None:
+    """A game of Ana and Boris started and one round saved on `page`, then its history."""
+    start_game(page, "Ana", "Boris")
+    choose_winner(page, "Ana")
+    type_value(page, "Boris", 30)
+    save(page)
+    page.goto(page.url + "history/")
+
+
 def test_the_history_shows_times_in_the_phones_time_zone(
     browser, live_server, static_from_the_source
 ):
@@ -200,11 +209,7 @@ def test_the_history_shows_times_in_the_phones_time_zone(
 
     context, page, errors = _page(browser, live_server, timezone_id="Asia/Jakarta", locale="en")
     try:
-        start_game(page, "Ana", "Boris")
-        choose_winner(page, "Ana")
-        type_value(page, "Boris", 30)
-        save(page)
-        page.goto(page.url + "history/")
+        history_of_one_round(page)
         time = page.locator("time.local-time").first
         stamp = datetime.fromisoformat(time.get_attribute("datetime"))
         jakarta = stamp + timedelta(hours=7)  # UTC+7, no summer time
@@ -227,11 +232,7 @@ def test_the_history_writes_times_as_the_phone_does(
 
     context, page, errors = _page(browser, live_server, timezone_id="Europe/London", locale=locale)
     try:
-        start_game(page, "Ana", "Boris")
-        choose_winner(page, "Ana")
-        type_value(page, "Boris", 30)
-        save(page)
-        page.goto(page.url + "history/")
+        history_of_one_round(page)
         expect(page.locator("html")).to_have_attribute("lang", "en")
         expect(page.locator("time.local-time").first).to_have_text(re.compile(clock))
         assert errors == []
