@@ -227,9 +227,11 @@ def _table_response(
     `v` is still the version).
 
     `period` (tables.PERIODS) is what the standings and the head to head count (from
-    `period_start`, None for all time), `periods` ((period, link) for each, keeping
-    `?games=all`). The games listed and the chart are every game's whatever the period: a
-    period is a question about the standings, and a game of last month stays one tap away."""
+    `period_start`, None for all time), `periods` ((period, link) for each, keeping the rest
+    of the query: a view to bookmark or share). The games listed and the chart are every
+    game's whatever the period: a period is a question about the standings, and a game of
+    last month stays one tap away. `all_games` and `all_changes` (`?games=all`,
+    `?history=all`: those parts open, listing everything), with the links to them."""
     # The members and the players' totals read once, for the standings, the games and the pairs.
     at_table = tables.Played.of(table, members)
     period = tables.chosen_period(request.GET.get("period"))
@@ -263,9 +265,13 @@ def _table_response(
         # When it began (None for all time), to name the month or the year.
         "period_start": (tables.period_bounds(period) or (None,))[0],
         "periods": [
-            (choice, f"?period={choice}{'&games=all' if all_games else ''}#standings-title")
+            (choice, _with_query(request, period=choice) + "#standings-title")
             for choice in tables.PERIODS
         ],
+        "all_games": all_games,
+        "all_games_link": _with_query(request, games="all") + "#played-title",
+        "all_changes_link": _with_query(request, history="all") + "#history-title",
+        "all_changes": all_changes,
         "retired": [member for member in members if member.retired],
         "in_play": in_play if all_games else in_play[:SHOWN_IN_PLAY],
         "played": played if all_games else played[:SHOWN_GAMES],
@@ -292,6 +298,8 @@ def _table_response(
             for member in members
             if not member.retired
         ]
+        # A rename refused is shown again in the members' part, which is then open.
+        context["renaming"] = renamed is not None
         context["seen"] = table.version
         # Remove is offered to those who never played only (Table.remove_member refuses the
         # others, and says to retire them): read from the seats the page has already.
@@ -356,6 +364,17 @@ def table_rules(request: HtmxHttpRequest, token: str) -> HttpResponse:
             return redirect(request, reverse("table", args=[table.edit_token]))
     context["form"] = form
     return TemplateResponse(request, "scoring/table_rules.html", context, status=status)
+
+
+def _with_query(request: HttpRequest, **changed: str) -> str:
+    """This page's query with `changed` set and without a live update's `v`: a link that keeps
+    what the page already chose (the period, every game, the whole history), to bookmark or
+    share as it is."""
+    query = request.GET.copy()
+    query.pop("v", None)
+    for key, value in changed.items():
+        query[key] = value
+    return f"?{query.urlencode()}"
 
 
 def wins_chart(members: list[Member], games: list[tables.GameResult]) -> chart.Chart | None:

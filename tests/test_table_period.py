@@ -156,7 +156,7 @@ def test_the_months_standings_and_pairs_and_every_game_listed(client, table):
         "Cyril 1 : 0 Dana",
     ]
     # The games list is not a question of period: all three, newest first.
-    assert len(shown.select("#played-title ~ .table-games .table-game")) == 3
+    assert len(shown.select("#games-played .table-games .table-game")) == 3
 
 
 def test_the_year_and_a_watch_only_page(client, table):
@@ -168,12 +168,32 @@ def test_the_year_and_a_watch_only_page(client, table):
 
 
 def test_every_game_listed_stays_listed_when_the_period_changes(client, table):
-    shown = read(client.get(f"/t/{table.edit_token}/?games=all&period=year"))
+    shown = read(client.get(f"/t/{table.edit_token}/?games=all&history=all&period=year"))
     assert [link.get("href") for link in shown.select(".period-tabs a")] == [
-        "?period=month&games=all#standings-title",
-        "?period=year&games=all#standings-title",
-        "?period=all&games=all#standings-title",
+        "?games=all&history=all&period=month#standings-title",
+        "?games=all&history=all&period=year#standings-title",
+        "?games=all&history=all&period=all#standings-title",
     ]
+
+
+def test_the_period_chosen_is_in_the_address_and_kept_by_the_other_links(client):
+    """A period is a link: its view can be bookmarked or sent, and "Show all games" or a live
+    update (the poll asks for the page's own query) keeps it."""
+    document = thursday()
+    document["games"] = document["games"] * 4  # twelve games: the latest ten listed
+    table = exchange.import_table(document)
+    shown = read(client.get(f"/t/{table.edit_token}/?period=month"))
+    assert shown.one(".period-tabs [aria-current]").text == "This month"
+    assert shown.one("#games-played a.link-button").get("href") == (
+        "?period=month&games=all#played-title"
+    )
+    assert shown.one("#poller").get("hx-get").startswith(f"/t/{table.edit_token}/?period=month&v=")
+    # A live update's answer draws the same links, without its own `v`.
+    pull = f"/t/{table.edit_token}/?period=month&v=0"  # a page older than every change
+    again = read(client.get(pull, headers={"HX-Request": "true"}))
+    assert again.one("#games-played a.link-button").get("href") == (
+        "?period=month&games=all#played-title"
+    )
 
 
 @pytest.mark.parametrize("period", ["week", "", "%00", "month&period=year"])

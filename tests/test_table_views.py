@@ -179,7 +179,7 @@ def test_a_long_table_lists_its_latest_games_and_the_rest_on_demand(client):
     links = 'a.table-game-link[href^="/g/"]'
     shown = read(client.get(f"/t/{table.edit_token}/"))
     assert len(shown.select(links)) == 10
-    show_all = shown.one("section[aria-labelledby=played-title] a.link-button")
+    show_all = shown.one("#games-played a.link-button")
     assert (show_all.text, show_all.get("href")) == ("Show all 12 games", "?games=all#played-title")
     shown = read(client.get(f"/t/{table.edit_token}/?games=all"))
     assert len(shown.select(links)) == 12 and "Show all" not in shown.text

@@ -20,6 +20,8 @@
  *   and the saved round's line, or after the Undo of a save the round back in the form) and
  *   the focus moved there; here, the first error or the notice that another phone was first
  *   is brought into view instead.
+ * - A folded part keeps its state across live updates; a link's #fragment opens the part it
+ *   points into.
  * - The language switcher submits itself when a language is picked.
  * - A save that fails (no answer, or an error such as a 503 while the database is away): htmx
  *   swaps nothing, so the form keeps what was typed, and its #round-notice says so in the
@@ -252,6 +254,28 @@
     if (place && place !== answerShown.answer) place.replaceWith(answerShown.answer);
     answerShown = null;
   });
+  // A folded part (a <details> with an id: a table's head to head, its games, its members)
+  // stays open or folded as the reader left it when a live update draws it again.
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var fresh = event.detail.fragment;
+    if (!fresh || !fresh.querySelectorAll) return;
+    fresh.querySelectorAll("details[id]").forEach(function (fold) {
+      var shown = document.getElementById(fold.id);
+      if (shown && shown.tagName === "DETAILS") fold.open = shown.open;
+    });
+  });
+  // A link to a part inside a folded one (#members after a member's change, #played-title
+  // after "Show all games") opens it.
+  function openTarget() {
+    var target = window.location.hash && document.getElementById(window.location.hash.slice(1));
+    var fold = target && target.closest("details");
+    if (fold && !fold.open) {
+      fold.open = true;
+      target.scrollIntoView();
+    }
+  }
+  openTarget();
+  window.addEventListener("hashchange", openTarget);
   document.addEventListener("htmx:afterRequest", function (event) {
     // A poll that failed (no answer, or an error) is asked again a moment later.
     var failed = isPoll(event) && !event.detail.successful;

@@ -86,3 +86,13 @@ class OnScreenTaps:
         assert found["y"] >= 0 and found["y"] + found["height"] <= self.height, found
         locator.tap()
         self.count += 1
+
+
+def unfold(page: Page, *parts: str) -> None:
+    """Taps the heading of each folded part of a table's page named (its <details>' id), as a
+    reader does to open it; one already open stays open."""
+    for part in parts:
+        fold = page.locator(f"details#{part}")
+        if fold.get_attribute("open") is None:
+            fold.locator("> summary").click()
+        expect(fold).to_have_attribute("open", "")

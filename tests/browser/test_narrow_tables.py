@@ -12,6 +12,8 @@ from playwright.sync_api import Page, expect
 
 from scoring import exchange
 from scoring.exchange import import_game
+from scoring.rules import Hand, RoundEntry
+from tests.browser.game_steps import unfold
 from tests.layout_games import (
     LABELS_OUTSIDE,
     LANGUAGES,
@@ -88,6 +90,7 @@ def test_four_players_tables_fit_the_phone_and_pass_axe(
     assert header.bounding_box()["y"] == pytest.approx(0, abs=1)
 
     page.goto(narrow_pages["table"])
+    unfold(page, "head-to-head", "wins-over-games")
     assert_boxes_fit(page, TABLE_BOXES)
     # A card a member, still a table to a screen reader: its headings name each figure.
     assert page.locator(".standings-table thead").bounding_box()["width"] <= 1  # hidden
@@ -99,6 +102,70 @@ def test_four_players_tables_fit_the_phone_and_pass_axe(
     page.context.close()
 
 
+# The parts of a table's page from the top, each with whether it is open: (id or class, open).
+PARTS = """() => [...document.querySelectorAll(
+    "main .in-play, main .standings, main details.fold")].map(part =>
+  [part.id || part.classList[1], part.tagName !== "DETAILS" || part.open])"""
+
+# Each pair of the head to head: whether each name lies on one line, and the score on the
+# line of both names.
+PAIRS = """() => [...document.querySelectorAll(".pair")].map(pair => {
+  const [first, second] = pair.querySelectorAll("bdi");
+  const score = pair.querySelector(".score").getBoundingClientRect();
+  const oneLine = name => name.getClientRects().length === 1;
+  const level = name => Math.abs(name.getBoundingClientRect().top - score.top) < 4;
+  return [first.textContent, second.textContent,
+          oneLine(first) && oneLine(second) && level(first) && level(second)];
+})"""
+
+
+@pytest.fixture
+def table_in_play():
+    """The group's table with Emil, who played once, retired, and a game of the other four
+    members in play."""
+    table = exchange.import_table(group_table_document())
+    emil = table.members.get(name="Emil Černý")
+    table.retire(emil, table.version)
+    game = table.new_game([member for member in table.members.all() if not member.retired])
+    game.record_round(
+        RoundEntry(hands=(Hand(), Hand(value=12), Hand(value=30), Hand(value=7)), winner=0)
+    )
+    return table
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_tables_page_at_360_px_shows_the_game_in_play_and_the_standings_first(
+    browser, live_server, static_from_the_source, table_in_play, language
+):
+    """The game in play, the new game folded under it while one is in play, the standings,
+    then the rest folded: the page less than half as long as when every part was open (6,036
+    px in English, 6,256 in Bulgarian); each pair of the head to head reads on one line, a
+    retired member marked in it as in the standings."""
+    page = phone(browser, live_server, language, 360, 740)
+    page.goto(f"/t/{table_in_play.edit_token}/")
+    assert page.evaluate(PARTS) == [
+        ["in-play", True],
+        ["new-game", False],
+        ["standings", True],
+        ["head-to-head", False],
+        ["wins-over-games", False],
+        ["games-played", False],
+        ["table-history", False],
+        ["members", False],
+    ]
+    assert page.evaluate("document.documentElement.scrollHeight") <= 3_400
+    unfold(page, "head-to-head")
+    pairs = page.evaluate(PAIRS)
+    assert len(pairs) == 8 and all(line for *_, line in pairs), pairs
+    emil = page.locator(".pair-member", has_text="Emil Černý")
+    expect(emil.locator(".retired-mark")).to_have_count(emil.count())
+    expect(page.locator(".standings-table .retired-mark")).to_have_count(1)
+    unfold(page, "wins-over-games")
+    assert_boxes_fit(page, TABLE_BOXES)
+    assert_accessible(page)
+    page.context.close()
+
+
 def test_the_standings_are_a_table_on_a_wide_screen(
     browser, live_server, static_from_the_source, narrow_pages
 ):
@@ -106,6 +173,7 @@ def test_the_standings_are_a_table_on_a_wide_screen(
         page = phone(browser, live_server, language, 1366, 800)
         page.goto(narrow_pages["table"])
         assert page.locator(".standings-table thead").bounding_box()["width"] > 900
+        unfold(page, "head-to-head", "wins-over-games")
         assert_boxes_fit(page, TABLE_BOXES)
         page.context.close()
 
@@ -165,6 +233,8 @@ def test_every_chart_label_lies_inside_its_svg(
         page.set_viewport_size({"width": width, "height": 800})
         for path in narrow_pages.values():
             page.goto(path)
+            if path.startswith("/t/"):  # the table's chart is folded after its standings
+                unfold(page, "wins-over-games")
             expect(page.locator(".score-chart svg")).to_be_visible()
             assert page.evaluate(LABELS_OUTSIDE) == [], (width, path)
     page.context.close()

@@ -265,9 +265,16 @@ def test_a_tables_pages_follow_a_new_game_and_its_rounds(served, phones):
     for page in (table_page, watching):
         stream_open(page)
         expect(page.locator(".in-play")).to_have_count(0)
+        # A part the reader unfolded stays open when a live update draws it again; one left
+        # folded stays folded.
+        page.locator("#table-history > summary").click()
+        expect(page.locator("#table-history")).to_have_attribute("open", "")
     game = table.new_game(list(table.members.all()))
     for page in (table_page, watching):
         expect(page.locator(".in-play .table-game")).to_have_count(1)
+        expect(page.locator("#table-history")).to_have_attribute("open", "")
+        expect(page.locator("#games-played")).not_to_have_attribute("open", "")
+    expect(watching.locator("#members")).not_to_have_attribute("open", "")
     playing = phones.open(served.url, f"/g/{game.edit_token}/")
     save_round(playing, 12, 30)
     for page in (table_page, watching):

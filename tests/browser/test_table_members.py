@@ -10,6 +10,7 @@ from playwright.sync_api import Page, expect
 
 from scoring import exchange
 from scoring.models import Table
+from tests.browser.game_steps import unfold
 from tests.browser.test_tables import assert_accessible, assert_fits, standing
 from tests.conftest import thursday
 
@@ -35,6 +36,7 @@ def test_a_member_retires_stays_in_the_standings_and_comes_back(page: Page):
     page.goto(f"/t/{table.edit_token}/")
     assert toggles(page) == ["Ana", "Boris", "Cyril", "Dana"]
 
+    unfold(page, "members")
     page.get_by_role("button", name="Retire Dana").click()
     expect(page).to_have_url(re.compile(r"#members$"))
     retired = page.locator(".retired-list")
@@ -56,6 +58,7 @@ def test_a_member_retires_stays_in_the_standings_and_comes_back(page: Page):
 def test_the_last_two_members_cannot_retire_and_say_why(page: Page):
     table = Table.start("Three", ["Ana", "Boris", "Cyril"])
     page.goto(f"/t/{table.edit_token}/")
+    unfold(page, "members")
     page.get_by_role("button", name="Retire Ana").click()
     page.get_by_role("button", name="Retire Boris").click()
     expect(page.get_by_role("alert")).to_have_text(
@@ -82,7 +85,7 @@ def test_the_standings_switch_to_this_month_and_back(page: Page):
     assert standing(page, "Boris")[1:3] == ["1", "0"]
     assert standing(page, "Ana")[1:3] == ["0", "0"]
     # Every game is still listed.
-    expect(page.locator("#played-title ~ .table-games .table-game")).to_have_count(3)
+    expect(page.locator("#games-played .table-games .table-game")).to_have_count(3)
     assert_fits(page)
     assert_accessible(page)
 

@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from scoring.models import Table
+from tests.browser.game_steps import unfold
 from tests.browser.test_tables import assert_accessible, assert_fits
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -32,6 +33,7 @@ def test_the_tables_rules_change_for_its_next_games_and_one_game_has_its_own(pag
     page.set_viewport_size({"width": 390, "height": 844})
     table = Table.start("Friday", ["Ana", "Boris", "Cyril"])
     page.goto(f"/t/{table.edit_token}/")
+    unfold(page, "table-history")
     expect(page.get_by_text("No change to the table's rules or members yet.")).to_be_visible()
 
     page.get_by_role("link", name="Change the rules for the next games").click()
@@ -50,6 +52,7 @@ def test_the_tables_rules_change_for_its_next_games_and_one_game_has_its_own(pag
 
     expect(page).to_have_url(f"{page.url.split('/t/')[0]}/t/{table.edit_token}/")
     expect(page.locator(".table-head")).to_contain_text("House rules: joker 50")
+    unfold(page, "table-history")
     change = page.locator(".table-change").first
     expect(change).to_contain_text("Rules for the next games changed")
     expect(change).to_contain_text("House rules: joker 50")
@@ -81,6 +84,7 @@ def test_the_tables_rules_change_for_its_next_games_and_one_game_has_its_own(pag
     expect(page.locator(".table-head")).to_contain_text("House rules: joker 50")
     expect(page.locator(".table-head")).not_to_contain_text("fixed target")
     expect(page.locator(".table-change")).to_have_count(1)
+    unfold(page, "new-game")  # folded under the game in play
     page.locator(".member-toggle", has_text="Cyril").click()
     page.locator(".member-toggle", has_text="Boris").click()
     page.get_by_role("button", name="Start the game").click()

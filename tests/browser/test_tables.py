@@ -7,7 +7,7 @@ import re
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
-from tests.browser.game_steps import choose_winner, save
+from tests.browser.game_steps import choose_winner, save, unfold
 
 
 def assert_accessible(page: Page) -> None:
@@ -30,6 +30,7 @@ def standing(page: Page, name: str) -> list[str]:
 
 
 def head_to_head(page: Page) -> list[str]:
+    unfold(page, "head-to-head")
     return [
         " ".join(text.split()) for text in page.locator(".pairs-table tbody th").all_inner_texts()
     ]
@@ -56,6 +57,7 @@ def test_a_table_from_the_start_page_to_standings_across_two_games(page: Page):
     expect(page).to_have_url(re.compile(r"/t/[\w-]{22,}/$"))
     table = page.url
     expect(page.get_by_role("heading", name="Thursday cards")).to_be_visible()
+    unfold(page, "games-played")
     expect(page.get_by_text("No finished game yet.")).to_be_visible()
     assert_accessible(page)
 
@@ -90,14 +92,17 @@ def test_a_table_from_the_start_page_to_standings_across_two_games(page: Page):
     # The guest played, and is no member: in the game's line, not in the standings.
     expect(page.locator(".table-game").first).to_contain_text("Eva (guest)")
     expect(page.locator(".standings-table").get_by_text("Eva")).to_have_count(0)
+    unfold(page, "wins-over-games")
     expect(page.locator(".wins-chart svg")).to_be_visible()
 
     # Boris is renamed: everywhere on the table, and in both games.
+    unfold(page, "members")
     page.locator(".member-item", has_text="Boris").locator("summary").click()
     assert_accessible(page)
     page.get_by_label("New name for Boris").fill("Borek")
     page.get_by_role("button", name="Rename", exact=True).click()
     expect(page).to_have_url(re.compile(r"/t/[\w-]{22,}/#members$"))
+    expect(page.locator("#members")).to_have_attribute("open", "")  # where the change was
     assert standing(page, "Borek") == ["Borek", "2", "0", "0%"]
     assert head_to_head(page) == ["Ana 1 : 0 Borek", "Borek 0 : 1 Cyril"]
     expect(page.locator(".table-games").get_by_text("Boris")).to_have_count(0)
