@@ -50,6 +50,10 @@ GAME_BOXES = {
     "statistics": ".statistics",
     "chart": ".score-chart svg",
 }
+# A table's parts after its standings are folded (templates/scoring/table.html): opened, as a
+# reader would, to measure them.
+UNFOLD = "() => document.querySelectorAll('details.fold').forEach(fold => { fold.open = true; })"
+
 TABLE_BOXES = {
     "standings": ".standings .table-scroll",
     "head to head": ".head-to-head .table-scroll",
@@ -120,6 +124,7 @@ def measure(base: str, paths: dict[str, str], shots: Path | None) -> dict:
             for page_name, boxes in (("game", GAME_BOXES), ("table", TABLE_BOXES)):
                 page.goto(base + paths[page_name])
                 assert page.locator("html").get_attribute("lang") == language
+                page.evaluate(UNFOLD)
                 measured = page.evaluate(MEASURE_BOXES, boxes)
                 widths[f"{page_name} page"] = measured.pop("page")
                 widths.update(measured)
@@ -130,6 +135,7 @@ def measure(base: str, paths: dict[str, str], shots: Path | None) -> dict:
                 page.set_viewport_size({"width": width, "height": 800})
                 for page_name in ("game", "table"):
                     page.goto(base + paths[page_name])
+                    page.evaluate(UNFOLD)
                     labels[f"{page_name} {width}"] = page.evaluate(LABELS_OUTSIDE)
             page.set_viewport_size(PHONE)
             page.goto(base + paths["long game"])
