@@ -22,7 +22,12 @@ from .rules import RoundEntry
 
 BLOCKED = "blocked"
 # The rules' errors about a typed hand value, shown under the value field.
-VALUE_ERRORS = {"not_a_number", "negative_value", "value_too_large", "value_too_small"}
+VALUE_ERRORS = {
+    rules.Code.NOT_A_NUMBER,
+    rules.Code.NEGATIVE_VALUE,
+    rules.Code.VALUE_TOO_LARGE,
+    rules.Code.VALUE_TOO_SMALL,
+}
 
 
 class HouseRulesForm(forms.Form):
@@ -220,7 +225,7 @@ class StartForm(HouseRulesForm):
             return 0
         rows = [index for index, _name in filled]
         if chosen not in rows:
-            error = rules.RulesError("first_dealer_unnamed")
+            error = rules.RulesError(rules.Code.FIRST_DEALER_UNNAMED)
             self.add_error(f"player_{chosen}", rules_error_message(error))
             return 0
         return rows.index(chosen)
@@ -354,9 +359,9 @@ class SeatingForm(forms.Form):
         """A refused change, next to the choice it is about (the seat chosen a second time,
         the dealer), or at the top of the form."""
         field = None
-        if error.code == "seating_twice":
+        if error.code == rules.Code.SEATING_TWICE:
             field = f"seat_{error.details['position']}"
-        elif error.code == "seating_dealer":
+        elif error.code == rules.Code.SEATING_DEALER:
             field = "dealer"
         self.add_error(field, rules_error_message(error, names))
 
@@ -535,7 +540,7 @@ class RoundForm(forms.Form):
         try:
             value = int(typed) if typed else None
         except ValueError:
-            error = rules.RulesError("not_a_number", seat, value=typed)
+            error = rules.RulesError(rules.Code.NOT_A_NUMBER, seat, value=typed)
             self.add_error(f"value_{seat}", round_form_message(error, self.names))
             return None
         # An opponent of a hand rummy had, by definition, never opened: no box to tick.
@@ -609,7 +614,7 @@ class RoundForm(forms.Form):
         if error.player is not None:
             field = "value" if error.code in VALUE_ERRORS else "cards"
             self.add_error(f"{field}_{error.player}", message)
-        elif error.code == "hand_rummy_blocked":
+        elif error.code == rules.Code.HAND_RUMMY_BLOCKED:
             self.add_error("hand_rummy", message)
         else:
             self.add_error(None, message)

@@ -1,5 +1,6 @@
 """What the views of games and of tables both stand on: the typed request, the redirect that
-suits htmx and plain forms alike, and the method check of a view that both links open."""
+suits htmx and plain forms alike, the method check of a view that both links open, and what a
+refusal is in HTTP."""
 
 from __future__ import annotations
 
@@ -11,6 +12,13 @@ from django.utils.log import log_response
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
+from .rules import ConfirmFirst, Conflict, RulesError, TooMany
+
+# What each kind of refusal is in HTTP (scoring.rules): the page older than the game or the
+# table, or a yes asked for, is 409 Conflict (htmx swaps it in: base.html's responseHandling);
+# a limit is 429 Too Many Requests; anything else sent wrong, 400 Bad Request.
+REFUSAL_STATUS = {Conflict: 409, ConfirmFirst: 409, TooMany: 429}
+
 
 class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
@@ -21,6 +29,17 @@ def redirect(request: HtmxHttpRequest, url: str) -> HttpResponse:
     if request.htmx:
         return HttpResponseClientRedirect(url)
     return HttpResponseRedirect(url, status=303)
+
+
+def refused(response: HttpResponse, error: RulesError) -> HttpResponse:
+    """`response`, the page that says why `error` refused a change, sent with the status of
+    the refusal's kind (REFUSAL_STATUS), and a limit's Retry-After (its `retry_after`)."""
+    response.status_code = next(
+        (status for kind, status in REFUSAL_STATUS.items() if isinstance(error, kind)), 400
+    )
+    if isinstance(error, TooMany):
+        response["Retry-After"] = str(error.details["retry_after"])
+    return response
 
 
 def token_lookup(token: str, editable: bool) -> dict[str, str]:

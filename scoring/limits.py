@@ -28,13 +28,14 @@ from django.core.cache import caches
 from django.forms import Form
 from django.http import HttpRequest, HttpResponse
 
+from . import http
 from .errors import rules_error_message
-from .rules import RulesError
+from .rules import Code, RulesError, TooMany
 
 WINDOW_SECONDS = 60
 # What a view limited by @limited makes, and the code of the message (errors.MESSAGES) that
 # refuses it past the limit.
-REFUSALS = {"new-game": "too_many_games", "new-table": "too_many_tables"}
+REFUSALS = {"new-game": Code.TOO_MANY_GAMES, "new-table": Code.TOO_MANY_TABLES}
 
 log = logging.getLogger(__name__)
 
@@ -79,25 +80,24 @@ class _Count:
     """What a request to a view decorated with @limited may make, and whether it was refused."""
 
     action: str
-    refused: bool = False
+    refused: TooMany | None = None
 
 
 def limited(action: str) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
     """Decorate a view that makes something new, `action` ("new-game" or "new-table"), which
     one client makes at most RAMI_NEW_GAMES_PER_MINUTE times a minute. The view calls
     `spend(request)` (or `spent(request, form)`) just before making it: past the limit, that
-    raises the RulesError that says so (errors.MESSAGES), which the view shows as any refusal,
-    everything typed kept; the page it answers then goes out as 429 Too Many Requests with
-    Retry-After."""
+    raises the TooMany that says so (errors.MESSAGES), which the view shows as any refusal,
+    everything typed kept, in a form or not; the page it answers then goes out as the refusal
+    it is (http.refused: 429 Too Many Requests with Retry-After)."""
 
     def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @wraps(view)
         def limited_view(request: HttpRequest, *args, **kwargs) -> HttpResponse:
             count = request.rami_count = _Count(action)
             response = view(request, *args, **kwargs)
-            if count.refused:
-                response.status_code = 429
-                response["Retry-After"] = str(WINDOW_SECONDS)
+            if count.refused is not None:
+                return http.refused(response, count.refused)
             return response
 
         return limited_view
@@ -121,5 +121,5 @@ def spend(request: HttpRequest) -> None:
     the RulesError that refuses it."""
     count = request.rami_count
     if not allow(request, count.action, settings.RAMI_NEW_GAMES_PER_MINUTE):
-        count.refused = True
-        raise RulesError(REFUSALS[count.action])
+        count.refused = TooMany(REFUSALS[count.action], retry_after=WINDOW_SECONDS)
+        raise count.refused

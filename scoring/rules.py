@@ -19,6 +19,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
+from enum import StrEnum
 from typing import ClassVar
 
 import icu
@@ -43,37 +44,128 @@ DECK_SIZE = COPIES_PER_CARD * len(RANKS) * len(SUITS) + JOKERS_IN_DECK
 _SYMBOL_SUITS = {symbol: suit for suit, symbol in SUIT_SYMBOLS.items()}
 
 
-class RulesError(ValueError):
-    """A round, a hand or a name that the rules refuse.
+class Code(StrEnum):
+    """Every refusal's code: what it means to a person is written once, in scoring/errors.py
+    (tests/test_errors.py: each has its words, and nothing is raised with another). The
+    class raised says what the phone can do about it (RulesError, Conflict, ConfirmFirst,
+    TooMany); a code is listed under the one it is raised with most."""
 
-    `code` names the kind of mistake; `player` is the index of the player concerned (or None);
-    `details` holds the rest (`card`, `value`, `count`, `limit`, ...). What a person reads is
-    written once, in scoring/errors.py: `rules_error_message` in the page's language,
+    # What was typed or sent is wrong: RulesError itself.
+    BAD_RULE = "bad_rule"
+    BAD_RULE_FLAG = "bad_rule_flag"
+    BAD_TARGET = "bad_target"
+    CARDS_AND_VALUE = "cards_and_value"
+    FIRST_DEALER_UNKNOWN = "first_dealer_unknown"
+    FIRST_DEALER_UNNAMED = "first_dealer_unnamed"
+    HAND_RUMMY_BLOCKED = "hand_rummy_blocked"
+    HAND_RUMMY_OPENED = "hand_rummy_opened"
+    MEMBER_COUNT = "member_count"
+    MEMBER_DUPLICATE = "member_duplicate"
+    MEMBER_LAST = "member_last"
+    MEMBER_LOOKALIKE = "member_lookalike"
+    MISSING_BLOCKED_HAND = "missing_blocked_hand"
+    MISSING_HAND = "missing_hand"
+    NAME_DUPLICATE = "name_duplicate"
+    NAME_EMPTY = "name_empty"
+    NAME_INVISIBLE = "name_invisible"
+    NAME_LOOKALIKE = "name_lookalike"
+    NAME_MARKS = "name_marks"
+    NAME_TAKEN = "name_taken"
+    NAME_TOO_LONG = "name_too_long"
+    NEGATIVE_VALUE = "negative_value"
+    NO_JOKERS = "no_jokers"
+    NOT_A_NUMBER = "not_a_number"
+    PLAYER_COUNT = "player_count"
+    SEATING_DEALER = "seating_dealer"
+    SEATING_MISSING = "seating_missing"
+    SEATING_ORDER = "seating_order"
+    SEATING_TWICE = "seating_twice"
+    TOO_MANY_CARDS = "too_many_cards"
+    TOO_MANY_COPIES = "too_many_copies"
+    UNKNOWN_CARD = "unknown_card"
+    VALUE_TOO_LARGE = "value_too_large"
+    VALUE_TOO_SMALL = "value_too_small"
+    WINNER_HAS_CARDS = "winner_has_cards"
+    WINNER_OUT_OF_RANGE = "winner_out_of_range"
+    # The change does not fit the game or the table as it is now: Conflict.
+    ALREADY_RESTORED = "already_restored"
+    ALREADY_SAVED = "already_saved"
+    GAME_AT_ANOTHER_TABLE = "game_at_another_table"
+    GAME_FINISHED = "game_finished"
+    GAME_NOT_FINISHED = "game_not_finished"
+    MEMBER_PLAYED = "member_played"
+    NAME_CHANGED = "name_changed"
+    ROUND_CHANGED = "round_changed"
+    ROUND_GONE = "round_gone"
+    ROUND_MOVED = "round_moved"
+    ROUND_TAKEN = "round_taken"
+    SEATING_CHANGED = "seating_changed"
+    TABLE_CHANGED = "table_changed"
+    TOO_MANY_ROUNDS = "too_many_rounds"
+    UNDO_CHANGED = "undo_changed"
+    UNDO_DONE = "undo_done"
+    UNDO_NOT_YOURS = "undo_not_yours"
+    UNDO_OVERTAKEN = "undo_overtaken"
+    # The change waits for the player's yes: ConfirmFirst.
+    RESTORE_AS_EXTRA = "restore_as_extra"
+    # A limit reached: TooMany.
+    TOO_MANY_GAMES = "too_many_games"
+    TOO_MANY_TABLES = "too_many_tables"
+
+
+class RulesError(ValueError):
+    """A round, a hand or a name that the rules refuse: what was typed or sent is wrong.
+
+    `code` (a Code) names the kind of mistake; `player` is the index of the player concerned
+    (or None); `details` holds the rest (`card`, `value`, `count`, `limit`, ...). What a person
+    reads is written once, in scoring/errors.py: `rules_error_message` in the page's language,
     `english` for the command line and the importer. `str()` gives the code and the details.
+
+    The app refuses in three more ways, each a RulesError too, so that one `except RulesError`
+    shows any refusal: Conflict, ConfirmFirst and TooMany (below). What each is in HTTP is
+    said in one place, scoring/http.py (refusal_status).
     """
 
-    def __init__(self, code: str, player: int | None = None, **details: object) -> None:
-        self.code = code
+    def __init__(self, code: Code, player: int | None = None, **details: object) -> None:
+        self.code = Code(code)
         self.player = player
         self.details = details
-        super().__init__(code)
+        super().__init__(self.code)
 
     def __str__(self) -> str:
         details = ", ".join(f"{name}={value!r}" for name, value in self.details.items())
-        return f"{self.code} ({details})" if details else self.code
+        return f"{self.code} ({details})" if details else str(self.code)
 
     def for_player(self, player: int) -> RulesError:
         """The same error, naming the player concerned."""
-        return RulesError(self.code, player, **self.details)
+        return type(self)(self.code, player, **self.details)
 
     def under(self, rules: Rules) -> RulesError:
         """The same error, said under a game's `rules`: a hand value above what any deck may
         be worth is refused as the Hand is made, before a game's rules are known
         (LARGEST_HAND_VALUE); the player is told what their game's deck is worth, as for any
         value above it (hand_errors)."""
-        if self.code != "value_too_large":
+        if self.code != Code.VALUE_TOO_LARGE:
             return self
-        return RulesError(self.code, self.player, **{**self.details, "limit": rules.max_hand_value})
+        return type(self)(self.code, self.player, **{**self.details, "limit": rules.max_hand_value})
+
+
+class Conflict(RulesError):
+    """The change does not fit the game or the table as it is now, mostly because the page is
+    older than another phone's change: that round saved, changed or deleted there, the game
+    finished, the players renamed or seated, the table changed; or the change is another
+    phone's to make (an Undo), or the game has its 500 rounds. Nothing is changed; the page
+    is shown as it is now, with the reason."""
+
+
+class ConfirmFirst(RulesError):
+    """The change waits for the player's yes (a round deleted long ago comes back as an extra
+    round, after the others): nothing is changed until the page asks and they confirm."""
+
+
+class TooMany(RulesError):
+    """A limit reached (new games or tables a minute from one address): nothing is made, and
+    the phone may try again after `retry_after` seconds (a detail)."""
 
 
 def parse_card(code: str) -> str:
@@ -88,7 +180,7 @@ def parse_card(code: str) -> str:
     rank, suit = text[:-1], text[-1:]
     if rank in RANKS and suit in SUITS:
         return text
-    raise RulesError("unknown_card", card=str(code).strip())
+    raise RulesError(Code.UNKNOWN_CARD, card=str(code).strip())
 
 
 def card_rank(card: str) -> str:
@@ -151,10 +243,10 @@ class Rules:
             if name == "hand_rummy" and value == self.DOUBLE:
                 continue
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-                raise RulesError("bad_rule", rule=name, value=value, low=low, high=high)
+                raise RulesError(Code.BAD_RULE, rule=name, value=value, low=low, high=high)
         if not isinstance(self.not_opened_cap_half_target, bool):
             raise RulesError(
-                "bad_rule_flag",
+                Code.BAD_RULE_FLAG,
                 rule="not_opened_cap_half_target",
                 value=self.not_opened_cap_half_target,
             )
@@ -183,7 +275,7 @@ class Rules:
 
     def target_for(self, players: int) -> int:
         if not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise RulesError("player_count", count=players)
+            raise RulesError(Code.PLAYER_COUNT, count=players)
         if self.target is not None:
             return self.target
         return self.target_per_opponent * (players - 1)
@@ -263,18 +355,18 @@ class Hand:
 
     def __post_init__(self) -> None:
         if len(self.cards) > DECK_SIZE:
-            raise RulesError("too_many_cards", count=len(self.cards), limit=DECK_SIZE)
+            raise RulesError(Code.TOO_MANY_CARDS, count=len(self.cards), limit=DECK_SIZE)
         cards = tuple(parse_card(card) for card in self.cards)
         object.__setattr__(self, "cards", cards)
         if self.value is not None:
             if cards:
-                raise RulesError("cards_and_value")
+                raise RulesError(Code.CARDS_AND_VALUE)
             if isinstance(self.value, bool) or not isinstance(self.value, int):
-                raise RulesError("not_a_number", value=self.value)
+                raise RulesError(Code.NOT_A_NUMBER, value=self.value)
             if self.value < 0:
-                raise RulesError("negative_value", value=self.value)
+                raise RulesError(Code.NEGATIVE_VALUE, value=self.value)
             if self.value > LARGEST_HAND_VALUE:
-                raise RulesError("value_too_large", value=self.value, limit=LARGEST_HAND_VALUE)
+                raise RulesError(Code.VALUE_TOO_LARGE, value=self.value, limit=LARGEST_HAND_VALUE)
 
     @property
     def given(self) -> bool:
@@ -349,9 +441,9 @@ def deck_errors(hands: Sequence[Hand | None], rules: Rules = SEEDS) -> list[Rule
         for too_many in excess:
             details = {"card": too_many.card, "count": too_many.count, "limit": too_many.limit}
             if too_many.card == JOKER and too_many.limit == 0:
-                errors.append(RulesError("no_jokers", index, **details))
+                errors.append(RulesError(Code.NO_JOKERS, index, **details))
             else:
-                errors.append(RulesError("too_many_copies", index, **details))
+                errors.append(RulesError(Code.TOO_MANY_COPIES, index, **details))
     return errors
 
 
@@ -388,13 +480,13 @@ def hand_errors(
             continue
         if hand.value is not None and hand.value < rules.cheapest_card:
             limit = rules.cheapest_card
-            errors.append(RulesError("value_too_small", index, value=hand.value, limit=limit))
+            errors.append(RulesError(Code.VALUE_TOO_SMALL, index, value=hand.value, limit=limit))
         elif not hand.given and (not hand_rummy or doubled):
-            code = "missing_hand" if winner is not None else "missing_blocked_hand"
+            code = Code.MISSING_HAND if winner is not None else Code.MISSING_BLOCKED_HAND
             errors.append(RulesError(code, index))
         elif hand.value is not None and hand.value > rules.max_hand_value:
             limit = rules.max_hand_value
-            errors.append(RulesError("value_too_large", index, value=hand.value, limit=limit))
+            errors.append(RulesError(Code.VALUE_TOO_LARGE, index, value=hand.value, limit=limit))
     return errors
 
 
@@ -415,33 +507,35 @@ def score_round(
     """
     hands = list(hands)
     if not MIN_PLAYERS <= len(hands) <= MAX_PLAYERS:
-        raise RulesError("player_count", count=len(hands))
+        raise RulesError(Code.PLAYER_COUNT, count=len(hands))
     if isinstance(target, bool) or not isinstance(target, int) or target <= 0:
-        raise RulesError("bad_target", target=target)
+        raise RulesError(Code.BAD_TARGET, target=target)
     if winner is not None and (
         isinstance(winner, bool) or not isinstance(winner, int) or not 0 <= winner < len(hands)
     ):
-        raise RulesError("winner_out_of_range", count=len(hands))
+        raise RulesError(Code.WINNER_OUT_OF_RANGE, count=len(hands))
 
     if winner is None:
         if hand_rummy:
-            raise RulesError("hand_rummy_blocked")
+            raise RulesError(Code.HAND_RUMMY_BLOCKED)
     elif hands[winner].cards or hands[winner].value:
-        raise RulesError("winner_has_cards", winner)
+        raise RulesError(Code.WINNER_HAS_CARDS, winner)
 
     doubled = hand_rummy and rules.hand_rummy == Rules.DOUBLE
     if hand_rummy:
         for index, hand in enumerate(hands):
             if index != winner and hand.opened:
-                raise RulesError("hand_rummy_opened", index)
+                raise RulesError(Code.HAND_RUMMY_OPENED, index)
     if not hand_rummy or doubled:
         for index, hand in enumerate(hands):
             if index != winner and not hand.given:
-                code = "missing_hand" if winner is not None else "missing_blocked_hand"
+                code = Code.MISSING_HAND if winner is not None else Code.MISSING_BLOCKED_HAND
                 raise RulesError(code, index)
     for index, hand in enumerate(hands):
         if index != winner and hand.value is not None and hand.value > rules.max_hand_value:
-            raise RulesError("value_too_large", index, value=hand.value, limit=rules.max_hand_value)
+            raise RulesError(
+                Code.VALUE_TOO_LARGE, index, value=hand.value, limit=rules.max_hand_value
+            )
     check_deck(hands, rules)
 
     if hand_rummy:
@@ -489,7 +583,7 @@ def standing(totals: Sequence[int], target: int) -> Standing:
     target, won by the lowest total, with tie-break rounds while the lowest is shared."""
     totals = tuple(totals)
     if not totals:
-        raise RulesError("player_count", count=0)
+        raise RulesError(Code.PLAYER_COUNT, count=0)
     lowest = min(totals)
     leaders = tuple(index for index, total in enumerate(totals) if total == lowest)
     reached = max(totals) >= target
@@ -684,16 +778,16 @@ def check_name(name: str, limit: int = MAX_NAME_LENGTH) -> str:
     "name_invisible", "name_too_long", "name_marks")."""
     cleaned = clean_name(name)
     if not cleaned and not name.strip():
-        raise RulesError("name_empty")
+        raise RulesError(Code.NAME_EMPTY)
     if not any(unicodedata.category(c).startswith(VISIBLE_CATEGORIES) for c in cleaned):
-        raise RulesError("name_invisible")
+        raise RulesError(Code.NAME_INVISIBLE)
     if len(cleaned) > limit:
-        raise RulesError("name_too_long", limit=limit)
+        raise RulesError(Code.NAME_TOO_LONG, limit=limit)
     marks = 0
     for c in unicodedata.normalize("NFD", cleaned):
         marks = marks + 1 if unicodedata.category(c) in {"Mn", "Me"} else 0
         if marks > MAX_MARKS:
-            raise RulesError("name_marks", limit=MAX_MARKS)
+            raise RulesError(Code.NAME_MARKS, limit=MAX_MARKS)
     return cleaned
 
 
@@ -704,9 +798,13 @@ def same_name(name: str, other: str, index: int | None = None, members: bool = F
     same = clean_name(name).casefold() == clean_name(other).casefold()
     if members:
         return (
-            RulesError("member_duplicate", index) if same else RulesError("member_lookalike", index)
+            RulesError(Code.MEMBER_DUPLICATE, index)
+            if same
+            else RulesError(Code.MEMBER_LOOKALIKE, index)
         )
-    return RulesError("name_duplicate", index) if same else RulesError("name_lookalike", index)
+    return (
+        RulesError(Code.NAME_DUPLICATE, index) if same else RulesError(Code.NAME_LOOKALIKE, index)
+    )
 
 
 def check_names(names: Sequence[str], members_at_most: int | None = None) -> list[str]:
@@ -717,9 +815,9 @@ def check_names(names: Sequence[str], members_at_most: int | None = None) -> lis
     "member_lookalike"."""
     if members_at_most is not None:
         if not 1 <= len(names) <= members_at_most:
-            raise RulesError("member_count", count=len(names), limit=members_at_most)
+            raise RulesError(Code.MEMBER_COUNT, count=len(names), limit=members_at_most)
     elif not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-        raise RulesError("player_count", count=len(names))
+        raise RulesError(Code.PLAYER_COUNT, count=len(names))
     cleaned = []
     seen: dict[str, str] = {}
     for index, name in enumerate(names):
@@ -744,14 +842,14 @@ def check_seating(dealer: object, order: Sequence[object], players: int) -> None
     "seating_dealer" for a dealer who is not playing."""
     seats = range(players)
     if not all(type(seat) is int and seat in seats for seat in order):
-        raise RulesError("seating_order")
+        raise RulesError(Code.SEATING_ORDER)
     for position, seat in enumerate(order):
         if seat in order[:position]:
             missing = next((other for other in seats if other not in order), None)
             if missing is None:
-                raise RulesError("seating_order")
-            raise RulesError("seating_twice", seat, missing=missing, position=position)
+                raise RulesError(Code.SEATING_ORDER)
+            raise RulesError(Code.SEATING_TWICE, seat, missing=missing, position=position)
     if len(order) != players:
-        raise RulesError("seating_missing", next(other for other in seats if other not in order))
+        raise RulesError(Code.SEATING_MISSING, next(other for other in seats if other not in order))
     if type(dealer) is not int or dealer not in seats:
-        raise RulesError("seating_dealer")
+        raise RulesError(Code.SEATING_DEALER)

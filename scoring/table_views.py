@@ -147,12 +147,10 @@ def table_page(request: HtmxHttpRequest, token: str, editable: bool) -> HttpResp
             refused = _change_member(request, table, members, action)
             if refused is None:
                 return redirect(request, f"{here}#members")
-            response = _table_response(
-                request, table, members, editable, version, member_refused=refused
+            return http.refused(
+                _table_response(request, table, members, editable, version, member_refused=refused),
+                refused[1],
             )
-            if refused[1].code == "table_changed":
-                response.status_code = 409
-            return response
     response = _table_response(request, table, members, editable, version, **forms)
     if request.method == "GET":
         # The recent list's kind of link: "t" the edit link, "w" the watch-only one.
@@ -178,7 +176,7 @@ def _change_member(
         # Another table's member, or no member at all: no page of ours sends that.
         if not (posted.isascii() and posted.isdigit()) or Member.objects.filter(pk=posted).exists():
             raise Http404
-        return None if action == "remove" else (None, rules.RulesError("table_changed"))
+        return None if action == "remove" else (None, rules.Conflict(rules.Code.TABLE_CHANGED))
     try:
         MEMBER_CHANGES[action](table, member, seen)
     except rules.RulesError as error:
@@ -351,19 +349,19 @@ def table_rules(request: HtmxHttpRequest, token: str) -> HttpResponse:
     table = _table_or_404(edit_token=token)
     form = TableRulesForm(request.POST or None, table=table)
     context: dict = {"table": table}
-    status = 200
     if request.method == "POST" and form.is_valid():
         try:
             table.change_rules(form.cleaned_data["house_rules"], form.cleaned_data["seen"])
         except rules.RulesError as error:
             table.refresh_from_db()
-            form = TableRulesForm(table=table)
-            context["refused"] = rules_error_message(error)
-            status = 409
+            context |= {"form": TableRulesForm(table=table), "refused": rules_error_message(error)}
+            return http.refused(
+                TemplateResponse(request, "scoring/table_rules.html", context), error
+            )
         else:
             return redirect(request, reverse("table", args=[table.edit_token]))
     context["form"] = form
-    return TemplateResponse(request, "scoring/table_rules.html", context, status=status)
+    return TemplateResponse(request, "scoring/table_rules.html", context)
 
 
 def _with_query(request: HttpRequest, **changed: str) -> str:

@@ -259,8 +259,8 @@ def _fixing(
     opened (the Undo of a save is no longer what it was)."""
     round_ = game.rounds.prefetch_related("hands__player").filter(pk=seen.pk).first()
     if round_ is None or (form is None and round_.revision != seen.revision):
-        code = "round_gone" if round_ is None else "undo_changed"
-        error = rules.RulesError(code, number=seen.number)
+        code = rules.Code.ROUND_GONE if round_ is None else rules.Code.UNDO_CHANGED
+        error = rules.Conflict(code, number=seen.number)
         return _game_response(
             request, game, partial=partial, refused=rules_error_message(error, game.names)
         )
@@ -368,21 +368,20 @@ def _store_again(request: HtmxHttpRequest, game: Game, action: str) -> HttpRespo
     try:
         round_ = game.edit_round(seen, form.cleaned_data["entry"], phones.of(request), kind)
     except rules.RulesError as error:
-        response = _refused(request, game, error)
         now = game.rounds.filter(pk=seen.pk).first()
-        if now is not None and action == "correct":
-            data = request.POST.copy()
-            data["revision"], data["for_round"] = now.revision, now.number
-            response = _fixing(
-                request,
-                game,
-                now,
-                partial,
-                _with_points(game, _round_form(game, data)),
-                refused=rules_error_message(error, game.names),
-            )
-            response.status_code = 409
-        return response
+        if now is None or action != "correct":
+            return _refused(request, game, error)
+        data = request.POST.copy()
+        data["revision"], data["for_round"] = now.revision, now.number
+        response = _fixing(
+            request,
+            game,
+            now,
+            partial,
+            _with_points(game, _round_form(game, data)),
+            refused=rules_error_message(error, game.names),
+        )
+        return http.refused(response, error)
     if request.htmx:
         board = Scoreboard.for_game(game)
         return _saved(request, game, board, round_.pk, "changed", partial)
@@ -400,14 +399,14 @@ def _round_as_seen(data) -> Round:
 
 
 def _refused(request: HtmxHttpRequest, game: Game, error: rules.RulesError) -> HttpResponse:
-    """The game page (for htmx, its body) saying why a change was not made: 409 Conflict (429
-    when it was a rematch past the limit, @limits.limited)."""
+    """The game page (for htmx, its body) saying why a change was not made, with the status
+    of the refusal (http.refused: 409 for another phone's change first, 429 for a rematch past
+    the limit)."""
     partial = "game_body" if request.htmx else ""
     response = _game_response(
         request, game, partial=partial, refused=rules_error_message(error, game.names)
     )
-    response.status_code = 409
-    return response
+    return http.refused(response, error)
 
 
 def _save_round(
@@ -604,7 +603,7 @@ def round_page(request: HtmxHttpRequest, token: str, number: int) -> HttpRespons
             try:
                 game.edit_round(seen, form.cleaned_data["entry"], phones.of(request))
             except rules.RulesError as error:
-                if error.code == "round_gone":
+                if error.code == rules.Code.ROUND_GONE:
                     return _refused(request, game, error)
                 # Moved or changed: the round as it is now, the typed form kept, its hidden
                 # fields brought up to date so that the next save goes to that round.
@@ -781,7 +780,7 @@ def history_page(request: HttpRequest, token: str) -> HttpResponse:
     to the version a round had before an edit (its `event`, and the round's `revision` as
     the page showed it): one more edit. Done, both go to the game page."""
     game = _game_or_404(edit_token=token)
-    status, confirm, refused = 200, None, None
+    confirm, refused = None, None
     if request.method == "POST":
         action = request.POST.get("action")
         event = GameEvent(pk=_number(request.POST.get("event")))
@@ -800,12 +799,11 @@ def history_page(request: HttpRequest, token: str) -> HttpResponse:
         except GameEvent.DoesNotExist:
             raise Http404 from None
         except rules.RulesError as error:
-            if error.code == "already_restored":
+            if error.code == rules.Code.ALREADY_RESTORED:  # this form sent twice
                 return redirect(request, here)
-            status = 409
-            if error.code == "restore_as_extra":
+            if isinstance(error, rules.ConfirmFirst):
                 confirm = {"event": event.pk, **error.details}
-            refused = rules_error_message(error, game.names)
+            refused = error
         else:
             # A deleted round restored, or a round back to a version before: "is back as it was".
             return redirect(request, f"{here}?back={round_.pk}")
@@ -814,9 +812,10 @@ def history_page(request: HttpRequest, token: str) -> HttpResponse:
         "names": game.names,
         "changes": history.changes(game),
         "confirm": confirm,
-        "refused": refused,
+        "refused": refused and rules_error_message(refused, game.names),
     }
-    return TemplateResponse(request, "scoring/history.html", context, status=status)
+    response = TemplateResponse(request, "scoring/history.html", context)
+    return response if refused is None else http.refused(response, refused)
 
 
 @require_http_methods(["GET", "POST"])
@@ -840,23 +839,22 @@ def players_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
     on_seats = posted is not None and posted.get("action") == SeatingForm.ACTION
     form = PlayersForm(None if on_seats else posted, players=game.seated_players)
     seating_form = _seating_form(game, posted if on_seats else None)
-    refused, status = None, 200
+    refused = None
     if on_seats and seating_form is None:
-        refused, status = rules_error_message(rules.RulesError("game_finished")), 409
+        refused = rules.Conflict(rules.Code.GAME_FINISHED)
     elif on_seats and seating_form.is_valid():
         chosen = seating_form.cleaned_data
         try:
             game.change_seating(
                 chosen["dealer"], chosen["order"], seen=chosen["seen"], phone=phones.of(request)
             )
+        except rules.Conflict as error:
+            # Shown as they are now, another phone's change (or the end) read again.
+            game = _game_or_404(edit_token=token)
+            form, seating_form = PlayersForm(players=game.seated_players), _seating_form(game)
+            refused = error
         except rules.RulesError as error:
-            if error.code in ("seating_changed", "game_finished"):
-                # Shown as they are now, another phone's change (or the end) read again.
-                game = _game_or_404(edit_token=token)
-                form, seating_form = PlayersForm(players=game.seated_players), _seating_form(game)
-                refused, status = rules_error_message(error, game.names), 409
-            else:
-                seating_form.add_rules_error(error, game.names)
+            seating_form.add_rules_error(error, game.names)
         else:
             names = game.names
             said = gettext("Seats changed: %(order)s; %(dealer)s deals next.") % {
@@ -872,14 +870,25 @@ def players_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
                 seen=form.cleaned_data["seen"],
                 phone=phones.of(request),
             )
+        except rules.Conflict as error:  # a name changed on another phone: the form knows it now
+            form = form.showing(game.names)
+            form.add_rules_error(error, game.names)
+            return http.refused(_players_response(request, game, form, seating_form), error)
         except rules.RulesError as error:
-            if error.code == "name_changed":
-                form, status = form.showing(game.names), 409
             form.add_rules_error(error, game.names)
         else:
             return redirect(request, reverse("game", args=[game.edit_token]))
+    response = _players_response(
+        request, game, form, seating_form, refused and rules_error_message(refused, game.names)
+    )
+    return response if refused is None else http.refused(response, refused)
+
+
+def _players_response(
+    request: HttpRequest, game: Game, form: PlayersForm, seating_form, refused: str | None = None
+) -> TemplateResponse:
     context = {"game": game, "form": form, "seating_form": seating_form, "refused": refused}
-    return TemplateResponse(request, "scoring/players.html", context, status=status)
+    return TemplateResponse(request, "scoring/players.html", context)
 
 
 def _seating_form(game: Game, data=None) -> SeatingForm | None:

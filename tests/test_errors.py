@@ -31,26 +31,27 @@ DETAILS = {
 NAMES = ["Ana", "Boris", "Cyril"]
 
 
-def raised_codes() -> set[str]:
-    """Every code the app raises a RulesError with, read from its source."""
-    source = "\n".join(
-        path.read_text()
-        for path in Path(scoring.__file__).parent.rglob("*.py")
-        if "migrations" not in path.parts
-    )
-    codes = set(re.findall(r'RulesError\(\s*"(\w+)"', source))
-    # Codes chosen by an expression and raised from a variable (missing_hand or
-    # missing_blocked_hand): `code = "..." if ... else "..."`.
-    for chosen in re.findall(r'\bcode = "(\w+)" if .* else "(\w+)"', source):
-        codes |= set(chosen)
-    return codes
+SOURCE = "\n".join(
+    path.read_text()
+    for path in Path(scoring.__file__).parent.rglob("*.py")
+    if "migrations" not in path.parts
+)
 
 
-def test_every_code_raised_has_a_message_in_the_one_catalogue():
-    codes = raised_codes()
-    assert {"unknown_card", "round_gone", "name_duplicate", "missing_blocked_hand"} <= codes
-    assert codes - {"too_many_copies"} <= set(errors.MESSAGES)
+def test_every_code_has_its_words_in_the_one_catalogue():
+    assert {code.value for code in rules.Code} - {"too_many_copies"} == set(errors.MESSAGES)
     assert set(errors.PLAYER_MESSAGES) <= set(errors.MESSAGES)
+    # Every refusal is raised with a Code (the enum), never a string of its own.
+    raised = r"\b(RulesError|Conflict|ConfirmFirst|TooMany)\(\s*['\"]"
+    assert re.findall(raised, SOURCE) == []
+    named = set(re.findall(r"\bCode\.([A-Z_]+)\b", SOURCE))
+    assert {"UNKNOWN_CARD", "ROUND_GONE", "NAME_DUPLICATE", "MISSING_BLOCKED_HAND"} <= named
+    assert named <= {code.name for code in rules.Code}
+
+
+def test_an_unknown_code_is_refused_when_raised():
+    with pytest.raises(ValueError, match="no_such_code"):
+        RulesError("no_such_code")
 
 
 def test_a_rules_error_speaks_english_through_the_catalogue():

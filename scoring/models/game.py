@@ -340,7 +340,7 @@ class Game(models.Model):
             if game.next_game_id is not None:
                 return game.next_game
             if game.status != Status.FINISHED:
-                raise rules.RulesError("game_not_finished")
+                raise rules.Conflict(rules.Code.GAME_NOT_FINISHED)
             # The players seated as the deal went round at the end (seat order, unless
             # change_seating changed it), the deal moving on from there.
             seating = game.seating_for(game.rounds.count() + 1, len(game.seated_players))
@@ -421,14 +421,14 @@ class Game(models.Model):
             if key and saved_by_key is not None:
                 earlier = GameEvent.objects.select_related("round").get(pk=saved_by_key)
                 if earlier.round is None:
-                    raise rules.RulesError("already_saved")
+                    raise rules.Conflict(rules.Code.ALREADY_SAVED)
                 return earlier.round
             if game.status == Status.FINISHED and not past_the_end:
-                raise rules.RulesError("game_finished")
+                raise rules.Conflict(rules.Code.GAME_FINISHED)
             # Round numbers run from 1 without a gap: the last is the count.
             number = (last_round or 0) + 1
             if for_round is not None and for_round != number:
-                raise rules.RulesError("round_taken", number=for_round, next=number)
+                raise rules.Conflict(rules.Code.ROUND_TAKEN, number=for_round, next=number)
             game._check_room(number)
             added = game._new_round(number, entry, GameEvent.Kind.ADDED, phone, key=key)
         return added.round
@@ -438,7 +438,7 @@ class Game(models.Model):
         in, so that every game can be exported and imported again; no real table plays that
         long."""
         if number > rules.MAX_ROUNDS:
-            raise rules.RulesError("too_many_rounds", limit=rules.MAX_ROUNDS)
+            raise rules.Conflict(rules.Code.TOO_MANY_ROUNDS, limit=rules.MAX_ROUNDS)
 
     def _round_as_seen(self, seen: Round) -> Round:
         """The round a phone's form is about, read again under the lock: the one with the
@@ -447,11 +447,11 @@ class Game(models.Model):
         elsewhere "round_moved", one edited since "round_changed"."""
         round_ = self.rounds.filter(pk=seen.pk).first()
         if round_ is None:
-            raise rules.RulesError("round_gone", number=seen.number)
+            raise rules.Conflict(rules.Code.ROUND_GONE, number=seen.number)
         if round_.number != seen.number:
-            raise rules.RulesError("round_moved", number=seen.number, now=round_.number)
+            raise rules.Conflict(rules.Code.ROUND_MOVED, number=seen.number, now=round_.number)
         if round_.revision != seen.revision:
-            raise rules.RulesError("round_changed", number=seen.number)
+            raise rules.Conflict(rules.Code.ROUND_CHANGED, number=seen.number)
         return round_
 
     def edit_round(
@@ -527,18 +527,18 @@ class Game(models.Model):
             # GameEvent.DoesNotExist for an event that never deleted a round of this game.
             event = game.events.get(pk=deletion.pk, kind=GameEvent.Kind.DELETED)
             if event.restored:
-                raise rules.RulesError("already_restored")
+                raise rules.Conflict(rules.Code.ALREADY_RESTORED)
             rounds = game.rounds.count()
             filled = game.events.filter(
                 pk__gt=event.pk, kind__in=[GameEvent.Kind.ADDED, GameEvent.Kind.RESTORED]
             ).exists()
             if filled:
                 if as_round != rounds + 1:
-                    raise rules.RulesError(
-                        "restore_as_extra", number=event.number, extra=rounds + 1
+                    raise rules.ConfirmFirst(
+                        rules.Code.RESTORE_AS_EXTRA, number=event.number, extra=rounds + 1
                     )
                 if game.status == Status.FINISHED:
-                    raise rules.RulesError("game_finished")
+                    raise rules.Conflict(rules.Code.GAME_FINISHED)
             restored = game._restore(event, rounds if filled else None, phone)
         return restored.round
 
@@ -574,7 +574,7 @@ class Game(models.Model):
             event = game.events.get(pk=change.pk, kind__in=GameEvent.EDITS)
             round_ = game.rounds.filter(pk=event.round_id).first()
             if round_ is None:
-                raise rules.RulesError("round_gone", number=event.number)
+                raise rules.Conflict(rules.Code.ROUND_GONE, number=event.number)
             round_ = game._round_as_seen(
                 Round(pk=round_.pk, number=round_.number, revision=seen_revision)
             )
@@ -604,9 +604,9 @@ class Game(models.Model):
     def check_undo(self, event: GameEvent, phone: str) -> None:
         """Whether `phone` may undo `event` now (see undo): a RulesError saying why not."""
         if not phone or event.phone != phone:
-            raise rules.RulesError("undo_not_yours", number=event.number)
+            raise rules.Conflict(rules.Code.UNDO_NOT_YOURS, number=event.number)
         if GameEvent.objects.filter(undoes=event).exists():
-            raise rules.RulesError("undo_done", number=event.number)
+            raise rules.Conflict(rules.Code.UNDO_DONE, number=event.number)
         later = (
             self.events.filter(pk__gt=event.pk, kind__in=GameEvent.ROUND_CHANGES)
             .order_by("-pk")
@@ -614,7 +614,7 @@ class Game(models.Model):
             .first()
         )
         if later is not None:
-            raise rules.RulesError("undo_overtaken", number=event.number, later=later)
+            raise rules.Conflict(rules.Code.UNDO_OVERTAKEN, number=event.number, later=later)
 
     def _shift_rounds(self, after: int, by: int) -> None:
         """Move the numbers of the rounds after `after` by `by`, keeping them unique at every
@@ -658,7 +658,7 @@ class Game(models.Model):
             )
             for seat in renamed:
                 if seen is not None and seen.get(seat, now[seat]) != now[seat]:
-                    raise rules.RulesError("name_changed", seat)
+                    raise rules.Conflict(rules.Code.NAME_CHANGED, seat)
             checked = list(now)
             for seat in renamed:
                 try:
@@ -713,7 +713,7 @@ class Game(models.Model):
         rules.check_seating says, and "game_finished" for a game that is over."""
         with self._changing() as game:
             if game.status == Status.FINISHED:
-                raise rules.RulesError("game_finished")
+                raise rules.Conflict(rules.Code.GAME_FINISHED)
             order = list(order)
             rules.check_seating(dealer, order, len(game.seated_players))
             number = game.rounds.count() + 1
@@ -722,7 +722,7 @@ class Game(models.Model):
             if chosen.same_as(now):
                 return False
             if seen is not None and not seen.same_as(now):
-                raise rules.RulesError("seating_changed")
+                raise rules.Conflict(rules.Code.SEATING_CHANGED)
             change = {"from": number, "dealer": dealer, "order": order}
             game.seating = [old for old in game.seating if old["from"] < number] + [change]
             Game.objects.filter(pk=game.pk).update(seating=game.seating)

@@ -85,7 +85,7 @@ class Table(models.Model):
         if not retired_keys <= keys:
             raise ValueError(f"{sorted(retired_keys - keys)} are not members")
         if retired_keys and len(keys - retired_keys) < MIN_ACTIVE:
-            raise rules.RulesError("member_last", limit=MIN_ACTIVE)
+            raise rules.RulesError(rules.Code.MEMBER_LAST, limit=MIN_ACTIVE)
         return retired_keys
 
     def deal_follows_on(self, keys: Sequence[str]) -> int:
@@ -225,7 +225,7 @@ class Table(models.Model):
             if new_rules == before:
                 return False
             if seen != table.version:
-                raise rules.RulesError("table_changed")
+                raise rules.Conflict(rules.Code.TABLE_CHANGED)
             table.house_rules = new_rules
             table.save(update_fields=["house_rules"])
             table._log(TableEvent.Kind.RULES, before=before.changes(), after=new_rules.changes())
@@ -258,7 +258,9 @@ class Table(models.Model):
             if not new:
                 return [existing[rules.name_key(name)] for name in names]
             if len(existing) > MAX_MEMBERS:
-                raise rules.RulesError("member_count", count=len(existing), limit=MAX_MEMBERS)
+                raise rules.RulesError(
+                    rules.Code.MEMBER_COUNT, count=len(existing), limit=MAX_MEMBERS
+                )
             last = self.members.aggregate(last=Max("position"))["last"]
             for position, member in enumerate(new, 0 if last is None else last + 1):
                 member.position = position
@@ -311,7 +313,7 @@ class Table(models.Model):
         if game.table_id is not None:
             if table is None or table.pk == game.table_id:
                 return game.table
-            raise rules.RulesError("game_at_another_table")
+            raise rules.Conflict(rules.Code.GAME_AT_ANOTHER_TABLE)
         chain = _rematch_chain(game)
         games = Game.objects.filter(pk__in=[other.pk for other in chain])
         kept_at = (
@@ -326,7 +328,7 @@ class Table(models.Model):
                 )
                 if table is not None:
                     if table_of[game.pk] not in (None, table.pk):
-                        raise rules.RulesError("game_at_another_table")
+                        raise rules.Conflict(rules.Code.GAME_AT_ANOTHER_TABLE)
                 elif _kept_at(game, table_of.items()) != kept_at:
                     # Kept by another phone since we looked: its table is locked first, then
                     # the games again. A game is kept once, so this happens once or twice at
@@ -394,7 +396,7 @@ class Table(models.Model):
                 return False
             table._check_seen(seen)
             if member.players.exists():
-                raise rules.RulesError("member_played")
+                raise rules.Conflict(rules.Code.MEMBER_PLAYED)
             table._check_leaving(member)
             member.delete()
             table._log(TableEvent.Kind.REMOVED, name=member.name)
@@ -411,20 +413,20 @@ class Table(models.Model):
         self._check_ours(member)
         found = self.members.filter(pk=member.pk).first()
         if found is None:
-            raise rules.RulesError("table_changed")
+            raise rules.Conflict(rules.Code.TABLE_CHANGED)
         return found
 
     def _check_seen(self, seen: int) -> None:
         """A change made from a page older than the table's last change is refused: what it
         showed may no longer be so (a form's `seen`, the version the page showed)."""
         if seen != self.version:
-            raise rules.RulesError("table_changed")
+            raise rules.Conflict(rules.Code.TABLE_CHANGED)
 
     def _check_leaving(self, member: Member) -> None:
         """A member who plays may leave (retire, or be removed) only while MIN_ACTIVE others
         play: enough for a game. A retired member's removal changes no one who plays."""
         if not member.retired and self.members.filter(retired=False).count() <= MIN_ACTIVE:
-            raise rules.RulesError("member_last", limit=MIN_ACTIVE)
+            raise rules.Conflict(rules.Code.MEMBER_LAST, limit=MIN_ACTIVE)
 
     def _bring_back(self, members: Iterable[Member]) -> None:
         """Each retired one of `members` plays again, their return kept in the history. Called
@@ -464,7 +466,7 @@ class Table(models.Model):
                 table.members.filter(name_key=key).exists()
                 or Player.objects.filter(game__table=table, member=None, name_key=key).exists()
             ):
-                raise rules.RulesError("name_taken")
+                raise rules.RulesError(rules.Code.NAME_TAKEN)
             _lock_games(member.players.values("game_id"))
             before = member.name
             member.name = name
