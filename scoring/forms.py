@@ -30,7 +30,27 @@ VALUE_ERRORS = {
 }
 
 
-class HouseRulesForm(forms.Form):
+class ShowsRefusals:
+    """A form that shows the rules' refusals (a RulesError of any kind) where they belong:
+    `refused(error)` is the one way a form takes one. Each form says beside which field
+    (`field_for`; None is the top of the form) and which players' names the words may use
+    (`refusal_names`); the words are the catalogue's (scoring/errors.py)."""
+
+    def field_for(self, error: rules.RulesError) -> str | None:
+        return None
+
+    def refusal_names(self) -> Sequence[str]:
+        return ()
+
+    def refusal_message(self, error: rules.RulesError) -> str:
+        return rules_error_message(error, self.refusal_names())
+
+    def refused(self, error: rules.RulesError, field: str | None = None) -> None:
+        """Show `error` beside `field` when given, else where the form says it belongs."""
+        self.add_error(field or self.field_for(error), self.refusal_message(error))
+
+
+class HouseRulesForm(ShowsRefusals, forms.Form):
     """A form that sets house rules: the start form's for a game, a table's for its
     games (when it starts, and later on its rules page), and the rules of one game started at
     a table. `cleaned_data["house_rules"]` is the rules.Rules typed (None when a value is
@@ -130,7 +150,7 @@ class HouseRulesForm(forms.Form):
             try:
                 rules.Rules(**{key: value})
             except rules.RulesError as error:
-                self.add_error(name, rules_error_message(error))
+                self.refused(error, name)
                 continue
             values[key] = value
         if cleaned.get("hand_rummy") == rules.Rules.DOUBLE:
@@ -211,10 +231,10 @@ class StartForm(HouseRulesForm):
         try:
             cleaned["names"] = rules.check_names([name for _index, name in filled])
         except rules.RulesError as error:
-            message = rules_error_message(error)
-            if error.player is None:
-                raise forms.ValidationError(message, code=error.code) from None
-            self.add_error(f"player_{filled[error.player][0]}", message)
+            # The player it names is the nth name typed: beside that row.
+            self.refused(
+                error, None if error.player is None else f"player_{filled[error.player][0]}"
+            )
         cleaned["first_dealer"] = self._first_dealer(cleaned.get("first_dealer"), filled)
         return cleaned
 
@@ -225,8 +245,7 @@ class StartForm(HouseRulesForm):
             return 0
         rows = [index for index, _name in filled]
         if chosen not in rows:
-            error = rules.RulesError(rules.Code.FIRST_DEALER_UNNAMED)
-            self.add_error(f"player_{chosen}", rules_error_message(error))
+            self.refused(rules.RulesError(rules.Code.FIRST_DEALER_UNNAMED), f"player_{chosen}")
             return 0
         return rows.index(chosen)
 
@@ -240,7 +259,7 @@ class NameRow:
     deals_first: bool
 
 
-class PlayersForm(forms.Form):
+class PlayersForm(ShowsRefusals, forms.Form):
     """The players' names during a game, each in a field prefilled with the name as it is, and
     beside it (hidden) the name the page showed: a name left as shown is not renamed, so that
     a rename made on another phone meanwhile is not undone (Game.rename_players)."""
@@ -291,13 +310,15 @@ class PlayersForm(forms.Form):
         form.is_valid()
         return form
 
-    def add_rules_error(self, error: rules.RulesError, names: Sequence[str]) -> None:
+    def field_for(self, error: rules.RulesError) -> str | None:
         """A refused rename, next to the name it is about."""
-        message = rules_error_message(error, names)
-        self.add_error(None if error.player is None else f"name_{error.player}", message)
+        return None if error.player is None else f"name_{error.player}"
+
+    def refusal_names(self) -> list[str]:
+        return [player.name for player in self.players]
 
 
-class SeatingForm(forms.Form):
+class SeatingForm(ShowsRefusals, forms.Form):
     """Who deals next and the order the deal goes round, during a game (Game.change_seating):
     one choice of player per seat, prefilled with the order as it is, and the player who deals
     the next round. Hidden beside them, the seating the page showed (`seen_dealer`,
@@ -355,15 +376,17 @@ class SeatingForm(forms.Form):
             cleaned["seen"] = Seating(seen_dealer, tuple(int(seat) for seat in seen_order))
         return cleaned
 
-    def add_rules_error(self, error: rules.RulesError, names: Sequence[str]) -> None:
+    def field_for(self, error: rules.RulesError) -> str | None:
         """A refused change, next to the choice it is about (the seat chosen a second time,
         the dealer), or at the top of the form."""
-        field = None
         if error.code == rules.Code.SEATING_TWICE:
-            field = f"seat_{error.details['position']}"
-        elif error.code == rules.Code.SEATING_DEALER:
-            field = "dealer"
-        self.add_error(field, rules_error_message(error, names))
+            return f"seat_{error.details['position']}"
+        if error.code == rules.Code.SEATING_DEALER:
+            return "dealer"
+        return None
+
+    def refusal_names(self) -> list[str]:
+        return [player.name for player in self.players]
 
 
 WINNER_MISSING = _("Tap who went out, or “Nobody: blocked round”.")
@@ -385,7 +408,7 @@ class HiddenNumber(forms.IntegerField):
             return None
 
 
-class RoundForm(forms.Form):
+class RoundForm(ShowsRefusals, forms.Form):
     """One round: who went out (or a blocked round), hand rummy, and a hand per player.
 
     A hand is typed as cards in the card notation ("AH JK 5C", filled by the card picker when
@@ -540,8 +563,7 @@ class RoundForm(forms.Form):
         try:
             value = int(typed) if typed else None
         except ValueError:
-            error = rules.RulesError(rules.Code.NOT_A_NUMBER, seat, value=typed)
-            self.add_error(f"value_{seat}", round_form_message(error, self.names))
+            self.refused(rules.RulesError(rules.Code.NOT_A_NUMBER, seat, value=typed))
             return None
         # An opponent of a hand rummy had, by definition, never opened: no box to tick.
         opened = not not_opened and not hand_rummy
@@ -560,9 +582,7 @@ class RoundForm(forms.Form):
         try:
             return rules.Hand(cards=tuple(cards.split()), value=value, opened=opened)
         except rules.RulesError as error:
-            field = "value" if error.code in VALUE_ERRORS else "cards"
-            message = round_form_message(error.for_player(seat).under(self.rules), self.names)
-            self.add_error(f"{field}_{seat}", message)
+            self.refused(error.for_player(seat).under(self.rules))
             return None
 
     @property
@@ -587,7 +607,7 @@ class RoundForm(forms.Form):
             *rules.deck_errors(hands, self.rules),
         ]
         for error in refused:
-            self._add_rules_error(error)
+            self.refused(error)
             hands[error.player] = None
         if None in hands:
             if not self.previewing:
@@ -602,22 +622,26 @@ class RoundForm(forms.Form):
         try:
             cleaned["points"] = entry.points(self.target, self.rules)
         except rules.RulesError as error:
-            self._add_rules_error(error)
+            self.refused(error)
             return cleaned
         cleaned["entry"] = entry
         return cleaned
 
-    def _add_rules_error(self, error: rules.RulesError) -> None:
-        """Show a rules error where it belongs: next to the player's cards or value, on the
-        hand-rummy box, or above the form; with what to do about it (round_form_message)."""
-        message = round_form_message(error, self.names)
+    def field_for(self, error: rules.RulesError) -> str | None:
+        """A rules error where it belongs: next to the player's cards or value, on the
+        hand-rummy box, or above the form."""
         if error.player is not None:
-            field = "value" if error.code in VALUE_ERRORS else "cards"
-            self.add_error(f"{field}_{error.player}", message)
-        elif error.code == rules.Code.HAND_RUMMY_BLOCKED:
-            self.add_error("hand_rummy", message)
-        else:
-            self.add_error(None, message)
+            return f"{'value' if error.code in VALUE_ERRORS else 'cards'}_{error.player}"
+        if error.code == rules.Code.HAND_RUMMY_BLOCKED:
+            return "hand_rummy"
+        return None
+
+    def refusal_names(self) -> list[str]:
+        return self.names
+
+    def refusal_message(self, error: rules.RulesError) -> str:
+        """With what to do about it (round_form_message)."""
+        return round_form_message(error, self.names)
 
     def preview(self) -> list[int | None]:
         """Each player's points for the round as typed so far (None where not yet known):

@@ -25,11 +25,10 @@ from functools import wraps
 
 from django.conf import settings
 from django.core.cache import caches
-from django.forms import Form
 from django.http import HttpRequest, HttpResponse
 
 from . import http
-from .errors import rules_error_message
+from .forms import ShowsRefusals
 from .rules import Code, RulesError, TooMany
 
 WINDOW_SECONDS = 60
@@ -105,13 +104,13 @@ def limited(action: str) -> Callable[[Callable[..., HttpResponse]], Callable[...
     return decorate
 
 
-def spent(request: HttpRequest, form: Form) -> bool:
+def spent(request: HttpRequest, form: ShowsRefusals) -> bool:
     """spend() for a view whose form makes the new thing: True when it may; past the limit,
     False, with the reason among the form's errors (everything typed stays)."""
     try:
         spend(request)
     except RulesError as error:
-        form.add_error(None, rules_error_message(error))
+        form.refused(error)
         return False
     return True
 

@@ -13,8 +13,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from . import rules
-from .errors import rules_error_message
-from .forms import HiddenNumber, HouseRulesForm
+from .forms import HiddenNumber, HouseRulesForm, ShowsRefusals
 from .models import MAX_MEMBERS, Member, NewMember, Table
 
 
@@ -67,22 +66,22 @@ class TableStartForm(HouseRulesForm):
         try:
             cleaned["name"] = Table.check_name(cleaned.get("name") or "")
         except rules.RulesError as error:
-            self.add_error("name", rules_error_message(error))
+            self.refused(error, "name")
         typed = _filled(cleaned, "member", self.FIELDS)
         try:
             cleaned["members"] = rules.check_names(
                 [name for _index, name in typed], members_at_most=MAX_MEMBERS
             )
         except rules.RulesError as error:
-            if error.player is None:
-                # No member typed: said under the first member's field.
-                self.add_error(None if typed else "member_0", rules_error_message(error))
+            if error.player is not None:
+                self.refused(error, f"member_{typed[error.player][0]}")
             else:
-                self.add_error(f"member_{typed[error.player][0]}", rules_error_message(error))
+                # No member typed: said under the first member's field.
+                self.refused(error, None if typed else "member_0")
         return cleaned
 
 
-class KeepTogetherForm(forms.Form):
+class KeepTogetherForm(ShowsRefusals, forms.Form):
     """The name of the new table that a finished game moves into (empty: named after its
     players, Table.keep_together)."""
 
@@ -95,7 +94,8 @@ class KeepTogetherForm(forms.Form):
         try:
             return Table.check_name(name)
         except rules.RulesError as error:
-            raise forms.ValidationError(rules_error_message(error), code=error.code) from None
+            self.refused(error, "name")
+            return None
 
 
 class NewGameForm(HouseRulesForm):
@@ -172,16 +172,16 @@ class NewGameForm(HouseRulesForm):
         cleaned["own_rules"] = cleaned.get("house_rules") if self.rules_changed() else None
         return cleaned
 
-    def refused(self, error: rules.RulesError) -> None:
-        """Put the error of Table.new_game next to the player it names (the members'
-        toggles, or the name typed), or over the form."""
-        players = self.cleaned_data.get("players", [])
-        names = [getattr(player, "name", player) for player in players]
-        message = rules_error_message(error, names)
+    def field_for(self, error: rules.RulesError) -> str | None:
+        """The error of Table.new_game next to the player it names (the members' toggles, or
+        the name typed), or over the form."""
         if error.player is not None and error.player < len(self.seat_fields):
-            self.add_error(self.seat_fields[error.player], message)
-        else:
-            self.add_error(None, message)
+            return self.seat_fields[error.player]
+        return None
+
+    def refusal_names(self) -> list[str]:
+        players = self.cleaned_data.get("players", [])
+        return [getattr(player, "name", player) for player in players]
 
 
 class TableRulesForm(HouseRulesForm):
@@ -195,10 +195,10 @@ class TableRulesForm(HouseRulesForm):
         super().__init__(*args, house_rules=table.rules, initial={"seen": table.version}, **kwargs)
 
 
-class MemberNameForm(forms.Form):
-    """A member's new name, or the name of a member to add."""
+class MemberNameForm(ShowsRefusals, forms.Form):
+    """A member's new name, or the name of a member to add: a refusal is said beside it."""
 
     name = _name_field(_("Name"))
 
-    def refused(self, error: rules.RulesError) -> None:
-        self.add_error("name", rules_error_message(error))
+    def field_for(self, error: rules.RulesError) -> str:
+        return "name"

@@ -436,7 +436,7 @@ def _save_round(
         )
     except rules.RulesError as error:
         if error.code != "round_taken":
-            form.add_error(None, rules_error_message(error, form.names))
+            form.refused(error)
             return None, "", _game_response(request, game, form, partial=partial)
         same = game.rounds.with_hands().filter(number__gte=error.details["number"])
         for round_ in same:
@@ -854,7 +854,7 @@ def players_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
             form, seating_form = PlayersForm(players=game.seated_players), _seating_form(game)
             refused = error
         except rules.RulesError as error:
-            seating_form.add_rules_error(error, game.names)
+            seating_form.refused(error)
         else:
             names = game.names
             said = gettext("Seats changed: %(order)s; %(dealer)s deals next.") % {
@@ -872,10 +872,10 @@ def players_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
             )
         except rules.Conflict as error:  # a name changed on another phone: the form knows it now
             form = form.showing(game.names)
-            form.add_rules_error(error, game.names)
+            form.refused(error)
             return http.refused(_players_response(request, game, form, seating_form), error)
         except rules.RulesError as error:
-            form.add_rules_error(error, game.names)
+            form.refused(error)
         else:
             return redirect(request, reverse("game", args=[game.edit_token]))
     response = _players_response(
