@@ -16,7 +16,9 @@ from .rules import ConfirmFirst, Conflict, RulesError, TooMany
 
 # What each kind of refusal is in HTTP (scoring.rules): the page older than the game or the
 # table, or a yes asked for, is 409 Conflict (htmx swaps it in: base.html's responseHandling);
-# a limit is 429 Too Many Requests; anything else sent wrong, 400 Bad Request.
+# a limit is 429 Too Many Requests. What was typed or sent wrong (RulesError itself) is the
+# page shown again with the reason beside it, 200, as Django answers a form with an error
+# (and as htmx swaps in).
 REFUSAL_STATUS = {Conflict: 409, ConfirmFirst: 409, TooMany: 429}
 
 
@@ -35,7 +37,7 @@ def refused(response: HttpResponse, error: RulesError) -> HttpResponse:
     """`response`, the page that says why `error` refused a change, sent with the status of
     the refusal's kind (REFUSAL_STATUS), and a limit's Retry-After (its `retry_after`)."""
     response.status_code = next(
-        (status for kind, status in REFUSAL_STATUS.items() if isinstance(error, kind)), 400
+        (status for kind, status in REFUSAL_STATUS.items() if isinstance(error, kind)), 200
     )
     if isinstance(error, TooMany):
         response["Retry-After"] = str(error.details["retry_after"])

@@ -63,6 +63,7 @@ class Code(StrEnum):
     MEMBER_DUPLICATE = "member_duplicate"
     MEMBER_LAST = "member_last"
     MEMBER_LOOKALIKE = "member_lookalike"
+    MEMBER_PLAYED = "member_played"
     MISSING_BLOCKED_HAND = "missing_blocked_hand"
     MISSING_HAND = "missing_hand"
     NAME_DUPLICATE = "name_duplicate"
@@ -93,7 +94,6 @@ class Code(StrEnum):
     GAME_AT_ANOTHER_TABLE = "game_at_another_table"
     GAME_FINISHED = "game_finished"
     GAME_NOT_FINISHED = "game_not_finished"
-    MEMBER_PLAYED = "member_played"
     NAME_CHANGED = "name_changed"
     ROUND_CHANGED = "round_changed"
     ROUND_GONE = "round_gone"
@@ -154,8 +154,8 @@ class Conflict(RulesError):
     """The change does not fit the game or the table as it is now, mostly because the page is
     older than another phone's change: that round saved, changed or deleted there, the game
     finished, the players renamed or seated, the table changed; or the change is another
-    phone's to make (an Undo), or the game has its 500 rounds. Nothing is changed; the page
-    is shown as it is now, with the reason."""
+    phone's to make (an Undo), the game has its 500 rounds, the game is at another table.
+    Nothing is changed; the page is shown as it is now, with the reason."""
 
 
 class ConfirmFirst(RulesError):

@@ -223,25 +223,21 @@ def _saved(
     """The page with the confirmation of what just happened to the round with id `pk`
     (`how`: "saved", "elsewhere" when another phone saved it just as typed here, "changed",
     "back" after an Undo), and the Undo of the latest change to it when this phone made it
-    and nothing depends on it since (Game.check_undo). The Undo of a save takes the round
-    back into the form (the `fix` link); that of an edit or a deletion is one more change."""
+    and nothing depends on it since (Game.check_undo, read from what the board knows: only
+    the latest change to the rounds can be undone, since a later one, an Undo among them,
+    would be the latest). The Undo of a save takes the round back into the form (the `fix`
+    link); that of an edit or a deletion is one more change."""
     row = next((row for row in board.rounds if row.round.pk == pk), None)
-    undo = None
-    if row is not None and how != "elsewhere":
-        change = game.events.filter(round_id=pk).first()
-        if change is not None and _may_undo(game, change, phones.of(request)):
-            undo = change
+    latest, phone = board.latest_change, phones.of(request)
+    mine = latest is not None and bool(phone) and latest.phone == phone
+    undo = (
+        latest
+        if row is not None and how != "elsewhere" and mine and latest.round_id == pk
+        else None
+    )
     return _game_response(
         request, game, board=board, partial=partial, saved=row, saved_how=how, undo=undo, **extra
     )
-
-
-def _may_undo(game: Game, change: GameEvent, phone: str) -> bool:
-    try:
-        game.check_undo(change, phone)
-    except rules.RulesError:
-        return False
-    return True
 
 
 def _fixing(

@@ -243,18 +243,18 @@ class Game(models.Model):
 
     def latest_round_change(self) -> GameEvent | None:
         """The latest change to the rounds (a rename does not count), with what the banners
-        tell of it (its kind, round number and phone). One query."""
+        and the Undo tell of it (its kind, round, round number and phone). One query."""
         kinds = ", ".join(["%s"] * len(GameEvent.ROUND_CHANGES))
         found = _plain_rows(
-            "SELECT {id}, {kind}, {number}, {phone} FROM {event}"  # noqa: S608 (placeholders)
+            "SELECT {id}, {kind}, {round_id}, {number}, {phone} FROM {event}"  # noqa: S608
             f" WHERE {{game_id}} = %s AND {{kind}} IN ({kinds})"
             " ORDER BY {created_at} DESC, {id} DESC LIMIT 1",
             [self.pk, *GameEvent.ROUND_CHANGES],
         )
         if not found:
             return None
-        pk, kind, number, phone = found[0]
-        return GameEvent(pk=pk, game=self, kind=kind, number=number, phone=phone)
+        pk, kind, round_id, number, phone = found[0]
+        return GameEvent(pk=pk, game=self, kind=kind, round_id=round_id, number=number, phone=phone)
 
     def stored_rounds(self) -> list[tuple]:
         """Every round of the game with its hands, as stored, in round order: one row a hand

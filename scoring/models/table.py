@@ -396,7 +396,7 @@ class Table(models.Model):
                 return False
             table._check_seen(seen)
             if member.players.exists():
-                raise rules.Conflict(rules.Code.MEMBER_PLAYED)
+                raise rules.RulesError(rules.Code.MEMBER_PLAYED)
             table._check_leaving(member)
             member.delete()
             table._log(TableEvent.Kind.REMOVED, name=member.name)
@@ -426,7 +426,7 @@ class Table(models.Model):
         """A member who plays may leave (retire, or be removed) only while MIN_ACTIVE others
         play: enough for a game. A retired member's removal changes no one who plays."""
         if not member.retired and self.members.filter(retired=False).count() <= MIN_ACTIVE:
-            raise rules.Conflict(rules.Code.MEMBER_LAST, limit=MIN_ACTIVE)
+            raise rules.RulesError(rules.Code.MEMBER_LAST, limit=MIN_ACTIVE)
 
     def _bring_back(self, members: Iterable[Member]) -> None:
         """Each retired one of `members` plays again, their return kept in the history. Called
