@@ -590,7 +590,6 @@ def round_page(request: HtmxHttpRequest, token: str, number: int) -> HttpRespons
     edited on another phone; the page then shows the round as it is now, and saving again
     replaces it knowingly."""
     game = _game_or_404(edit_token=token)
-    status = 200
     refused = None
     if request.method == "POST":
         form = _round_form(game, request.POST)
@@ -603,9 +602,8 @@ def round_page(request: HtmxHttpRequest, token: str, number: int) -> HttpRespons
                     return _refused(request, game, error)
                 # Moved or changed: the round as it is now, the typed form kept, its hidden
                 # fields brought up to date so that the next save goes to that round.
-                refused = rules_error_message(error, game.names)
+                refused = error
                 number = error.details.get("now", number)
-                status = 409
             else:
                 here = reverse("game", args=[game.edit_token])
                 return redirect(request, f"{here}?changed={seen.pk}")
@@ -620,13 +618,15 @@ def round_page(request: HtmxHttpRequest, token: str, number: int) -> HttpRespons
     else:
         entry = round_.entry(len(game.seated_players))
         form = _with_points(game, _round_form(game, initial=RoundForm.initial_for(round_, entry)))
-    context = {"game": game, "form": form, "round": round_, "refused": refused}
-    if refused:
-        names = game.names
-        context["now"] = history.round_as_it_was(
-            round_.document(names), names, number, game.target, game.rules
-        )
-    return TemplateResponse(request, "scoring/round.html", context, status=status)
+    context = {"game": game, "form": form, "round": round_}
+    if refused is None:
+        return TemplateResponse(request, "scoring/round.html", context)
+    names = game.names
+    context["refused"] = rules_error_message(refused, names)
+    context["now"] = history.round_as_it_was(
+        round_.document(names), names, number, game.target, game.rules
+    )
+    return http.refused(TemplateResponse(request, "scoring/round.html", context), refused)
 
 
 @require_GET
