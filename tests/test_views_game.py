@@ -107,6 +107,20 @@ def test_preview_shows_errors_next_to_the_player(client, four_players):
     assert "3 copies of the card “ace of hearts”" in shown.one("#errors-1").text
 
 
+def test_a_players_errors_read_the_same_in_a_preview_as_in_the_form(client, four_players):
+    """One markup (rami.seat_errors): the preview's errors are announced (role="alert") and
+    named by the field's aria-describedby, as the round form's own row draws them."""
+    data = round_post(0, {1: "AH AH AH", 2: "5X"})
+    preview = read(client.post(url(four_players), {**data, "action": "preview"}, headers=HTMX))
+    form = read(client.post(url(four_players), data, headers=HTMX))
+    for seat in (1, 2):
+        inside = [
+            [Element(child).markup for child in page.one(f"#errors-{seat}").node]
+            for page in (preview, form)
+        ]
+        assert inside[0] == inside[1] and 'role="alert"' in inside[0][0], inside
+
+
 def test_the_same_form_sent_twice_records_one_round(client, four_players):
     data = round_post(0, {1: 3, 2: 4, 3: 5}, key="abc123")
     client.post(url(four_players), data)

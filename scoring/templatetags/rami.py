@@ -542,6 +542,22 @@ def round_numbers(numbers: tuple[int, ...]) -> str:
     return f'<small class="round-numbers">{html.escape(said)}</small>'
 
 
+@register.simple_tag
+def seat_errors(seat: dict) -> SafeString:
+    """The errors of one player's cards and value (RoundForm.seats()), each field's under the
+    id its input's aria-describedby names: the same in the round form's row (hand_row) and in
+    a preview's answer (game.html's #preview), which puts them in that row's #errors-N."""
+    errors = ""
+    for field in (seat["cards"], seat["value"]):
+        if field.errors:
+            said = "".join(
+                f'<p class="field-error" role="alert">{conditional_escape(error)}</p>'
+                for error in field.errors
+            )
+            errors += f'<div id="{html.escape(field.auto_id)}_error">{said}</div>'
+    return mark_safe(errors)  # noqa: S308 (every text escaped above)
+
+
 @register.simple_tag(takes_context=True)
 def hand_row(context, seat: dict) -> SafeString:
     """One player's row of the round form (RoundForm.seats(): the player, the bound fields of
@@ -577,14 +593,7 @@ def hand_row(context, seat: dict) -> SafeString:
     else:
         who = f'<bdi class="hand-name" id="name-{number:d}">{name}</bdi>'
     points = "" if seat["points"] is None else f"{seat['points']:d}"
-    errors = ""
-    for field in (cards, value):
-        if field.errors:
-            said = "".join(
-                f'<p class="field-error" role="alert">{conditional_escape(error)}</p>'
-                for error in field.errors
-            )
-            errors += f'<div id="{html.escape(field.auto_id)}_error">{said}</div>'
+    errors = seat_errors(seat)
     explain = html.escape(not_opened_sum(seat["explain"]))
     return mark_safe(  # noqa: S308 (every text escaped above)
         f'<div class="hand seat-{number:d}" role="group" aria-labelledby="name-{number:d}">\n'
