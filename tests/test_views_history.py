@@ -201,3 +201,25 @@ def test_the_history_takes_only_its_own_actions(client, game):
     assert client.put(url(game)).status_code == 405
     assert client.post(url(game), {"action": "delete", "event": "1"}).status_code == 400
     assert client.post(url(game), {"action": "restore"}).status_code == 400
+
+
+def notes(cell: Element) -> list[str]:
+    """What a hand's cell notes after its points, in order (its `.note`s and card faces)."""
+    return [" ".join(note.text.split()) for note in cell.select(".note, .hand-cards")]
+
+
+def test_a_hand_reads_the_same_in_the_history_as_on_the_round_table(client):
+    """One markup for a hand's notes (rami.HandNotes): went out, the cards' faces or the
+    value, not opened, as the round table showed the round before it was deleted (which also
+    says how a never-opened hand's points came about)."""
+    game = Game.start(["Ana", "Boris", "Cyril"])
+    page = f"/g/{game.edit_token}/"
+    client.post(page, round_post(0, {1: "AH JK 5C", 2: 12}))
+    client.post(page, round_post(1, {0: (30, "not opened"), 2: "KH 2C"}))
+    row = read(client.get(page)).one("#round-2")
+    shown = [notes(cell) for cell in row.select("td")]
+    assert shown[0] == ["hand 30", "not opened: 30 + 25 = 55"]
+    client.post(page, delete_post(game, 2))
+    deleted = history_change(read(client.get(url(game))), "Round 2 deleted")
+    kept = [notes(cell) for cell in deleted.select("figure td:not(.points)")]
+    assert kept == [["hand 30", "not opened"], *shown[1:]]

@@ -115,6 +115,46 @@ def picker_keys() -> SafeString:
     return _PICKER_KEYS[language]
 
 
+class HandNotes:
+    """What the round table and the history note of a player's hand, after the points: went
+    out, or the lowest hand of a blocked round; the cards (their faces) or the hand's value;
+    not opened, and how its points came about where the cell says (`explained`). Called on
+    each hand of a round (scoreboard.HandRow, history.HandAsItWas: `went_out`, `lowest`,
+    `cards`, `value`, `opened`); each word translated once for the round."""
+
+    def __init__(self) -> None:
+        self.went_out, self.lowest = (
+            f'<span class="note">{html.escape(word)}</span>'
+            for word in (gettext("out"), gettext("won: lowest hand"))
+        )
+        self.not_opened = html.escape(gettext("not opened"))
+        self.language = get_language()
+
+    def __call__(self, hand) -> str:
+        notes = ""
+        if hand.went_out:
+            notes += f" {self.went_out}"
+        elif hand.lowest:
+            notes += f" {self.lowest}"
+        if hand.cards:
+            faces = "".join([_face(code, self.language) for code in hand.cards])
+            notes += f' <span class="hand-cards">{faces}</span>'
+        elif hand.value is not None:
+            value = html.escape(gettext("hand %(value)s") % {"value": hand.value})
+            notes += f' <span class="note">{value}</span>'
+        if not hand.opened:
+            explained = html.escape(not_opened_sum(getattr(hand, "explained", None)))
+            sum_ = f": {explained}" if explained else ""
+            notes += f' <span class="note">{self.not_opened}{sum_}</span>'
+        return notes
+
+
+@register.simple_tag
+def hand_notes(hand) -> SafeString:
+    """HandNotes of one hand, for a template: `{% hand_notes hand %}`."""
+    return mark_safe(HandNotes()(hand).strip())  # noqa: S308 (every text escaped in HandNotes)
+
+
 @register.simple_tag(takes_context=True)
 def round_row(context, row) -> SafeString:
     """One round of the round table (scoreboard.RoundRow): its number (on the edit page, the
@@ -146,31 +186,10 @@ def round_row(context, row) -> SafeString:
     dealt = html.escape(gettext("%(name)s dealt")).replace("%(name)s", dealer)
     head += f'\n    <span class="dealt">{dealt}</span>'
     total = html.escape(gettext("total"))
-    went_out, lowest = (
-        f'<span class="note">{html.escape(word)}</span>'
-        for word in (gettext("out"), gettext("won: lowest hand"))
-    )
-    not_opened = html.escape(gettext("not opened"))
-    language = get_language()
+    notes_of = HandNotes()
     cells = []
     for cell in row.hands:
-        notes = ""
-        if cell.went_out:
-            notes += f" {went_out}"
-        elif cell.lowest:
-            notes += f" {lowest}"
-        hand = cell.hand
-        if hand is not None and hand.cards:
-            faces = "".join([_face(code, language) for code in hand.cards])
-            notes += f' <span class="hand-cards">{faces}</span>'
-        elif hand is not None and hand.value is not None:
-            value = html.escape(gettext("hand %(value)s") % {"value": hand.value})
-            notes += f' <span class="note">{value}</span>'
-        if not cell.opened:
-            explained = html.escape(not_opened_sum(cell.explained))
-            notes += (
-                f' <span class="note">{not_opened}{": " if explained else ""}{explained}</span>'
-            )
+        notes = notes_of(cell)
         css = "went-out" if cell.went_out else "lowest" if cell.lowest else ""
         cells.append(
             f'<td class="{css}" role="cell"><span class="points">{cell.points:d}</span>'
