@@ -431,7 +431,7 @@ def _save_round(
             phone=phones.of(request),
         )
     except rules.RulesError as error:
-        if error.code != "round_taken":
+        if error.code != rules.Code.ROUND_TAKEN:
             form.refused(error)
             return None, "", _game_response(request, game, form, partial=partial)
         same = game.rounds.with_hands().filter(number__gte=error.details["number"])
