@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from .cards import card_name
-from .rules import RulesError
+from .rules import Code, RulesError
 
 MESSAGES = {
     "unknown_card": _(
@@ -257,7 +257,7 @@ def rules_error_message(error: RulesError, names: Sequence[str] = ()) -> str:
     missing = details.get("missing")
     if type(missing) is int and 0 <= missing < len(names):
         details["missing"] = names[missing]
-    if error.code == "too_many_copies":
+    if error.code == Code.TOO_MANY_COPIES:
         template = _too_many_copies(details, player)
         # The deck check reports a real card code, a rank alone or the joker; name it.
         details["card"] = card_name(str(details["card"]))
