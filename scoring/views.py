@@ -7,6 +7,7 @@ with a named part of the page's own template (a Django template partial).
 from __future__ import annotations
 
 import logging
+from functools import partial
 
 from django.contrib import messages
 from django.core.exceptions import BadRequest
@@ -266,9 +267,6 @@ def _fixing(
     return _game_response(request, game, form, partial=partial, fixing=round_, **extra)
 
 
-ACTIONS = {"save", "preview", "delete", "undo", "correct", "replace", "rematch"}
-
-
 @http.require_GET_when_watch_only
 @require_http_methods(["GET", "POST"])
 @limits.limited("new-game")
@@ -277,14 +275,15 @@ def game_page(request: HtmxHttpRequest, token: str, editable: bool) -> HttpRespo
     From the watch-only link (`editable` false) the same scoreboard, read-only and live: no
     form, and the edit token appears nowhere.
 
-    POST actions, from the edit link only (the `action` field): `save` a new round,
+    POST actions, from the edit link only (the `action` field, ACTIONS): `save` a new round,
     `preview` its points (the #preview part), `correct` a round taken back into the form
     (its `round`, `for_round` and `revision`), `replace` a round another phone saved first
     with the one typed here (the same fields, from the conflict notice), `delete` a round
     (its `round` id, `number` and `revision` as the phone saw them), `undo` a change this
     phone made (its `event`), `rematch`. Every change is made by this phone (scoring.phones).
     htmx requests get the #game_body part back; others are redirected (303) after a change.
-    A change that another phone's change has overtaken is refused with 409 and the reason.
+    A refused change answers as its kind says (http.refused: 409 when another phone's change
+    came first), with the reason.
     """
     if request.method == "GET":
         with snapshot():
@@ -295,52 +294,67 @@ def game_page(request: HtmxHttpRequest, token: str, editable: bool) -> HttpRespo
         return response
 
     game = _game_or_404(edit_token=token)
-    action = request.POST.get("action", "save")
-    if action not in ACTIONS:
+    action = ACTIONS.get(request.POST.get("action", "save"))
+    if action is None:
         return HttpResponseBadRequest("unknown action", content_type="text/plain")
-    here = reverse("game", args=[game.edit_token])
-    phone = phones.of(request)
-    if action == "preview":
-        form = _round_form(game, request.POST, preview=True)
-        form.show_points()
-        return TemplateResponse(request, "scoring/game.html#preview", {"game": game, "form": form})
-    if action == "save":
-        saved, how, refused = _save_round(request, game)
-        if refused is not None:
-            return refused
-        if request.htmx:
-            # The new standing, with the round just saved and its Undo.
-            board = Scoreboard.for_game(game)
-            return _saved(request, game, board, saved.pk, how, partial="game_body")
-        return redirect(request, f"{here}?saved={saved.pk}")
-    if action in ("correct", "replace"):
-        return _store_again(request, game, action)
     try:
-        if action == "rematch":
-            # A rematch is a new game: counted with the start page's and a table's (a tap on
-            # one made already only goes there); past the limit, refused as 429.
-            if game.next_game_id is None:
-                limits.spend(request)
-            next_game = game.rematch()
-            _tell_new_game(request, next_game)
-            return redirect(request, reverse("game", args=[next_game.edit_token]))
-        if action == "delete":
-            game.delete_round(_round_as_seen(request.POST), phone=phone)
-        else:
-            undone = game.undo(GameEvent(pk=_number(request.POST.get("event"))), phone)
-            if undone.round_id is not None:
-                # The round is back (as it was before an edit, or where it was deleted).
-                if request.htmx:
-                    board = Scoreboard.for_game(game)
-                    return _saved(request, game, board, undone.round_id, "back", "game_body")
-                return redirect(request, f"{here}?changed={undone.round_id}")
+        return action(request, game)
     except GameEvent.DoesNotExist:
         raise Http404 from None
     except rules.RulesError as error:
         return _refused(request, game, error)
+
+
+def _preview(request: HtmxHttpRequest, game: Game) -> HttpResponse:
+    """The points of the round as typed so far, and its errors (the #preview part)."""
+    form = _round_form(game, request.POST, preview=True)
+    form.show_points()
+    return TemplateResponse(request, "scoring/game.html#preview", {"game": game, "form": form})
+
+
+def _save(request: HtmxHttpRequest, game: Game) -> HttpResponse:
+    """A new round (_save_round): the new standing with the round just saved and its Undo."""
+    saved, how, refused = _save_round(request, game)
+    if refused is not None:
+        return refused
+    if request.htmx:
+        board = Scoreboard.for_game(game)
+        return _saved(request, game, board, saved.pk, how, partial="game_body")
+    return redirect(request, f"{reverse('game', args=[game.edit_token])}?saved={saved.pk}")
+
+
+def _rematch(request: HtmxHttpRequest, game: Game) -> HttpResponse:
+    """The next game: a new game, counted with the start page's and a table's (a tap on one
+    made already only goes there); past the limit, refused (TooMany)."""
+    if game.next_game_id is None:
+        limits.spend(request)
+    next_game = game.rematch()
+    _tell_new_game(request, next_game)
+    return redirect(request, reverse("game", args=[next_game.edit_token]))
+
+
+def _delete(request: HtmxHttpRequest, game: Game) -> HttpResponse:
+    game.delete_round(_round_as_seen(request.POST), phone=phones.of(request))
+    return _changed(request, game)
+
+
+def _undo(request: HtmxHttpRequest, game: Game) -> HttpResponse:
+    """One more change that undoes one this phone made; a round that comes back (as it was
+    before an edit, or where it was deleted) is shown as back."""
+    undone = game.undo(GameEvent(pk=_number(request.POST.get("event"))), phones.of(request))
+    if undone.round_id is None:
+        return _changed(request, game)
+    if request.htmx:
+        board = Scoreboard.for_game(game)
+        return _saved(request, game, board, undone.round_id, "back", "game_body")
+    return redirect(request, f"{reverse('game', args=[game.edit_token])}?changed={undone.round_id}")
+
+
+def _changed(request: HtmxHttpRequest, game: Game) -> HttpResponse:
+    """The game after a change: its body for htmx, else the page again (303)."""
     if request.htmx:
         return _game_response(request, game, partial="game_body")
-    return redirect(request, here)
+    return redirect(request, reverse("game", args=[game.edit_token]))
 
 
 def _store_again(request: HtmxHttpRequest, game: Game, action: str) -> HttpResponse:
@@ -382,6 +396,18 @@ def _store_again(request: HtmxHttpRequest, game: Game, action: str) -> HttpRespo
         board = Scoreboard.for_game(game)
         return _saved(request, game, board, round_.pk, "changed", partial)
     return redirect(request, f"{reverse('game', args=[game.edit_token])}?changed={round_.pk}")
+
+
+# The game page's POST actions (game_page): each a view of the game, given the request.
+ACTIONS = {
+    "save": _save,
+    "preview": _preview,
+    "correct": partial(_store_again, action="correct"),
+    "replace": partial(_store_again, action="replace"),
+    "delete": _delete,
+    "undo": _undo,
+    "rematch": _rematch,
+}
 
 
 def _round_as_seen(data) -> Round:
