@@ -128,7 +128,6 @@ class HandNotes:
             for word in (gettext("out"), gettext("won: lowest hand"))
         )
         self.not_opened = html.escape(gettext("not opened"))
-        self.language = get_language()
 
     def __call__(self, hand) -> str:
         notes = ""
@@ -137,8 +136,7 @@ class HandNotes:
         elif hand.lowest:
             notes += f" {self.lowest}"
         if hand.cards:
-            faces = "".join([_face(code, self.language) for code in hand.cards])
-            notes += f' <span class="hand-cards">{faces}</span>'
+            notes += f' <span class="hand-cards">{hand_cards(hand.cards)}</span>'
         elif hand.value is not None:
             value = html.escape(gettext("hand %(value)s") % {"value": hand.value})
             notes += f' <span class="note">{value}</span>'
