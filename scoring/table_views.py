@@ -242,15 +242,13 @@ def _table_response(
     # One more than shown, to know whether there are more.
     events = table.events.all() if all_changes else table.events.all()[: SHOWN_CHANGES + 1]
     changes = [TableChange.of(event) for event in events]
-    again = request.GET.copy()
-    again["v"] = str(version)
     context = {
         "table": table,
         "editable": editable,
         "members": members,
         "version": version,
         "live_url": reverse("live", args=[live.key_for("t", table.pk)]),
-        "live_poll_url": f"{request.path}?{again.urlencode()}",
+        "live_poll_url": request.path + _with_query(request, v=str(version)),
         "games_count": len(games),
         "house_rules": house_rules.summary(table.rules),
         "ranked": [standing for standing in table_standings if not standing.small_sample],
@@ -365,9 +363,9 @@ def table_rules(request: HtmxHttpRequest, token: str) -> HttpResponse:
 
 
 def _with_query(request: HttpRequest, **changed: str) -> str:
-    """This page's query with `changed` set and without a live update's `v`: a link that keeps
-    what the page already chose (the period, every game, the whole history), to bookmark or
-    share as it is."""
+    """This page's query with `changed` set and without a live update's `v` (unless `changed`
+    sets it): a link that keeps what the page already chose (the period, every game, the
+    whole history), to bookmark or share as it is, or to ask for it again."""
     query = request.GET.copy()
     query.pop("v", None)
     for key, value in changed.items():
