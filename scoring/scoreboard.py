@@ -139,7 +139,7 @@ class Scoreboard:
         self.seated = players
         self.target = game.target
         if latest is not None:
-            self.__dict__["latest_change"] = latest
+            self.latest_change = latest
 
     @classmethod
     def for_game(cls, game: Game) -> Scoreboard:

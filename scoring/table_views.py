@@ -326,13 +326,13 @@ class TableChange:
 
     @classmethod
     def of(cls, event: TableEvent) -> TableChange:
-        if event.kind == TableEvent.Kind.RENAMED:
-            return cls(event, None, name_before=(event.before or {}).get("name", ""))
-        after = event.rules_after
-        if after is None:
-            return cls(event, None)
-        before = rules.Rules(**(event.before or {}))
-        return cls(event, house_rules.summary(after), house_rules.summary(before))
+        if event.rules_after is None:
+            return cls(event, None, name_before=event.name_before)
+        return cls(
+            event,
+            house_rules.summary(event.rules_after),
+            house_rules.summary(event.rules_before or rules.Rules()),
+        )
 
 
 @require_http_methods(["GET", "POST"])

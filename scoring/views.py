@@ -45,7 +45,7 @@ from . import (
 from .errors import rules_error_message
 from .forms import PlayersForm, RoundForm, SeatingForm, StartForm
 from .http import HtmxHttpRequest, redirect
-from .models import Changes, Game, GameEvent, Round, Status, snapshot
+from .models import Changes, Game, GameEvent, Round, Status, rematch, rename_players, snapshot
 from .scoreboard import Scoreboard
 
 logger = logging.getLogger(__name__)
@@ -328,7 +328,7 @@ def _rematch(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     made already only goes there); past the limit, refused (TooMany)."""
     if game.next_game_id is None:
         limits.spend(request)
-    next_game = game.rematch()
+    next_game = rematch(game)
     _tell_new_game(request, next_game)
     return redirect(request, reverse("game", args=[next_game.edit_token]))
 
@@ -887,7 +887,8 @@ def players_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
             return redirect(request, reverse("game", args=[game.edit_token]))
     elif posted is not None and not on_seats and form.is_valid():
         try:
-            game.rename_players(
+            rename_players(
+                game,
                 form.cleaned_data["names"],
                 seen=form.cleaned_data["seen"],
                 phone=phones.of(request),

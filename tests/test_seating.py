@@ -7,7 +7,7 @@ from django.utils import translation
 
 from scoring import backup, errors
 from scoring.exchange import ExchangeError
-from scoring.models import Game, GameEvent, Seating, Status, Table
+from scoring.models import Game, GameEvent, Seating, Status, Table, rematch
 from scoring.rules import Hand, RoundEntry, RulesError
 from tests.conftest import delete_post, history_change, round_post
 from tests.pages import read
@@ -268,11 +268,11 @@ def test_a_rematch_at_a_table_keeps_each_member_in_their_new_seat(thursday_table
     game = table.new_game(["Ana", "Boris", "Cyril", "Dana"], first_dealer=0)
     game.change_seating(1, [1, 0, 3, 2], seen=now(game))
     finish(game)
-    rematch = Game.objects.get(pk=game.pk).rematch()
+    again = rematch(Game.objects.get(pk=game.pk))
     members = {member.pk: member.name for member in table.members.all()}
-    seated = rematch.players.order_by("seat")
+    seated = again.players.order_by("seat")
     assert [members[player.member_id] for player in seated] == ["Boris", "Ana", "Dana", "Cyril"]
-    assert rematch.table_id == table.pk
+    assert again.table_id == table.pk
 
 
 def test_a_backup_keeps_the_seating_and_so_the_dealers(game):

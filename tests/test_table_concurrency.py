@@ -20,7 +20,7 @@ from django.db import connection
 from django.test import Client
 
 from scoring import exchange, rules
-from scoring.models import MAX_MEMBERS, Game, Member, NewMember, Table
+from scoring.models import MAX_MEMBERS, Game, Member, NewMember, Table, rename_players
 from scoring.rules import Hand, RoundEntry, RulesError
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -174,7 +174,7 @@ def test_renames_on_two_games_of_a_table_while_rounds_are_saved_never_deadlock(t
         # On one game's players' page, the member renamed in every game of the table.
         def run() -> None:
             for number in range(renames):
-                Game.with_players(pk=game.pk).rename_players({seat: f"{name} {number}"})
+                rename_players(Game.with_players(pk=game.pk), {seat: f"{name} {number}"})
 
         return run
 

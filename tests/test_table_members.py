@@ -12,7 +12,7 @@ from scoring import exchange, rules, tables
 from scoring.backup import restore_table
 from scoring.errors import english
 from scoring.exchange import ExchangeError
-from scoring.models import Game, Member, NewMember, Table, TableEvent
+from scoring.models import Game, Member, NewMember, Table, TableEvent, rematch
 from scoring.rules import Hand, RoundEntry
 from tests.conftest import thursday
 from tests.pages import read
@@ -230,12 +230,12 @@ def test_a_rematch_brings_back_a_player_who_retired_since(thursday_table):
     # back (the table's lock taken first, as in every table's change).
     last = thursday_table.games.order_by("-created_at", "-pk").first()
     retire(thursday_table, "Dana")
-    rematch = Game.objects.get(pk=last.pk).rematch()
-    assert rematch.table_id == thursday_table.pk
+    again = rematch(Game.objects.get(pk=last.pk))
+    assert again.table_id == thursday_table.pk
     assert not member(thursday_table, "Dana").retired
     assert events(thursday_table) == [("retired", "Dana"), ("returned", "Dana")]
     # A second tap is the same game, and changes nothing more.
-    assert Game.objects.get(pk=last.pk).rematch() == rematch
+    assert rematch(Game.objects.get(pk=last.pk)) == again
     assert len(events(thursday_table)) == 2
 
 

@@ -5,8 +5,10 @@ A round is recorded, edited, deleted and restored only through the `Game` method
 transaction with the game locked, the points computed by `scoring.rules` and stored. The web
 views and the importer both go through them. A table changes the same way, through its own
 methods (`Table.start` as `Game.start`, `new_game`, `keep_game`, `rename_member`, ...), each with
-the table locked; both take their lock through one helper (common._locked). Reading a table's
-numbers is scoring/tables.py's.
+the table locked; both take their lock through one helper (common._locked). Every write that
+spans a table and its games is table.py's (with the lock order), and a game's module imports
+nothing of tables: `rematch` and `rename_players` change any game, by its table when it has
+one. Reading a table's numbers is scoring/tables.py's.
 """
 
 from .common import (
@@ -18,7 +20,16 @@ from .common import (
 )
 from .game import Changes, Game, Seating, clock_version, snapshot
 from .rounds import GameEvent, Hand, Player, Round, RoundQuerySet
-from .table import MAX_MEMBERS, MAX_TABLE_NAME_LENGTH, Member, NewMember, Table, TableEvent
+from .table import (
+    MAX_MEMBERS,
+    MAX_TABLE_NAME_LENGTH,
+    Member,
+    NewMember,
+    Table,
+    TableEvent,
+    rematch,
+    rename_players,
+)
 
 __all__ = [
     "MAX_MEMBERS",
@@ -41,5 +52,7 @@ __all__ = [
     "TableEvent",
     "clock_version",
     "new_token",
+    "rematch",
+    "rename_players",
     "snapshot",
 ]

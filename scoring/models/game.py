@@ -90,15 +90,6 @@ def _plain_rows(sql: str, params: Sequence) -> list[tuple]:
         return cursor.fetchall()
 
 
-def table_of(game: Game):
-    """The table a game is at, as a Table object with only its id: what the game asks of it
-    (seat a rematch, rename a member) the table does under its own lock. Imported here, as
-    the table's module imports this one."""
-    from .table import Table
-
-    return Table(pk=game.table_id)
-
-
 class Game(models.Model):
     """One game of Rami at one table, reached by its edit link or its view link."""
 
@@ -132,6 +123,11 @@ class Game(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+
+    # What a change in progress knows of itself, on the locked copy that _changing yields:
+    # whether it changed anything (log() says so), and the version it will give the game.
+    changed = False
+    next_version = 0
 
     def __str__(self) -> str:
         return ", ".join(self.names)
@@ -170,7 +166,7 @@ class Game(models.Model):
         game = players[0].game
         for player in players:
             player.game = game
-        game.__dict__["seated_players"] = players
+        game.seated_players = players
         return game
 
     @cached_property
@@ -306,36 +302,45 @@ class Game(models.Model):
 
     @classmethod
     def start(
-        cls, names: Sequence[str], first_dealer: int = 0, house_rules: rules.Rules | None = None
+        cls,
+        names: Sequence[str],
+        first_dealer: int = 0,
+        house_rules: rules.Rules | None = None,
+        table_id: int | None = None,
+        members: Sequence[int | None] | None = None,
     ) -> Game:
         """A new game for these players (names already checked with rules.check_names), played
-        by `house_rules` (None: none, the players' documents' rules)."""
+        by `house_rules` (None: none, the players' documents' rules). At the table `table_id`
+        (its models.Table.new_game), each player the member of `members` in seat order (an
+        id; None for a guest)."""
+        members = members or [None] * len(names)
         with transaction.atomic():
             game = cls.objects.create(
                 first_dealer=first_dealer % len(names),
                 version=clock_version(),
                 house_rules=house_rules or {},
+                table_id=table_id,
             )
             Player.objects.bulk_create(
-                Player(game=game, seat=seat, name=name, name_key=rules.name_key(name))
-                for seat, name in enumerate(names)
+                Player(
+                    game=game, seat=seat, name=name, name_key=rules.name_key(name), member_id=member
+                )
+                for seat, (name, member) in enumerate(zip(names, members, strict=True))
             )
         return game
 
-    def rematch(self) -> Game:
+    def rematch(self, house_rules: rules.Rules | None = None) -> Game:
         """The next game with the same players, seated in the order the deal went round at the
         end of this one, the deal moved on from where this one stopped: made by the first tap,
         and the same game for every tap after it, on any phone. Only a finished game has one
-        (RulesError "game_not_finished"). It plays by this game's rules; but a table's game
-        is rematched by its table (Table.rematch, whose lock comes first), by the rules of the
-        table's next games."""
-        if self.table_id is not None:
-            return table_of(self).rematch(self)
-        return self._rematch()
+        (Conflict "game_not_finished"). It plays by `house_rules`, else by this game's rules.
 
-    def _rematch(self, house_rules: rules.Rules | None = None) -> Game:
-        """rematch, by `house_rules` (None: this game's), under the game's lock (and, at a
-        table, the table's before it)."""
+        A table's game is rematched by its table (models.rematch, Table.rematch), which
+        takes its lock first and gives the rules of its next games: ValueError without them.
+        The rematch is then the table's too, each player the member they were (a guest stays
+        a guest), so that the table's standings count it like the games started there."""
+        if self.table_id is not None and house_rules is None:
+            raise ValueError("a table's game is rematched by its table (models.rematch)")
         with self._changing() as game:
             if game.next_game_id is not None:
                 return game.next_game
@@ -344,22 +349,33 @@ class Game(models.Model):
             # The players seated as the deal went round at the end (seat order, unless
             # change_seating changed it), the deal moving on from there.
             seating = game.seating_for(game.rounds.count() + 1, len(game.seated_players))
-            names = [game.names[seat] for seat in seating.order]
+            players = [game.seated_players[seat] for seat in seating.order]
             next_game = Game.start(
-                names,
+                [player.name for player in players],
                 first_dealer=seating.order.index(seating.dealer),
                 house_rules=game.rules if house_rules is None else house_rules,
+                table_id=game.table_id,
+                members=[player.member_id for player in players],
             )
-            if game.table_id is not None:
-                # At the table, each player the member they were (a guest stays a guest):
-                # the table's standings count it like the games started there.
-                members = [game.seated_players[seat].member_id for seat in seating.order]
-                table_of(game)._seat(next_game, members)
             game.next_game = next_game
             game.save(update_fields=["next_game"])
             # Every phone on this game, watchers too, is shown the way to the next one.
             game.changed = True
         return next_game
+
+    def join_table(self, table_id: int, members: Sequence[int]) -> None:
+        """Make this game one of the table `table_id`'s, each player (in seat order) the
+        member of `members` (an id): what keeping a game at a table does to each game
+        (models.Table.keep_game). Its version moves on, so that every phone on it learns
+        where it is kept."""
+        with self._changing() as game:
+            Game.objects.filter(pk=game.pk).update(table=table_id)
+            players = game.seated_players
+            for player, member in zip(players, members, strict=True):
+                player.member_id = member
+            Player.objects.bulk_update(players, ["member"])
+            game.changed = True
+        self.table_id = table_id
 
     # Changing: every method locks the game, stores the engine's points, keeps history.
 
@@ -375,7 +391,7 @@ class Game(models.Model):
             # may have renamed a player, and what this change writes (a round's document) must
             # name the players as they are called now. Read again then, under the lock.
             if game.version == self.version:
-                game.__dict__["seated_players"] = self.seated_players
+                game.seated_players = self.seated_players
             game.changed = False
             # The version this change will give the game (refresh_standing stores it), known
             # before the change so that its events can say it.
@@ -385,7 +401,7 @@ class Game(models.Model):
                 game.refresh_standing()
         for name in ("version", "status", "winner_seat", "next_game_id", "updated_at", "seating"):
             setattr(self, name, getattr(game, name))
-        self.__dict__["seated_players"] = game.seated_players
+        self.seated_players = game.seated_players
 
     def record_round(
         self,
@@ -640,16 +656,8 @@ class Game(models.Model):
         The round documents kept in the history name the players as they were called at the
         time: names_when reads them back.
 
-        In a table's game the table renames them (Table.rename_players), so that a member
-        keeps one name in every game of the table."""
-        if self.table_id is not None:
-            return table_of(self).rename_players(self, names, seen=seen, phone=phone)
-        return self._rename_players(names, seen=seen, phone=phone)
-
-    def _rename_players(
-        self, names: Mapping[int, str], seen: Mapping[int, str] | None = None, phone: str = ""
-    ) -> list[int]:
-        """rename_players in this game alone: what a table's rename does in each game."""
+        This game alone: a table's game is renamed by its table (models.rename_players), so
+        that a member keeps one name in every game of the table."""
         with self._changing() as game:
             players = list(game.players.order_by("seat"))
             now = [player.name for player in players]
@@ -692,7 +700,7 @@ class Game(models.Model):
                     phone=phone,
                 )
             if renamed:
-                game.__dict__["seated_players"] = players
+                game.seated_players = players
         return renamed
 
     def change_seating(

@@ -1,5 +1,17 @@
 """Tables (a group's games) and their members: a table changes only through its own
-methods, as a game does (scoring/models/game.py), under the same lock helper."""
+methods, as a game does (scoring/models/game.py), under the same lock helper.
+
+Every write that spans a table and its games is here, a method of Table (new_game,
+keep_game and keep_together, rematch, rename_member, rename_players), or for any game,
+at a table or not, a function below (rematch, rename_players). A game knows nothing of
+tables: each game it changes, it changes through the game's own public methods.
+
+The lock order, the one place it is written: the table first, then its games in the order
+of their ids (_lock_games), then their players and members. Two changes that need the same
+rows then wait in turn instead of each holding what the other waits for (PostgreSQL answers
+that with "deadlock detected"). A game's own change (Game._changing) finds its lock held
+already when a table's change has taken it.
+"""
 
 from __future__ import annotations
 
@@ -34,10 +46,7 @@ class Table(models.Model):
     as a game does: each under the table's lock (_changing), so that its checks (unique names,
     at most MAX_MEMBERS members) see what the other phones did, and a clash is a RulesError,
     never the database's unique constraint; each game it changes through the game's own
-    methods. Locks are taken in one order: the table, then its games in the order of their ids
-    (_lock_games), then their players and members; two changes that need the same rows then
-    wait in turn instead of each holding what the other waits for (PostgreSQL answers that
-    with "deadlock detected").
+    methods, in the lock order of this module's docstring.
 
     One rule keeps a table's people apart: within a table a name key (rules.name_key) is one
     person, a member's or a guest's, never both. So a name typed for a new game that is a
@@ -189,8 +198,13 @@ class Table(models.Model):
                 first_dealer = table.deal_follows_on([rules.name_key(name) for name in names])
             if house_rules is None:
                 house_rules = table.rules
-            game = Game.start(names, first_dealer=first_dealer, house_rules=house_rules)
-            table._seat(game, [member.pk if member else None for member in seated])
+            game = Game.start(
+                names,
+                first_dealer=first_dealer,
+                house_rules=house_rules,
+                table_id=table.pk,
+                members=[member.pk if member else None for member in seated],
+            )
             Table.objects.filter(pk=table.pk).update(updated_at=timezone.now())
         return game
 
@@ -202,15 +216,14 @@ class Table(models.Model):
         their players and members after them."""
         return _locked(self)
 
-    def _log(
-        self, kind: str, name: str = "", before: object = None, after: object = None
-    ) -> TableEvent:
-        """Keep a change to the table itself (its rules, a member's standing) in its history
-        and move its version on: called on the locked row, inside _changing."""
+    def _log(self, kind: str, name: str = "", **change: object) -> TableEvent:
+        """Keep a change to the table itself (its rules, a member's standing) in its history,
+        with what `change` says of it (TableEvent's fields), and move its version on: called
+        on the locked row, inside _changing."""
         self.version = max(self.version + 1, clock_version())
         Table.objects.filter(pk=self.pk).update(version=self.version, updated_at=timezone.now())
         return TableEvent.objects.create(
-            table=self, kind=kind, name=name, before=before, after=after, version=self.version
+            table=self, kind=kind, name=name, version=self.version, **change
         )
 
     def change_rules(self, new_rules: rules.Rules, seen: int) -> bool:
@@ -219,7 +232,7 @@ class Table(models.Model):
         change to the table is refused (RulesError "table_changed"), so that nothing it did
         not show is undone. Rules that are the table's already change nothing, whatever
         `seen` (a form sent twice): False. Kept in the table's history (TableEvent RULES,
-        with the changes from the seeds before and after)."""
+        with the rules before and after)."""
         with self._changing() as table:
             before = table.rules
             if new_rules == before:
@@ -228,7 +241,7 @@ class Table(models.Model):
                 raise rules.Conflict(rules.Code.TABLE_CHANGED)
             table.house_rules = new_rules
             table.save(update_fields=["house_rules"])
-            table._log(TableEvent.Kind.RULES, before=before.changes(), after=new_rules.changes())
+            table._log(TableEvent.Kind.RULES, rules_before=before, rules_after=new_rules)
         self.house_rules, self.version = table.house_rules, table.version
         return True
 
@@ -271,20 +284,6 @@ class Table(models.Model):
                 ).update(member=member)
                 self._log(TableEvent.Kind.JOINED, name=member.name)
         return [existing[rules.name_key(name)] for name in names]
-
-    def _seat(self, game: Game, members: Sequence[int | None]) -> None:
-        """Make `game` one of the table's, each player (in seat order) linked to their member
-        (an id; None for a guest): the one way a game comes to a table, whether started
-        there, kept there or a rematch of one of its games. It writes the game and its
-        players, not the table's row: a rematch holds its game's lock, and a lock on the
-        table taken after a game's would break the order of every table's change."""
-        Game.objects.filter(pk=game.pk).update(table=self)
-        # The id only: `self` may be a table known by its id alone (Game.rematch).
-        game.table_id = self.pk
-        players = game.seated_players
-        for player, member in zip(players, members, strict=True):
-            player.member_id = member
-        Player.objects.bulk_update(players, ["member"])
 
     def keep_game(self, game: Game) -> Table:
         """Keep `game` (typically finished) at this table. Each player becomes the member of
@@ -338,18 +337,17 @@ class Table(models.Model):
                 for other in chain:
                     if table_of[other.pk] is not None:
                         continue
-                    with other._changing() as changing:
-                        if at is None:
-                            at = cls.start(
-                                _name_from(changing.names) if name is None else name,
-                                changing.names,
-                                house_rules=changing.rules,
-                            )
-                        members = at._members_for(changing.names)
-                        at._seat(changing, [member.pk for member in members])
-                        # The table is locked (or new) already: its row may be written.
-                        Table.objects.filter(pk=at.pk).update(updated_at=timezone.now())
-                        changing.changed = True
+                    # Its players as they are now: the game is locked.
+                    names = list(other.players.order_by("seat").values_list("name", flat=True))
+                    if at is None:
+                        at = cls.start(
+                            _name_from(names) if name is None else name,
+                            names,
+                            house_rules=other.rules,
+                        )
+                    other.join_table(at.pk, [member.pk for member in at._members_for(names)])
+                    # The table is locked (or new) already: its row may be written.
+                    Table.objects.filter(pk=at.pk).update(updated_at=timezone.now())
             game.table = at
             return at
 
@@ -444,13 +442,13 @@ class Table(models.Model):
         game alone had), and a member who retired since plays it, and so comes back, as a
         retired member who plays does."""
         with self._changing() as table:
-            next_game = game._rematch(house_rules=table.rules)
+            next_game = game.rematch(house_rules=table.rules)
             table._bring_back(Member.objects.filter(players__game=next_game))
         return next_game
 
     def rename_member(self, member: Member, name: str) -> None:
         """Rename a member, and their player in every game of the table, each game through
-        its own rename (Game._rename_players, under the game's lock): its version moves on and
+        its own rename (Game.rename_players, under the game's lock): its version moves on and
         its history says who was renamed. Refused (RulesError "name_taken") when another
         member, or a guest in one of the table's games, has the name (by name key); the name
         itself is checked as a player's is. All or nothing: one transaction, under the table's
@@ -472,8 +470,8 @@ class Table(models.Model):
             member.name = name
             member.save()
             for player in member.players.select_related("game").order_by("game_id"):
-                player.game._rename_players({player.seat: name})
-            table._log(TableEvent.Kind.RENAMED, name=name, before={"name": before})
+                player.game.rename_players({player.seat: name})
+            table._log(TableEvent.Kind.RENAMED, name=name, name_before=before)
 
     def rename_players(
         self,
@@ -482,7 +480,7 @@ class Table(models.Model):
         seen: Mapping[int, str] | None = None,
         phone: str = "",
     ) -> list[int]:
-        """Rename players of one of the table's games (Game.rename_players comes here): a
+        """Rename players of one of the table's games (models.rename_players comes here): a
         member's new name is the member's, in every game of the table (rename_member), so
         that a member keeps one name; a guest is renamed in this game only. The seats
         renamed. All or nothing, under the table's lock, every game of this game's members
@@ -491,11 +489,29 @@ class Table(models.Model):
         with self._changing():
             members = game.players.filter(member__isnull=False).values("member_id")
             _lock_games(Player.objects.filter(member__in=members).values("game_id"))
-            renamed = game._rename_players(names, seen=seen, phone=phone)
+            renamed = game.rename_players(names, seen=seen, phone=phone)
             members = game.players.filter(seat__in=renamed, member__isnull=False)
             for player in members.select_related("member").order_by("seat"):
                 self.rename_member(player.member, player.name)
         return renamed
+
+
+def rematch(game: Game) -> Game:
+    """Game.rematch of any game: a table's by its table (Table.rematch), under its lock and
+    by the rules of its next games."""
+    if game.table_id is None:
+        return game.rematch()
+    return Table(pk=game.table_id).rematch(game)
+
+
+def rename_players(
+    game: Game, names: Mapping[int, str], seen: Mapping[int, str] | None = None, phone: str = ""
+) -> list[int]:
+    """Game.rename_players of any game: a table's by its table (Table.rename_players), so
+    that a member keeps one name in every game of the table. The seats renamed."""
+    if game.table_id is None:
+        return game.rename_players(names, seen=seen, phone=phone)
+    return Table(pk=game.table_id).rename_players(game, names, seen=seen, phone=phone)
 
 
 @dataclass(frozen=True)
@@ -575,14 +591,12 @@ class Member(models.Model):
 
 class TableEvent(models.Model):
     """One change to a table itself, kept for its history with when it was made: its rules
-    for the next games changed, a member added, renamed, retired, back, or removed. `before`
-    and `after` say what changed (the rules' changes from the seeds; a member's
-    name before a rename)."""
+    for the next games changed (the rules before and after), a member added, renamed (the
+    name before), retired, back, or removed."""
 
     class Kind(models.TextChoices):
         RULES = "rules", _("Rules for the next games changed")
         JOINED = "joined", _("Member added")
-        # `name` the new name, `before` {"name": the old one}.
         RENAMED = "renamed", _("Member renamed")
         RETIRED = "retired", _("Member retired")
         RETURNED = "returned", _("Member came back")
@@ -590,10 +604,13 @@ class TableEvent(models.Model):
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="events")
     kind = models.CharField(max_length=10, choices=Kind.choices)
-    # The member's name at the time (it outlives a removed member).
+    # The member's name at the time (it outlives a removed member); a rename's new name.
     name = models.CharField(max_length=rules.MAX_NAME_LENGTH, blank=True)
-    before = models.JSONField(null=True)
-    after = models.JSONField(null=True)
+    # A rename: the member's name before it.
+    name_before = models.CharField(max_length=rules.MAX_NAME_LENGTH, blank=True)
+    # A change of the rules: the table's rules before and after it (None for another kind).
+    rules_before = RulesField(null=True, default=None)
+    rules_after = RulesField(null=True, default=None)
     # The table's version after the change.
     version = models.BigIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -603,10 +620,3 @@ class TableEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} {self.name}".strip()
-
-    @property
-    def rules_after(self) -> rules.Rules | None:
-        """The table's rules after a change of its rules (None for another kind of change)."""
-        if self.kind != self.Kind.RULES or self.after is None:
-            return None
-        return rules.Rules(**self.after)
