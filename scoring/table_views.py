@@ -27,7 +27,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from . import chart, exchange, house_rules, http, limits, live, recent, rules, sharing, tables
 from .errors import rules_error_message
 from .http import HtmxHttpRequest, redirect
-from .models import Game, Member, Table, TableEvent
+from .models import Game, Member, Table, TableEvent, snapshot
 from .table_forms import (
     KeepTogetherForm,
     MemberNameForm,
@@ -41,6 +41,14 @@ def _table_or_404(**lookup: str) -> Table:
     """The table with this token (edit_token=... or view_token=...), or 404."""
     try:
         return Table.objects.get(**lookup)
+    except Table.DoesNotExist:
+        raise Http404 from None
+
+
+def _table_and_members_or_404(**lookup: str) -> tuple[Table, list[Member]]:
+    """The table with this token and its members (Table.with_members), or 404."""
+    try:
+        return Table.with_members(**lookup)
     except Table.DoesNotExist:
         raise Http404 from None
 
@@ -96,66 +104,66 @@ def table_page(request: HtmxHttpRequest, token: str, editable: bool) -> HttpResp
 
     GET `?period=month|year|all` (tables.PERIODS; anything else is all time) chooses the
     period the standings and head to head count; `?games=all` lists every game."""
-    table = _table_or_404(**http.token_lookup(token, editable))
-    # Read before the rest of the page: a change in between makes the page newer than its
-    # version (one pull too many), never older.
-    version = live.table_version(table)
-    if request.method == "GET" and request.htmx and request.GET.get("v") == str(version):
-        return HttpResponse(status=204)  # the live update of a page that is up to date
-    members = list(table.members.all())
-    forms: dict = {}
-    if request.method == "POST":
-        action = request.POST.get("action")
-        if action not in TABLE_ACTIONS:
-            return HttpResponse("unknown action", status=400, content_type="text/plain")
-        here = reverse("table", args=[table.edit_token])
-        if action == "play":
-            form = NewGameForm(request.POST, members=members, house_rules=table.rules)
-            if form.is_valid():
-                try:
-                    limits.spend(request)
-                    game = table.new_game(
-                        form.cleaned_data["players"], house_rules=form.cleaned_data["own_rules"]
-                    )
-                except rules.RulesError as error:
-                    form.refused(error)
-                else:
-                    return redirect(request, reverse("game", args=[game.edit_token]))
-            forms["play_form"] = form
-        elif action == "add_member":
-            form = MemberNameForm(request.POST, prefix="add")
-            if form.is_valid():
-                try:
-                    table.add_member(form.cleaned_data["name"])
-                except rules.RulesError as error:
-                    form.refused(error)
-                else:
-                    return redirect(request, f"{here}#members")
-            forms["add_form"] = form
-        elif action == "rename":
-            member = _member(members, request.POST.get("member"))
-            form = MemberNameForm(request.POST, prefix=f"rename-{member.pk}")
-            if form.is_valid():
-                try:
-                    table.rename_member(member, form.cleaned_data["name"])
-                except rules.RulesError as error:
-                    form.refused(error)
-                else:
-                    return redirect(request, f"{here}#members")
-            forms["renamed"] = (member.pk, form)
-        else:
-            refused = _change_member(request, table, members, action)
-            if refused is None:
-                return redirect(request, f"{here}#members")
-            return http.refused(
-                _table_response(request, table, members, editable, version, member_refused=refused),
-                refused[1],
-            )
-    response = _table_response(request, table, members, editable, version, **forms)
     if request.method == "GET":
+        # Every read of the page at one moment (models.snapshot), its version among them.
+        with snapshot():
+            table, members = _table_and_members_or_404(**http.token_lookup(token, editable))
+            if request.htmx and request.GET.get("v") == str(live.table_version(table)):
+                return HttpResponse(status=204)  # the live update of a page that is up to date
+            # Drawn inside the snapshot too: the template reads what the context holds.
+            response = _table_response(request, table, members, editable).render()
         # The recent list's kind of link: "t" the edit link, "w" the watch-only one.
         recent.remember_table(request, response, table, ("w", "t")[editable])
-    return response
+        return response
+    table, members = _table_and_members_or_404(**http.token_lookup(token, editable))
+    forms: dict = {}
+    action = request.POST.get("action")
+    if action not in TABLE_ACTIONS:
+        return HttpResponse("unknown action", status=400, content_type="text/plain")
+    here = reverse("table", args=[table.edit_token])
+    if action == "play":
+        form = NewGameForm(request.POST, members=members, house_rules=table.rules)
+        if form.is_valid():
+            try:
+                limits.spend(request)
+                game = table.new_game(
+                    form.cleaned_data["players"], house_rules=form.cleaned_data["own_rules"]
+                )
+            except rules.RulesError as error:
+                form.refused(error)
+            else:
+                return redirect(request, reverse("game", args=[game.edit_token]))
+        forms["play_form"] = form
+    elif action == "add_member":
+        form = MemberNameForm(request.POST, prefix="add")
+        if form.is_valid():
+            try:
+                table.add_member(form.cleaned_data["name"])
+            except rules.RulesError as error:
+                form.refused(error)
+            else:
+                return redirect(request, f"{here}#members")
+        forms["add_form"] = form
+    elif action == "rename":
+        member = _member(members, request.POST.get("member"))
+        form = MemberNameForm(request.POST, prefix=f"rename-{member.pk}")
+        if form.is_valid():
+            try:
+                table.rename_member(member, form.cleaned_data["name"])
+            except rules.RulesError as error:
+                form.refused(error)
+            else:
+                return redirect(request, f"{here}#members")
+        forms["renamed"] = (member.pk, form)
+    else:
+        refused = _change_member(request, table, members, action)
+        if refused is None:
+            return redirect(request, f"{here}#members")
+        return http.refused(
+            _table_response(request, table, members, editable, member_refused=refused),
+            refused[1],
+        )
+    return _table_response(request, table, members, editable, **forms)
 
 
 def _change_member(
@@ -198,7 +206,6 @@ def _table_response(
     table: Table,
     members: list[Member],
     editable: bool,
-    version: int,
     play_form: NewGameForm | None = None,
     add_form: MemberNameForm | None = None,
     renamed: tuple[int, MemberNameForm] | None = None,
@@ -220,7 +227,7 @@ def _table_response(
     message) of a refused change.
 
     `live_url` (the stream of the table's versions, scoring/live.py), `version` (the newest
-    of the table's and its games' versions, read before the rest) and `live_poll_url` (this
+    of the table's and its games' versions, as read with them) and `live_poll_url` (this
     page again, asked for by the stream's events, or every 2 s without a stream: 204 while
     `v` is still the version).
 
@@ -235,6 +242,8 @@ def _table_response(
     period = tables.chosen_period(request.GET.get("period"))
     table_standings = tables.standings(table, at_table, period)
     games = tables.results(table, at_table)
+    # The version the page is drawn at: the newest of what it read (live.table_version).
+    version = max([table.version, *(game.version for game in games)])
     played = [game for game in reversed(games) if game.finished]
     in_play = [game for game in reversed(games) if not game.finished]
     all_games = request.GET.get("games") == "all"

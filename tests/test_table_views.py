@@ -535,12 +535,12 @@ def test_the_table_page_makes_the_same_queries_for_3_games_and_for_200(client):
         assert counts[0] == counts[1] <= 12, (page, counts)
 
 
-def test_the_page_of_a_table_of_200_games_takes_7_queries_and_shows_every_number(
+def test_the_page_of_a_table_of_200_games_takes_5_queries_and_shows_every_number(
     client, django_assert_max_num_queries
 ):
-    """The table, its live version, its members, its players' totals, its members' rounds and
-    its games: the members and the totals read once for the standings, the games and the head
-    to head."""
+    """The table with its members, its players' totals, its members' rounds, its games and its
+    history: the members and the totals read once for the standings, the games and the head
+    to head, the page's version read with them."""
     table = big_table(200)
     standings = tables.standings(table)
     pairs = tables.head_to_head(table)
@@ -551,9 +551,8 @@ def test_the_page_of_a_table_of_200_games_takes_7_queries_and_shows_every_number
         (f"/w/{table.view_token}/", f"/v/{newest.view_token}/"),
     )
     for page, newest_link in pages:
-        # Five for the numbers, one for the table's history (its latest changes) and one for
-        # the version its live update starts from (read first: scoring.live.table_version).
-        with django_assert_max_num_queries(7):
+        # Four for the numbers (the version with them) and one for the table's history.
+        with django_assert_max_num_queries(5):
             html = client.get(page).content.decode()
         shown = [row[:4] for row in rows(html, "standings-table")[1:]]
         assert shown == [

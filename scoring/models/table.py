@@ -73,6 +73,23 @@ class Table(models.Model):
 
     # Reading
 
+    @classmethod
+    def with_members(cls, **lookup: str) -> tuple[Table, list[Member]]:
+        """The table found by `lookup` (edit_token=... or view_token=...) and its members in
+        the table's order, in one query: what a table's page reads first, as Game.with_players
+        a game's. Table.DoesNotExist when there is none."""
+        members = list(
+            Member.objects.select_related("table")
+            .filter(**{f"table__{field}": value for field, value in lookup.items()})
+            .order_by("position", "pk")
+        )
+        if not members:  # none kept (a table always has some): the table alone
+            return cls.objects.get(**lookup), []
+        table = members[0].table
+        for member in members:
+            member.table = table
+        return table, members
+
     @property
     def rules(self) -> rules.Rules:
         """The rules the table's new games play by: the seeds', with its house rules on top."""
