@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 from functools import partial
+from typing import TypedDict, Unpack
 
 from django.contrib import messages
 from django.core.exceptions import BadRequest
@@ -46,7 +47,7 @@ from .errors import rules_error_message
 from .forms import PlayersForm, RoundForm, SeatingForm, StartForm
 from .http import HtmxHttpRequest, redirect
 from .models import Changes, Game, GameEvent, Round, Status, rematch, rename_players, snapshot
-from .scoreboard import Scoreboard
+from .scoreboard import RoundRow, Scoreboard
 
 logger = logging.getLogger(__name__)
 
@@ -121,6 +122,31 @@ def _round_form(game: Game, data=None, next_round: int | None = None, **kwargs) 
     return form
 
 
+class Told(TypedDict, total=False):
+    """What a game page tells besides the board, each only in the answers that tell it: the
+    keys of its context that _game_response takes from its callers (None or False, as the
+    template reads them, when not given)."""
+
+    # The round just saved, changed or brought back, as the board's row shows it now, how
+    # ("saved"; "elsewhere": another phone saved it just as typed here; "changed"; "back"),
+    # and the Undo offered for it (the latest change, this phone's).
+    saved: RoundRow | None
+    saved_how: str
+    undo: GameEvent | None
+    # A saved round back in the form, to be put right (the Undo of a save).
+    fixing: Round | None
+    # Why a change was not made, in words.
+    refused: str
+    # Another phone saved this round first: its number, the next round's, the differences.
+    conflict: dict | None
+    # A live update for a phone whose player is typing (a notice only), and whether what
+    # changed is the players (a name, the seats).
+    typing: bool
+    players_changed: bool
+    # The round table with every round ("Show all").
+    showing_all: bool
+
+
 def _game_response(
     request: HtmxHttpRequest,
     game: Game,
@@ -128,11 +154,12 @@ def _game_response(
     partial: str = "",
     editable: bool = True,
     board: Scoreboard | None = None,
-    **extra,
+    **told: Unpack[Told],
 ) -> TemplateResponse:
-    """The game page (or one of its parts) for the edit link or, read-only, the view link.
-    Every phone is told when the latest change to the rounds deleted one; the phone that
-    deleted it is offered its Undo (Scoreboard.deletion_shown)."""
+    """The game page (or one of its parts: `partial`) for the edit link or, read-only, the
+    view link: its context built here, the one place, from the board and what the answer
+    `told` (Told). Every phone is told when the latest change to the rounds deleted one; the
+    phone that deleted it is offered its Undo (Scoreboard.deletion_shown)."""
     board = board or Scoreboard.for_game(game)
     token = game.edit_token if editable else game.view_token
     context = {
@@ -149,11 +176,11 @@ def _game_response(
         # While rounds are entered, each player's line of the board is their row of the
         # entry, as on a paper score sheet (game.html): every total and Save in one screen.
         "sheet": editable and not board.standing.finished,
-        **extra,
+        **told,
     }
     if editable and partial != "changes":  # a live update of what changed sends no form
         form = form or _round_form(game, next_round=board.next_round_number)
-        if "fixing" not in extra:  # a new round: its rows in the order the deal goes
+        if "fixing" not in told:  # a new round: its rows in the order the deal goes
             form.deal_order = board.deal_order
         context["form"] = form
     if not partial:
@@ -219,7 +246,7 @@ def _saved(
     pk: int,
     how: str,
     partial: str = "",
-    **extra,
+    **told: Unpack[Told],
 ) -> TemplateResponse:
     """The page with the confirmation of what just happened to the round with id `pk`
     (`how`: "saved", "elsewhere" when another phone saved it just as typed here, "changed",
@@ -237,7 +264,7 @@ def _saved(
         else None
     )
     return _game_response(
-        request, game, board=board, partial=partial, saved=row, saved_how=how, undo=undo, **extra
+        request, game, board=board, partial=partial, saved=row, saved_how=how, undo=undo, **told
     )
 
 
@@ -247,7 +274,7 @@ def _fixing(
     seen: Round,
     partial: str,
     form: RoundForm | None = None,
-    **extra,
+    **told: Unpack[Told],
 ) -> TemplateResponse:
     """The page with the round `seen` (its id and the revision the phone saw) back in the
     round form, to be put right: saving it corrects that round (the `correct` action: an
@@ -264,7 +291,7 @@ def _fixing(
     if form is None:
         entry = round_.entry(len(game.seated_players))
         form = _with_points(game, _round_form(game, initial=RoundForm.initial_for(round_, entry)))
-    return _game_response(request, game, form, partial=partial, fixing=round_, **extra)
+    return _game_response(request, game, form, partial=partial, fixing=round_, **told)
 
 
 @http.require_GET_when_watch_only
@@ -548,12 +575,11 @@ def _poll(request: HttpRequest, token: str, editable: bool) -> HttpResponse:
             return HttpResponse(status=204)
         # A saved round back in this phone's form: the totals beside it leave it out.
         fixing = request.GET.get("fixing", "")
+        told: Told = {}
         if editable and typing and fixing.isdigit():
-            extra = {"fixing": game.rounds.prefetch_related("hands").filter(pk=fixing).first()}
-        else:
-            extra = {}
+            told["fixing"] = game.rounds.prefetch_related("hands").filter(pk=fixing).first()
         if changes.what == Changes.ROUNDS:
-            return _rendered(_changes(request, game, changes, editable, typing, **extra))
+            return _rendered(_changes(request, game, changes, editable, typing, **told))
         # Someone typing is told what changed: a round, or the players (a name, the seats).
         players_changed = typing and game.events.values_list("kind", flat=True).first() in (
             GameEvent.Kind.RENAMED,
@@ -567,7 +593,7 @@ def _poll(request: HttpRequest, token: str, editable: bool) -> HttpResponse:
                 editable=editable,
                 typing=typing,
                 players_changed=players_changed,
-                **extra,
+                **told,
             )
         )
 
@@ -593,14 +619,19 @@ def _tell_new_game(request: HttpRequest, game: Game) -> None:
 
 
 def _changes(
-    request: HttpRequest, game: Game, changes: Changes, editable: bool, typing: bool, **extra
+    request: HttpRequest,
+    game: Game,
+    changes: Changes,
+    editable: bool,
+    typing: bool,
+    **told: Unpack[Told],
 ) -> HttpResponse:
     """The #changes part: the totals, the banners, and the rows the page shows (the latest
     Scoreboard.SHOWN_ROUNDS, with the "Show all N rounds" link), whole: what a fresh page
     shows, whatever the page had before (Scoreboard.for_changes)."""
     board = Scoreboard.for_changes(game, changes)
     response = _game_response(
-        request, game, partial="changes", editable=editable, board=board, typing=typing, **extra
+        request, game, partial="changes", editable=editable, board=board, typing=typing, **told
     )
     # Everything in the answer goes to its place out of band; the scoreboard stays.
     response["HX-Reswap"] = "none"
