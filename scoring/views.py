@@ -23,7 +23,7 @@ from django.http import (
 from django.template.response import TemplateResponse
 from django.templatetags.static import static
 from django.urls import reverse
-from django.utils.translation import get_language, gettext
+from django.utils.translation import get_language, gettext, gettext_lazy
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
@@ -127,11 +127,10 @@ class Told(TypedDict, total=False):
     keys of its context that _game_response takes from its callers (None or False, as the
     template reads them, when not given)."""
 
-    # The round just saved, changed or brought back, as the board's row shows it now, how
-    # ("saved"; "elsewhere": another phone saved it just as typed here; "changed"; "back"),
-    # and the Undo offered for it (the latest change, this phone's).
+    # The round just saved, changed or brought back, as the board's row shows it now, what the
+    # page says of it (SAID), and the Undo offered for it (the latest change, this phone's).
     saved: RoundRow | None
-    saved_how: str
+    said: str
     undo: GameEvent | None
     # A saved round back in the form, to be put right (the Undo of a save).
     fixing: Round | None
@@ -145,6 +144,50 @@ class Told(TypedDict, total=False):
     players_changed: bool
     # The round table with every round ("Show all").
     showing_all: bool
+
+
+# What the page says of a round just saved, by how (_saved): on the sheet, where each player's
+# row shows the round's points beside the new total; and before the points, listed after it,
+# where there is no sheet (a finished game).
+SAID = {
+    "saved": (gettext_lazy("Round %(number)s saved."), gettext_lazy("Round %(number)s saved:")),
+    "elsewhere": (
+        gettext_lazy("Round %(number)s was saved on another phone, just as you typed it."),
+        gettext_lazy("Round %(number)s was saved on another phone, just as you typed it:"),
+    ),
+    "changed": (
+        gettext_lazy("Round %(number)s changed."),
+        gettext_lazy("Round %(number)s changed:"),
+    ),
+    "back": (
+        gettext_lazy("Round %(number)s is back as it was."),
+        gettext_lazy("Round %(number)s is back as it was:"),
+    ),
+}
+
+
+def _links(game: Game, editable: bool) -> dict[str, str | None]:
+    """The addresses a game's page links to, for the link it was opened by: the edit link's,
+    or the watch-only link's, which hold no edit token. `table` is None for a game at no
+    table; `history` and `players` None on the watch-only link."""
+    if editable:
+        token, names = game.edit_token, ("game", "poll", "export_csv", "export_json", "game_rules")
+        table = reverse("table", args=[game.table.edit_token]) if game.table_id else None
+    else:
+        token = game.view_token
+        names = ("view", "view_poll", "view_export_csv", "view_export_json", "view_rules")
+        table = reverse("table_view", args=[game.table.view_token]) if game.table_id else None
+    page, poll, csv, json, rules_ = (reverse(name, args=[token]) for name in names)
+    return {
+        "page": page,
+        "poll": poll,
+        "csv": csv,
+        "json": json,
+        "rules": rules_,
+        "history": reverse("history", args=[token]) if editable else None,
+        "players": reverse("players", args=[token]) if editable else None,
+        "table": table,
+    }
 
 
 def _game_response(
@@ -161,14 +204,12 @@ def _game_response(
     `told` (Told). Every phone is told when the latest change to the rounds deleted one; the
     phone that deleted it is offered its Undo (Scoreboard.deletion_shown)."""
     board = board or Scoreboard.for_game(game)
-    token = game.edit_token if editable else game.view_token
     context = {
         "game": game,
         "board": board,
         "editable": editable,
         "deletion": board.deletion_shown(phones.of(request) if editable else ""),
-        "page_url": reverse("game" if editable else "view", args=[token]),
-        "poll_url": reverse("poll" if editable else "view_poll", args=[token]),
+        "links": _links(game, editable),
         "live_url": reverse("live", args=[live.key_for("g", game.pk)]),
         "house_rules": house_rules.summary(game.rules),
         # "Show all": every round, not only the latest (Scoreboard.SHOWN_ROUNDS).
@@ -264,7 +305,14 @@ def _saved(
         else None
     )
     return _game_response(
-        request, game, board=board, partial=partial, saved=row, saved_how=how, undo=undo, **told
+        request,
+        game,
+        board=board,
+        partial=partial,
+        saved=row,
+        said=SAID[how][board.standing.finished] % {"number": row.number} if row else "",
+        undo=undo,
+        **told,
     )
 
 
