@@ -496,7 +496,7 @@ class Game(models.Model):
         names = self.names
         before = round_.document(names)
         round_.revision += 1
-        round_.store(entry, self)
+        self._store(round_, entry)
         return self.log(
             kind,
             round_,
@@ -558,13 +558,19 @@ class Game(models.Model):
             restored = game._restore(event, rounds if filled else None, phone)
         return restored.round
 
+    def _store(self, round_: Round, entry: RoundEntry, new: bool = False) -> None:
+        """Save `round_` as `entry` says, with the engine's points for this game (scored once:
+        the form that checked the entry scored it already)."""
+        points = entry.points(self.target, self.rules)
+        round_.store(entry, self.seated_players, points, new=new)
+
     def _new_round(
         self, number: int, entry: RoundEntry, kind: str, phone: str, **fields
     ) -> GameEvent:
         """Store `entry` as a new round at `number` (its place free) and log it as `kind`
         (added, or restored): the change's event, whose `round` is the new round."""
         round_ = Round(game=self, number=number)
-        round_.store(entry, self, new=True)
+        self._store(round_, entry, new=True)
         return self.log(kind, round_, after=entry.document(self.names), phone=phone, **fields)
 
     def _restore(

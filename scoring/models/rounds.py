@@ -5,7 +5,6 @@ through the game's methods (scoring/models/game.py)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from django.db import models
 from django.db.models import Q
@@ -13,9 +12,6 @@ from django.utils.translation import gettext_lazy as _
 
 from .. import rules
 from ..rules import RoundEntry
-
-if TYPE_CHECKING:
-    from .game import Game
 
 
 class Player(models.Model):
@@ -80,11 +76,16 @@ class Round(models.Model):
         """A blocked round (the draw pile ran out) has no player who went out."""
         return self.winner_seat is None
 
-    def store(self, entry: RoundEntry, game: Game, new: bool = False) -> None:
-        """Save this round and its hands as `entry` says, with the engine's points (scored
-        once: the form that checked the entry scored it already). A `new` round has no hands
-        to replace."""
-        points = entry.points(game.target, game.rules)
+    def store(
+        self,
+        entry: RoundEntry,
+        players: Sequence[Player],
+        points: Sequence[int],
+        new: bool = False,
+    ) -> None:
+        """Save this round and its hands as `entry` says, one hand for each of `players` (in
+        seat order) with its `points`, as the engine scored them (Game._store). A `new` round
+        has no hands to replace."""
         self.winner_seat = entry.winner
         self.hand_rummy = entry.hand_rummy
         self.save()
@@ -99,7 +100,7 @@ class Round(models.Model):
                 opened=hand.opened,
                 points=point,
             )
-            for player, hand, point in zip(game.seated_players, entry.hands, points, strict=True)
+            for player, hand, point in zip(players, entry.hands, points, strict=True)
         )
 
     def _hands_with_players(self):
