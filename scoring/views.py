@@ -936,35 +936,18 @@ def players_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
     another phone since (or a round saved there, which moves the deal on) is refused with
     409, the form then showing the seats and the dealer as they are now."""
     game = _game_or_404(edit_token=token)
-    posted = request.POST if request.method == "POST" else None
-    on_seats = posted is not None and posted.get("action") == SeatingForm.ACTION
-    form = PlayersForm(None if on_seats else posted, players=game.seated_players)
-    seating_form = _seating_form(game, posted if on_seats else None)
-    refused = None
-    if on_seats and seating_form is None:
-        refused = rules.Conflict(rules.Code.GAME_FINISHED)
-    elif on_seats and seating_form.is_valid():
-        chosen = seating_form.cleaned_data
-        try:
-            game.change_seating(
-                chosen["dealer"], chosen["order"], seen=chosen["seen"], phone=phones.of(request)
-            )
-        except rules.Conflict as error:
-            # Shown as they are now, another phone's change (or the end) read again.
-            game = _game_or_404(edit_token=token)
-            form, seating_form = PlayersForm(players=game.seated_players), _seating_form(game)
-            refused = error
-        except rules.RulesError as error:
-            seating_form.refused(error)
-        else:
-            names = game.names
-            said = gettext("Seats changed: %(order)s; %(dealer)s deals next.") % {
-                "order": ", ".join(names[seat] for seat in chosen["order"]),
-                "dealer": names[chosen["dealer"]],
-            }
-            messages.success(request, said)
-            return redirect(request, reverse("game", args=[game.edit_token]))
-    elif posted is not None and not on_seats and form.is_valid():
+    if request.method == "POST":
+        change = _change_seats if request.POST.get("action") == SeatingForm.ACTION else _rename
+        return change(request, game)
+    form = PlayersForm(players=game.seated_players)
+    return _players_response(request, game, form, _seating_form(game))
+
+
+def _rename(request: HtmxHttpRequest, game: Game) -> HttpResponse:
+    """The names posted: those changed renamed, then the game page; a name refused stays as
+    typed beside its reason, and one renamed on another phone since is told (409)."""
+    form = PlayersForm(request.POST, players=game.seated_players)
+    if form.is_valid():
         try:
             rename_players(
                 game,
@@ -975,15 +958,49 @@ def players_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
         except rules.Conflict as error:  # a name changed on another phone: the form knows it now
             form = form.showing(game.names)
             form.refused(error)
-            return http.refused(_players_response(request, game, form, seating_form), error)
+            return http.refused(_players_response(request, game, form, _seating_form(game)), error)
         except rules.RulesError as error:
             form.refused(error)
         else:
             return redirect(request, reverse("game", args=[game.edit_token]))
-    response = _players_response(
-        request, game, form, seating_form, refused and rules_error_message(refused, game.names)
-    )
-    return response if refused is None else http.refused(response, refused)
+    return _players_response(request, game, form, _seating_form(game))
+
+
+def _change_seats(request: HtmxHttpRequest, game: Game) -> HttpResponse:
+    """The seats and the dealer posted: changed from the next round on, then the game page
+    saying so; a choice refused stays as chosen beside its reason, and another phone's change
+    since (or the game's end) is told (409), the page showing things as they are now."""
+    seating_form = _seating_form(game, request.POST)
+    if seating_form is None:
+        return _players_refused(request, game, rules.Conflict(rules.Code.GAME_FINISHED))
+    if seating_form.is_valid():
+        chosen = seating_form.cleaned_data
+        try:
+            game.change_seating(
+                chosen["dealer"], chosen["order"], seen=chosen["seen"], phone=phones.of(request)
+            )
+        except rules.Conflict as error:
+            # Shown as they are now, another phone's change (or the end) read again.
+            return _players_refused(request, _game_or_404(edit_token=game.edit_token), error)
+        except rules.RulesError as error:
+            seating_form.refused(error)
+        else:
+            names = game.names
+            said = gettext("Seats changed: %(order)s; %(dealer)s deals next.") % {
+                "order": ", ".join(names[seat] for seat in chosen["order"]),
+                "dealer": names[chosen["dealer"]],
+            }
+            messages.success(request, said)
+            return redirect(request, reverse("game", args=[game.edit_token]))
+    form = PlayersForm(players=game.seated_players)
+    return _players_response(request, game, form, seating_form)
+
+
+def _players_refused(request: HttpRequest, game: Game, error: rules.RulesError) -> HttpResponse:
+    """The page as things are now, saying why a change was not made (http.refused)."""
+    form = PlayersForm(players=game.seated_players)
+    refused = rules_error_message(error, game.names)
+    return http.refused(_players_response(request, game, form, _seating_form(game), refused), error)
 
 
 def _players_response(
