@@ -7,6 +7,8 @@ with a named part of the page's own template (a Django template partial).
 from __future__ import annotations
 
 import logging
+import threading
+from collections import OrderedDict
 from functools import partial
 from typing import TypedDict, Unpack
 
@@ -602,13 +604,18 @@ def _poll(request: HttpRequest, token: str, editable: bool) -> HttpResponse:
     only the rounds changed, the #changes part (the totals, the banners and the rows the
     page shows, whole); otherwise the #live part (the scoreboard, the rounds and, on the
     edit page, a fresh round form). Either way only a notice when someone is typing
-    (`typing=1`): what they tapped is never swapped away under their fingers."""
+    (`typing=1`): what they tapped is never swapped away under their fingers.
+
+    The phones of a table ask for the same #changes answer at once after a save: the first
+    one's is drawn, the others' taken from SharedAnswers."""
     field = "edit_token" if editable else "view_token"
     version = Game.current_version(field, token)
     if version is None:
         raise Http404
     if request.GET.get("v") == str(version):
         return HttpResponse(status=204)
+    if (shared := _shared_answers.get(_asked(request, field, token, version))) is not None:
+        return _changes_answer(shared)
     with snapshot():
         game = Game.with_players(**{field: token})
         if game.next_game_id is not None:
@@ -627,7 +634,10 @@ def _poll(request: HttpRequest, token: str, editable: bool) -> HttpResponse:
         if editable and typing and fixing.isdigit():
             told["fixing"] = game.rounds.prefetch_related("hands").filter(pk=fixing).first()
         if changes.what == Changes.ROUNDS:
-            return _rendered(_changes(request, game, changes, editable, typing, **told))
+            response = _rendered(_changes(request, game, changes, editable, typing, **told))
+            if changes.latest.kind != GameEvent.Kind.DELETED:  # whose Undo is one phone's
+                _shared_answers.keep(_asked(request, field, token, game.version), response)
+            return response
         # Someone typing is told what changed: a round, or the players (a name, the seats).
         players_changed = typing and game.events.values_list("kind", flat=True).first() in (
             GameEvent.Kind.RENAMED,
@@ -644,6 +654,67 @@ def _poll(request: HttpRequest, token: str, editable: bool) -> HttpResponse:
                 **told,
             )
         )
+
+
+class SharedAnswers:
+    """The #changes answers (_poll) drawn lately in this process, the latest `size`, each kept
+    under all that it is drawn from (_asked): the game's version that it shows and the one the
+    phone had, the link, the language and what the phone said of itself (typing, a round back
+    in its form). The phones of a table all ask after a save, from the same version: the first
+    answer is drawn, the next ones are a lookup. The #changes part holds nothing of the phone
+    that asks (no form, no csrf_token: an answer that does is not kept), and an answer whose
+    latest change is a deletion is not kept, since only the phone that deleted the round is
+    offered its Undo. Kept by the version as the live update itself is: a change that did not
+    move the game's version would reach no phone anyway."""
+
+    def __init__(self, size: int = 2_000) -> None:
+        self.size = size
+        self._answers: OrderedDict[tuple, bytes] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, asked: tuple) -> bytes | None:
+        with self._lock:
+            answer = self._answers.get(asked)
+            if answer is not None:
+                self._answers.move_to_end(asked)
+            return answer
+
+    def keep(self, asked: tuple, response: HttpResponse) -> None:
+        if response.status_code != 200 or b"csrfmiddlewaretoken" in response.content:
+            return
+        with self._lock:
+            self._answers[asked] = response.content
+            self._answers.move_to_end(asked)
+            while len(self._answers) > self.size:
+                self._answers.popitem(last=False)
+
+
+_shared_answers = SharedAnswers()
+
+
+def _asked(request: HttpRequest, field: str, token: str, version: int) -> tuple:
+    """All that a poll's #changes answer is drawn from, besides the game at `version`."""
+    query = request.GET
+    typing = query.get("typing", "")
+    fixing = query.get("fixing", "") if typing == "1" else ""
+    return (
+        field,
+        token,
+        version,
+        query.get("v", ""),
+        query.get("shown", ""),
+        query.get("rounds", ""),
+        typing,
+        fixing,
+        get_language(),
+    )
+
+
+def _changes_answer(content: bytes) -> HttpResponse:
+    """A #changes answer drawn for another phone (SharedAnswers), as _changes sends it."""
+    response = HttpResponse(content)
+    response["HX-Reswap"] = "none"
+    return response
 
 
 def _to_next_game(request: HttpRequest, game: Game, editable: bool) -> HttpResponse:

@@ -2,9 +2,10 @@
 and a fresh form only when nobody is typing."""
 
 import pytest
+from django.test import Client
 
 from scoring.rules import Hand, RoundEntry
-from tests.conftest import round_post, totals
+from tests.conftest import delete_post, round_post, totals
 from tests.pages import read
 
 pytestmark = pytest.mark.django_db
@@ -130,3 +131,49 @@ def test_a_live_update_of_the_rounds_brings_the_count_of_rounds_too(client, four
     assert line.get("hx-swap-oob") == "true"
     assert line.text == read(client.get(page).content.decode()).one("#board-line").text
     assert line.text == "Target 300 · 2 rounds"
+
+
+# A table's phones ask at once after a save: one answer drawn, handed to each
+
+
+def test_the_phones_of_a_table_asking_the_same_get_one_answer_drawn_once(
+    four_players, django_assert_max_num_queries
+):
+    phones = [Client() for _ in range(3)]
+    page = f"/g/{four_players.edit_token}/"
+    phones[0].post(page, round_post(0, {1: 36, 2: 10, 3: 4}))
+    urls = [poll_url(phone.get(page).content.decode()) + "&shown=playing" for phone in phones]
+    phones[0].post(page, round_post(1, {0: 5, 2: 6, 3: 7}))
+    first = phones[1].get(urls[1], headers=HTMX)
+    assert first["HX-Reswap"] == "none"  # only the rounds changed: the #changes part
+    # The next phone that asks the same gets the same answer, after one query.
+    with django_assert_max_num_queries(1):
+        second = phones[2].get(urls[2], headers=HTMX)
+    assert (second.status_code, second["HX-Reswap"]) == (200, "none")
+    assert second.content == first.content
+    assert read(second.content.decode()).one("#board-line").text == "Target 300 · 2 rounds"
+    # Another language, or a phone that is typing, asks something else, drawn for it.
+    czech = phones[0].get(urls[0], headers=HTMX | {"Accept-Language": "cs"})
+    assert read(czech.content.decode()).one("#board-line").text == "Cílová hranice 300 · 2 kola"
+    typing = phones[0].get(urls[0] + "&typing=1", headers=HTMX)
+    assert typing.content != first.content
+    assert "Another phone has just saved a round." in read(typing.content.decode()).text
+
+
+def test_a_deletion_is_told_to_each_phone_as_its_own(four_players):
+    """Only the phone that deleted a round is offered its Undo: its answer is never handed to
+    another phone, nor another's to it."""
+    ana, boris, cyril = Client(), Client(), Client()
+    page = f"/g/{four_players.edit_token}/"
+    ana.post(page, round_post(0, {1: 36, 2: 10, 3: 4}))
+    ana.post(page, round_post(1, {0: 5, 2: 6, 3: 7}))
+    urls = {phone: poll_url(phone.get(page).content.decode()) for phone in (ana, boris, cyril)}
+    ana.post(page, delete_post(four_players, 2))
+    answers = {
+        phone: read(phone.get(urls[phone] + "&shown=playing", headers=HTMX).content.decode())
+        for phone in (boris, ana, cyril)
+    }
+    assert answers[ana].texts("button[value=undo]") == ["Undo"]
+    for other in (boris, cyril):
+        assert "Round 2 was deleted on another phone." in answers[other].text
+        assert answers[other].texts("button[value=undo]") == []
