@@ -11,10 +11,12 @@ table. Everything else is a template. Each was measured against the template it 
 byte for byte the same markup in every language, before it moved here: the chart 2.35 ms ->
 0.29 ms and the statistics 3.0 ms -> 0.65 ms for 60 rounds of 6 players, the round form's six
 rows a third of the game page's template work, the board's eight rows of six cells several
-times cheaper; the page as a whole then costs about 12 ms of CPU (bench/RESULTS.md). A cache
-of the templates' output keyed by the rows' content would pay only on a hit, and a save or a
-live update changes the rows it would be keyed by: drawing them cheaply every time is what
-keeps the page and the live update fast.
+times cheaper; the page as a whole then costs about 12 ms of CPU (bench/RESULTS.md). On top
+of that, a page's round table, chart and statistics are kept under a digest of the rows they
+are drawn from (game.html's {% cache %}, Scoreboard.rounds_key), so a reload is a lookup; and
+the answer a save's live update sends is drawn once for all the phones of a table that ask
+the same (views.SharedAnswers). A save changes the rows, so something is drawn after each
+one: drawing it cheaply is what keeps the save's answer and the live update fast.
 
 Every gettext() is called outside the f-strings, where makemessages does not look
 (tests/test_catalogues.py finds one inside), and every text is escaped before it is put in.
