@@ -679,6 +679,10 @@ class SharedAnswers:
                 self._answers.move_to_end(asked)
             return answer
 
+    def clear(self) -> None:
+        with self._lock:
+            self._answers.clear()
+
     def keep(self, asked: tuple, response: HttpResponse) -> None:
         if response.status_code != 200 or b"csrfmiddlewaretoken" in response.content:
             return
