@@ -15,7 +15,8 @@ import pytest
 from django.conf import settings
 
 from scoring.models import Game, Table
-from tests.test_two_servers import free_port, production_environment
+from scripts.throwaway_site import free_port
+from tests.test_two_servers import production_environment
 from tests.test_worker_kill import HOST, alive_in_group, start_serve, wait_until_healthy
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
@@ -50,7 +51,7 @@ def test_the_access_log_and_the_app_log_hold_no_token(tmp_path):
         f"/t/{unknown}/": 404,
     }
     tokens = [game.edit_token, game.view_token, table.edit_token, table.view_token, unknown]
-    port = free_port(set())
+    port = free_port()
     log = tmp_path / "serve.log"
     serve = start_serve(port, environment, log)
     try:

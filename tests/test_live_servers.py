@@ -19,8 +19,9 @@ from django.conf import settings
 
 from scoring import live
 from scoring.models import Game
+from scripts.throwaway_site import free_port
 from tests.conftest import Phone, round_post
-from tests.test_two_servers import free_port, production_environment
+from tests.test_two_servers import production_environment
 from tests.test_worker_kill import HOST, start_serve, wait_until_healthy
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]

@@ -22,9 +22,10 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from scoring.models import Game, Table
+from scripts.throwaway_site import free_port
 from tests.browser.conftest import PHONE, until_held
 from tests.browser.game_steps import choose_winner, save, type_value
-from tests.test_two_servers import free_port, production_environment
+from tests.test_two_servers import production_environment
 from tests.test_worker_kill import start_serve, wait_until_healthy
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
@@ -45,7 +46,7 @@ class Served:
     def __init__(self, tmp_path: Path, environment: dict, name: str = "a") -> None:
         self.environment = environment
         self.log = tmp_path / f"serve-{name}.log"
-        self.port = free_port(set())
+        self.port = free_port()
         self.process = self._start()
 
     def _start(self) -> subprocess.Popen:
