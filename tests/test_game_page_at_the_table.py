@@ -12,8 +12,8 @@ from scoring.exchange import import_game
 from scoring.models import Game, GameEvent
 from scoring.rules import Rules
 from scoring.scoreboard import Scoreboard
+from scripts.long_games import long_game_document
 from tests.conftest import delete_post, edit_post, round_post, round_rows
-from tests.long_games import long_game_document
 from tests.pages import Element, read
 
 pytestmark = pytest.mark.django_db
@@ -23,7 +23,7 @@ KB = 1024
 
 
 def long_game(rounds: int, players: int = 6, seed: int = 1) -> Game:
-    """A game of up to six 30-character names with real-looking hands (tests/long_games.py)."""
+    """A game of up to six 30-character names with real-looking hands (scripts/long_games.py)."""
     document = long_game_document(rounds, players, seed, hand_sizes=(1, 1, 2, 2, 3))
     return import_game(document)
 

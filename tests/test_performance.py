@@ -21,8 +21,8 @@ from scoring.forms import RoundForm
 from scoring.models import Game
 from scoring.scoreboard import Scoreboard
 from scoring.templatetags.rami import card, hand_cards
+from scripts.long_games import six_player_document
 from tests.conftest import round_post
-from tests.long_games import six_player_document
 from tests.pages import read
 
 pytestmark = pytest.mark.django_db

@@ -13,6 +13,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from scoring.exchange import import_game
 from scoring.models import Game
+from scripts.long_games import LONG_NAMES, long_game_document
 from tests.browser.conftest import PHONE
 from tests.browser.game_steps import (
     OnScreenTaps,
@@ -22,13 +23,12 @@ from tests.browser.game_steps import (
     tap_cards,
     type_value,
 )
-from tests.long_games import LONG_NAMES, long_game_document
 
 LANGUAGES = ["en", "cs", "sv", "bg", "id"]
 
 
 def long_game(rounds: int, players: int, seed: int = 3) -> Game:
-    """A game of long names and real-looking hands (tests/long_games.py)."""
+    """A game of long names and real-looking hands (scripts/long_games.py)."""
     return import_game(long_game_document(rounds, players, seed))
 
 

@@ -9,8 +9,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from scoring.exchange import import_game
-from tests.layout_games import LABELS_OUTSIDE, LANGUAGES, every_kind_document
-from tests.long_games import long_game_document
+from scripts.layout_games import LABELS_OUTSIDE, LANGUAGES, every_kind_document
+from scripts.long_games import long_game_document
 
 WIDTHS = [320, 390]
 

@@ -13,14 +13,14 @@ from playwright.sync_api import Page, expect
 from scoring import exchange
 from scoring.exchange import import_game
 from scoring.rules import Hand, RoundEntry
-from tests.browser.game_steps import unfold
-from tests.layout_games import (
+from scripts.layout_games import (
     LABELS_OUTSIDE,
     LANGUAGES,
     every_kind_document,
     group_table_document,
 )
-from tests.long_games import long_game_document
+from scripts.long_games import long_game_document
+from tests.browser.game_steps import unfold
 
 PHONES = [(360, 740), (320, 640)]
 GAME_BOXES = ["#rounds .table-scroll", ".statistics", ".score-chart svg"]
