@@ -19,6 +19,7 @@ from scoring import rules
 from scoring.models import Game, GameEvent, Hand
 from scoring.rules import RoundEntry
 from tests.conftest import Phone, delete_post, edit_post, round_post, totals
+from tests.links import url
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
@@ -66,7 +67,7 @@ def game() -> Game:
 
 
 def test_twenty_rounds_posted_at_once_are_each_kept_once(live_server, game):
-    path = f"/g/{game.edit_token}/"
+    path = url("game", game.edit_token)
     table = phones(live_server, PHONES)
     for phone in table:
         phone.open(path)
@@ -101,7 +102,7 @@ def test_twenty_rounds_posted_at_once_are_each_kept_once(live_server, game):
 
 
 def test_one_form_posted_five_times_at_once_records_one_round(live_server, game):
-    path = f"/g/{game.edit_token}/"
+    path = url("game", game.edit_token)
     table = phones(live_server, 5)
     for phone in table:
         phone.open(path)
@@ -134,7 +135,7 @@ def played(game: Game, rounds: int) -> Game:
 
 def test_a_delete_tapped_twice_at_once_deletes_one_round(live_server, game):
     played(game, 5)
-    path = f"/g/{game.edit_token}/"
+    path = url("game", game.edit_token)
     table = phones(live_server, 2)
     for phone in table:
         phone.open(path)
@@ -146,7 +147,7 @@ def test_a_delete_tapped_twice_at_once_deletes_one_round(live_server, game):
 
 def test_twenty_phones_deleting_the_last_round_at_once_delete_it_once(live_server, game):
     played(game, 3)
-    path = f"/g/{game.edit_token}/"
+    path = url("game", game.edit_token)
     table = phones(live_server, PHONES)
     for phone in table:
         phone.open(path)
@@ -163,7 +164,7 @@ def test_an_edit_and_a_delete_of_one_round_at_once_never_fail(live_server):
     table = phones(live_server, 2 * len(games))
     posts = []
     for index, game in enumerate(games):
-        path = f"/g/{game.edit_token}/"
+        path = url("game", game.edit_token)
         table[2 * index].open(f"{path}rounds/2/")
         table[2 * index + 1].open(f"{path}rounds/2/")
         posts.append(

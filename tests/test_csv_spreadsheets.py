@@ -13,6 +13,7 @@ import subprocess
 import pytest
 
 from scoring.exchange import import_game
+from tests.links import url
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
@@ -80,7 +81,7 @@ def test_each_languages_spreadsheet_reads_the_rounds_into_their_columns(
 ):
     separator, round_ = SPREADSHEETS[language]
     client.cookies["django_language"] = language
-    response = client.get(f"/v/{game.view_token}/export.csv")
+    response = client.get(url("view_export_csv", game.view_token))
     assert response.status_code == 200
     text = response.content.decode("utf-8")
     assert text.startswith("\ufeff")

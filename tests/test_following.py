@@ -14,6 +14,7 @@ from scoring.exchange import import_game
 from scoring.models import Game
 from scoring.rules import Hand, RoundEntry
 from tests.conftest import game_document
+from tests.links import url
 from tests.pages import read
 
 HTMX = {"HX-Request": "true"}
@@ -75,7 +76,7 @@ def test_a_page_opened_after_the_rematch_stays_on_the_game_it_shows(client, fini
     finished.refresh_from_db()
     # Someone looks at last week's game: its poll, from the version after the rematch, stays.
     assert poll(client, finished, finished.version).status_code == 204
-    page = client.get(f"/g/{finished.edit_token}/")
+    page = client.get(url("game", finished.edit_token))
     assert "Next game" in read(page).text and notices(page) == []
 
 
@@ -92,7 +93,7 @@ def test_a_page_two_rematches_behind_goes_to_the_game_played_now(client, finishe
 
 
 def test_the_phone_that_tapped_rematch_is_told_too(client, finished):
-    answer = client.post(f"/g/{finished.edit_token}/", {"action": "rematch"}, follow=True)
+    answer = client.post(url("game", finished.edit_token), {"action": "rematch"}, follow=True)
     assert notices(answer) == ["New game: Ana, Boris, Cyril, Dana"]
 
 
@@ -103,7 +104,7 @@ def test_the_new_game_notice_escapes_names_and_speaks_the_phones_language(client
     game.rematch()
     with translation.override("cs"):
         answer = client.get(
-            f"/g/{game.edit_token}/poll?v={seen}", headers={**HTMX, "Accept-Language": "cs"}
+            url("poll", game.edit_token) + f"?v={seen}", headers={**HTMX, "Accept-Language": "cs"}
         )
     arrived = client.get(answer["HX-Redirect"], headers={"Accept-Language": "cs"})
     html = arrived.content.decode()
@@ -117,7 +118,7 @@ def test_the_new_game_notice_escapes_names_and_speaks_the_phones_language(client
 
 def test_a_poll_answered_after_the_tap_adds_no_second_notice(client, finished):
     seen = finished.version
-    tapped = client.post(f"/g/{finished.edit_token}/", {"action": "rematch"})
+    tapped = client.post(url("game", finished.edit_token), {"action": "rematch"})
     # The poll goes with the cookies the tap's answer left, before the new page is asked for.
     answer = poll(client, finished, seen)
     assert answer["HX-Redirect"] == tapped["Location"]
@@ -127,9 +128,9 @@ def test_a_poll_answered_after_the_tap_adds_no_second_notice(client, finished):
 
 def test_a_poll_sent_before_the_tap_and_answered_after_the_new_page_says_nothing(client, finished):
     seen = finished.version
-    client.get(f"/g/{finished.edit_token}/")
+    client.get(url("game", finished.edit_token))
     cookies_before_the_tap = client.cookies.output(header="", sep=";")
-    arrived = client.post(f"/g/{finished.edit_token}/", {"action": "rematch"}, follow=True)
+    arrived = client.post(url("game", finished.edit_token), {"action": "rematch"}, follow=True)
     assert notices(arrived) == ["New game: Ana, Boris, Cyril, Dana"]
     # The old poll carried the cookies of before the tap; its answer's cookies reach the phone.
     late = Client()

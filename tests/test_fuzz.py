@@ -26,6 +26,7 @@ from scoring import exchange, rules
 from scoring.exchange import ExchangeError, export_game, import_game
 from scoring.models import Game, GameEvent, Hand, Round
 from tests.conftest import game_document, round_post
+from tests.links import url
 from tests.pages import read
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
@@ -74,6 +75,7 @@ values = st.one_of(
     huge,
     st.sampled_from(["", " ", "on", "off", "true", "blocked", "0", "-1", "1e9", "NaN", "١٢"]),
 )
+
 field_values = st.one_of(values, st.lists(values, min_size=2, max_size=3))
 
 ROUND_FIELDS = [
@@ -157,10 +159,6 @@ def game(db) -> Game:
     return game
 
 
-def url(game: Game, suffix: str = "") -> str:
-    return f"/g/{game.edit_token}/{suffix}"
-
-
 # The start page.
 
 
@@ -186,7 +184,7 @@ def test_save_answers_any_form_and_stores_only_a_round_it_accepts(client, game, 
     before = Counts()
     # As htmx sends it: the same view and form as without, and half the page to render
     # (tests/test_views_game.py sends forms both ways).
-    response = client.post(url(game), data, headers={"HX-Request": "true"})
+    response = client.post(url("game", game.edit_token), data, headers={"HX-Request": "true"})
     assert answered(response) == 200
     after = Counts()
     if 'class="field-error"' in response.content.decode():
@@ -204,7 +202,7 @@ def test_save_answers_any_form_and_stores_only_a_round_it_accepts(client, game, 
 def test_preview_answers_any_form_and_stores_nothing(client, game, data, htmx):
     before = Counts()
     headers = {"HX-Request": "true"} if htmx else {}
-    assert answered(client.post(url(game), data, headers=headers)) == 200
+    assert answered(client.post(url("game", game.edit_token), data, headers=headers)) == 200
     assert Counts() == before
 
 
@@ -232,7 +230,7 @@ def test_delete_deletes_only_the_round_it_names_as_it_is(client, game, data, rig
     data.update({field: seen(game, 2)[field] for field in right})
     rounds = {r.pk: (r.number, r.revision) for r in game.rounds.all()}
     before = Counts()
-    status = answered(client.post(url(game), data))
+    status = answered(client.post(url("game", game.edit_token), data))
     if status == 303:
         # The form named a round as it is (the last value of a field sent twice counts).
         posted = {
@@ -257,7 +255,7 @@ def test_delete_deletes_only_the_round_it_names_as_it_is(client, game, data, rig
 def test_restore_with_a_bad_event_is_refused_and_changes_nothing(client, game, data):
     before = Counts()
     # The history page restores a deleted round.
-    status = answered(client.post(url(game, "history/"), data))
+    status = answered(client.post(url("history", game.edit_token), data))
     if status == 303:
         # A deleted round's event: its round is back (once), or was back already.
         back = Round.objects.count() - before.rounds
@@ -273,7 +271,7 @@ def test_restore_with_a_bad_event_is_refused_and_changes_nothing(client, game, d
 @fuzz("rematch")
 @given(data=forms({"action": st.just("rematch")}))
 def test_rematch_ignores_any_other_field_and_happens_once(client, finished, data):
-    response = client.post(url(finished), data)
+    response = client.post(url("game", finished.edit_token), data)
     assert answered(response) == 303
     rematch = Game.objects.get(edit_token=response["Location"].split("/")[2])
     assert rematch.names == finished.names
@@ -282,7 +280,7 @@ def test_rematch_ignores_any_other_field_and_happens_once(client, finished, data
 
 def test_a_game_under_way_has_no_rematch(client, game):
     before = Counts()
-    response = client.post(url(game), {"action": "rematch"})
+    response = client.post(url("game", game.edit_token), {"action": "rematch"})
     assert response.status_code == 409
     assert "Only a finished game has a rematch" in read(response).text
     assert Counts() == before
@@ -306,6 +304,7 @@ def test_the_round_page_answers_any_form_and_changes_only_what_it_accepts(
     if 1 <= number <= 2 and data.get("round") is None:
         # Mostly the identity of the round the page is about, as its form carries it.
         data.update({k: v for k, v in seen(game, number).items() if k != "number"})
+    # Any number, a negative one among them: an address no reverse() would give.
     status = answered(client.post(f"/g/{game.edit_token}/rounds/{number}/", data))
     if status == 303:
         assert number in {1, 2}
@@ -460,7 +459,7 @@ def test_a_body_over_the_upload_limit_is_a_400(client, game):
     data = round_post(0, {1: 3, 2: 4, 3: 5}, key="big")
     data["padding"] = "x" * django_settings.DATA_UPLOAD_MAX_MEMORY_SIZE
     before = Counts()
-    response = client.post(url(game), data)
+    response = client.post(url("game", game.edit_token), data)
     assert response.status_code == 400
     assert Counts() == before
 
@@ -468,7 +467,9 @@ def test_a_body_over_the_upload_limit_is_a_400(client, game):
 def test_too_many_fields_is_a_400(client, game):
     data = {f"field_{index}": "1" for index in range(django_settings.DATA_UPLOAD_MAX_NUMBER_FIELDS)}
     before = Counts()
-    response = client.post(url(game), {**data, **round_post(0, {1: 3, 2: 4, 3: 5})})
+    response = client.post(
+        url("game", game.edit_token), {**data, **round_post(0, {1: 3, 2: 4, 3: 5})}
+    )
     assert response.status_code == 400
     assert Counts() == before
 
@@ -484,7 +485,7 @@ def test_a_name_over_30_characters_is_refused(client, db):
 def test_more_than_108_cards_in_one_hand_are_refused_with_a_clear_error(client, game):
     hand = " ".join(["2"] * (rules.DECK_SIZE + 1))
     before = Counts()
-    response = client.post(url(game), round_post(0, {1: hand, 2: 3, 3: 4}))
+    response = client.post(url("game", game.edit_token), round_post(0, {1: hand, 2: 3, 3: 4}))
     assert response.status_code == 200
     below = read(response).one("#errors-1").text
     assert "A hand holds at most 108 cards (the whole deck), and Boris has 109." in below
@@ -540,17 +541,19 @@ def test_stale_pages_acting_in_any_order_never_fail_or_touch_another_round(clien
             continue
         if action == "save":
             data = round_post(0, {1: 50 + number, 2: 2}, key=f"{phone}-{number}-{len(steps)}")
-            status = answered(client.post(url(game), data))
+            status = answered(client.post(url("game", game.edit_token), data))
         elif action == "restore":
             deletion = game.events.filter(kind="deleted").first()
             event = {"event": str(deletion.pk)} if deletion else {"event": "0"}
             data = {"action": "restore", **event}
-            status = answered(client.post(url(game, "history/"), data))
+            status = answered(client.post(url("history", game.edit_token), data))
         elif action == "undo":
             # The Undo of the latest change, from this phone: refused unless it made it.
             latest = game.events.first()
             event = {"event": str(latest.pk)} if latest else {"event": "0"}
-            status = answered(client.post(url(game), {"action": "undo", **event}))
+            status = answered(
+                client.post(url("game", game.edit_token), {"action": "undo", **event})
+            )
         elif shown is None:
             continue
         else:
@@ -558,10 +561,10 @@ def test_stale_pages_acting_in_any_order_never_fail_or_touch_another_round(clien
             identity = {"round": str(round_id), "number": str(number), "revision": str(revision)}
             if action == "delete":
                 data = {"action": "delete", **identity}
-                status = answered(client.post(url(game), data))
+                status = answered(client.post(url("game", game.edit_token), data))
             else:
                 data = round_post(0, {1: 100 + boris, 2: 2}, **identity)
-                status = answered(client.post(url(game, f"rounds/{number}/"), data))
+                status = answered(client.post(url("round", game.edit_token, number=number), data))
             now = game.rounds.filter(pk=round_id).first()
             if status == 303:
                 # Done to the round the phone saw, where it saw it, as it saw it.

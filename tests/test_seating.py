@@ -10,6 +10,7 @@ from scoring.exchange import ExchangeError
 from scoring.models import Game, GameEvent, Seating, Status, Table
 from scoring.rules import Hand, RoundEntry, RulesError
 from tests.conftest import delete_post, history_change, round_post
+from tests.links import url
 from tests.pages import read
 
 pytestmark = pytest.mark.django_db
@@ -327,10 +328,6 @@ def test_a_backup_with_bad_seating_is_refused_in_one_line(game, seating):
 # The pages
 
 
-def url(game: Game) -> str:
-    return f"/g/{game.edit_token}/players/"
-
-
 def seating_post(order, dealer, seen: Seating | None = None) -> dict:
     data = {"action": "seating", "dealer": str(dealer)}
     data.update({f"seat_{position}": str(seat) for position, seat in enumerate(order)})
@@ -353,18 +350,20 @@ def chosen(answer) -> tuple[list[str], str]:
 def at_round_5(client) -> Game:
     game = Game.start(NAMES)
     for _ in range(4):
-        client.post(f"/g/{game.edit_token}/", round_post(0, {1: 2, 2: 3, 3: 4}))
+        client.post(url("game", game.edit_token), round_post(0, {1: 2, 2: 3, 3: 4}))
     return game
 
 
 def test_the_players_page_offers_the_seats_and_the_dealer_prefilled(client, at_round_5):
-    shown = read(client.get(url(at_round_5)))
+    shown = read(client.get(url("players", at_round_5.edit_token)))
     section = shown.one("section.seating")
     assert section.one("h2").text == "Seats and dealer"
     assert section.texts("label")[:5] == ["Seat 1", "Seat 2", "Seat 3", "Seat 4", "Deals next"]
     assert chosen(shown) == (NAMES, "Ana")
     form = section.one("form")
-    assert form.get("method") == "post" and form.get("action") == url(at_round_5)
+    assert form.get("method") == "post" and form.get("action") == url(
+        "players", at_round_5.edit_token
+    )
     assert form.one("input[name=action]").get("value") == "seating"
     assert form.one("input[name=seen_dealer]").get("value") == "0"
     assert form.one("input[name=seen_order]").get("value") == "0,1,2,3"
@@ -375,7 +374,9 @@ def test_the_players_page_offers_the_seats_and_the_dealer_prefilled(client, at_r
 
 def test_saving_goes_to_the_game_whose_heading_names_the_new_dealer(client, at_round_5):
     seen = Seating(0, (0, 1, 2, 3))
-    response = client.post(url(at_round_5), seating_post([0, 2, 1, 3], 2, seen))
+    response = client.post(
+        url("players", at_round_5.edit_token), seating_post([0, 2, 1, 3], 2, seen)
+    )
     assert response.status_code == 303
     assert response["Location"] == f"/g/{at_round_5.edit_token}/"
     page = read(client.get(response["Location"]))
@@ -388,18 +389,24 @@ def test_saving_goes_to_the_game_whose_heading_names_the_new_dealer(client, at_r
         "Ana dealt",
     ]
     # The page shows the change, ready for another.
-    assert chosen(client.get(url(at_round_5))) == (["Ana", "Cyril", "Boris", "Dana"], "Cyril")
-    client.post(f"/g/{at_round_5.edit_token}/", round_post(0, {1: 2, 2: 3, 3: 4}))
-    page = read(client.get(f"/g/{at_round_5.edit_token}/"))
+    assert chosen(client.get(url("players", at_round_5.edit_token))) == (
+        ["Ana", "Cyril", "Boris", "Dana"],
+        "Cyril",
+    )
+    client.post(url("game", at_round_5.edit_token), round_post(0, {1: 2, 2: 3, 3: 4}))
+    page = read(client.get(url("game", at_round_5.edit_token)))
     assert page.one("#entry-title").text == "Round 6 · Boris deals"
     assert page.texts("tr[id^=round-] .dealt")[0] == "Cyril dealt"
 
 
 def test_the_history_page_says_the_change_in_words(client, at_round_5):
-    client.post(url(at_round_5), seating_post([0, 2, 1, 3], 2, Seating(0, (0, 1, 2, 3))))
+    client.post(
+        url("players", at_round_5.edit_token),
+        seating_post([0, 2, 1, 3], 2, Seating(0, (0, 1, 2, 3))),
+    )
     # A later rename: the history names the players as they were called then.
     client.post(
-        url(at_round_5),
+        url("players", at_round_5.edit_token),
         {
             **{
                 f"name_{seat}": name
@@ -408,7 +415,7 @@ def test_the_history_page_says_the_change_in_words(client, at_round_5):
             **{f"seen_{seat}": name for seat, name in enumerate(NAMES)},
         },
     )
-    answer = client.get(f"/g/{at_round_5.edit_token}/history/")
+    answer = client.get(url("history", at_round_5.edit_token))
     assert answer.status_code == 200
     change = history_change(answer, "Seats and dealer changed · from round 5")
     assert change.one("p.seating").text == "Ana, Cyril, Boris, Dana; Cyril deals"
@@ -431,7 +438,9 @@ def test_the_history_page_says_the_change_in_words(client, at_round_5):
 def test_a_bad_choice_is_refused_next_to_it_and_kept(
     client, at_round_5, order, dealer, field, message
 ):
-    response = client.post(url(at_round_5), seating_post(order, dealer, Seating(0, (0, 1, 2, 3))))
+    response = client.post(
+        url("players", at_round_5.edit_token), seating_post(order, dealer, Seating(0, (0, 1, 2, 3)))
+    )
     assert response.status_code == 200
     shown = read(response)
     select = shown.one(f"form.seating-form select[name={field}]")
@@ -444,8 +453,10 @@ def test_a_bad_choice_is_refused_next_to_it_and_kept(
 
 def test_a_page_older_than_another_phones_change_is_refused_with_409(client, at_round_5):
     seen = Seating(0, (0, 1, 2, 3))
-    client.post(url(at_round_5), seating_post([0, 1, 2, 3], 3, seen))
-    response = client.post(url(at_round_5), seating_post([0, 2, 1, 3], 1, seen))
+    client.post(url("players", at_round_5.edit_token), seating_post([0, 1, 2, 3], 3, seen))
+    response = client.post(
+        url("players", at_round_5.edit_token), seating_post([0, 2, 1, 3], 1, seen)
+    )
     assert response.status_code == 409
     shown = read(response)
     assert shown.one(".banner.conflict").text == (
@@ -462,15 +473,17 @@ def test_a_page_older_than_another_phones_change_is_refused_with_409(client, at_
 
 def test_sent_twice_from_the_page_changes_once(client, at_round_5):
     data = seating_post([0, 2, 1, 3], 2, Seating(0, (0, 1, 2, 3)))
-    assert client.post(url(at_round_5), data).status_code == 303
-    assert client.post(url(at_round_5), data).status_code == 303
+    assert client.post(url("players", at_round_5.edit_token), data).status_code == 303
+    assert client.post(url("players", at_round_5.edit_token), data).status_code == 303
     assert at_round_5.events.filter(kind=GameEvent.Kind.SEATED).count() == 1
 
 
 def test_a_finished_game_offers_no_seats(client, every_kind_game):
-    shown = read(client.get(url(every_kind_game)))
+    shown = read(client.get(url("players", every_kind_game.edit_token)))
     assert not shown.select("section.seating")
-    response = client.post(url(every_kind_game), seating_post([0, 1, 2, 3], 1))
+    response = client.post(
+        url("players", every_kind_game.edit_token), seating_post([0, 1, 2, 3], 1)
+    )
     assert response.status_code == 409
     assert read(response).one(".banner.conflict").text == (
         "The game is over: start a rematch to play on."
@@ -479,18 +492,23 @@ def test_a_finished_game_offers_no_seats(client, every_kind_game):
 
 def test_a_game_at_a_table_changes_the_same_way(client, thursday_table):
     game = Table.objects.get(pk=thursday_table.pk).new_game(NAMES, first_dealer=1)
-    response = client.post(url(game), seating_post([3, 2, 1, 0], 0, Seating(1, (0, 1, 2, 3))))
+    response = client.post(
+        url("players", game.edit_token), seating_post([3, 2, 1, 0], 0, Seating(1, (0, 1, 2, 3)))
+    )
     assert response.status_code == 303
-    assert read(client.get(f"/g/{game.edit_token}/")).one("#entry-title").text == (
+    assert read(client.get(url("game", game.edit_token))).one("#entry-title").text == (
         "Round 1 · Ana deals"
     )
 
 
 def test_deleting_the_last_round_gives_it_back_its_dealer(client, at_round_5):
-    client.post(url(at_round_5), seating_post([0, 1, 2, 3], 3, Seating(0, (0, 1, 2, 3))))
-    client.post(f"/g/{at_round_5.edit_token}/", round_post(0, {1: 2, 2: 3, 3: 4}))
-    client.post(f"/g/{at_round_5.edit_token}/", delete_post(at_round_5, 5))
-    page = read(client.get(f"/g/{at_round_5.edit_token}/"))
+    client.post(
+        url("players", at_round_5.edit_token),
+        seating_post([0, 1, 2, 3], 3, Seating(0, (0, 1, 2, 3))),
+    )
+    client.post(url("game", at_round_5.edit_token), round_post(0, {1: 2, 2: 3, 3: 4}))
+    client.post(url("game", at_round_5.edit_token), delete_post(at_round_5, 5))
+    page = read(client.get(url("game", at_round_5.edit_token)))
     assert page.one("#entry-title").text == "Round 5 · Dana deals"
 
 
@@ -501,5 +519,7 @@ def test_the_section_and_its_messages_are_translated(client, at_round_5, languag
             error = RulesError(code, 1, missing=2)
             assert errors.rules_error_message(error, NAMES) != errors.english(error, NAMES)
     client.cookies["django_language"] = language
-    shown = read(client.get(url(at_round_5), headers={"Accept-Language": language}))
+    shown = read(
+        client.get(url("players", at_round_5.edit_token), headers={"Accept-Language": language})
+    )
     assert shown.one("section.seating h2").text != "Seats and dealer"

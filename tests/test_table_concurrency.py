@@ -22,6 +22,7 @@ from django.test import Client
 from scoring import exchange, rules
 from scoring.models import MAX_MEMBERS, Game, Member, NewMember, Table
 from scoring.rules import Hand, RoundEntry, RulesError
+from tests.links import url
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -136,7 +137,7 @@ def test_six_new_members_at_once_at_29_members_make_30_and_the_table_still_impor
 def test_six_play_forms_with_a_new_member_at_29_members_are_refused_as_a_form_error():
     table = Table.start("Club", [f"Member {number}" for number in range(1, 30)])
     first = table.members.first()
-    path = f"/t/{table.edit_token}/"
+    path = url("table", table.edit_token)
 
     def play(number: int) -> Callable[[], object]:
         data = {

@@ -12,6 +12,7 @@ from django.utils import timezone
 from scoring import exchange, tables
 from scoring.models import Table
 from tests.conftest import thursday
+from tests.links import url
 from tests.pages import read
 
 pytestmark = pytest.mark.django_db
@@ -126,7 +127,7 @@ def test_a_game_started_just_after_local_midnight_counts_in_that_month(table, se
 
 
 def test_the_page_offers_three_periods_all_time_first_chosen(client, table):
-    shown = read(client.get(f"/t/{table.edit_token}/"))
+    shown = read(client.get(url("table", table.edit_token)))
     links = shown.select(".period-tabs a")
     assert [link.text for link in links] == ["This month", "This year", "All time"]
     assert [link.get("href") for link in links] == [
@@ -138,7 +139,7 @@ def test_the_page_offers_three_periods_all_time_first_chosen(client, table):
 
 
 def test_the_months_standings_and_pairs_and_every_game_listed(client, table):
-    response = client.get(f"/t/{table.edit_token}/?period=month")
+    response = client.get(url("table", table.edit_token) + "?period=month")
     shown = read(response)
     assert [link.get("aria-current") for link in shown.select(".period-tabs a")] == [
         "page",
@@ -160,7 +161,7 @@ def test_the_months_standings_and_pairs_and_every_game_listed(client, table):
 
 
 def test_the_year_and_a_watch_only_page(client, table):
-    shown = read(client.get(f"/w/{table.view_token}/?period=year"))
+    shown = read(client.get(url("table_view", table.view_token) + "?period=year"))
     assert "Only the games started this year count here (2027)." in shown.text
     standings = {row[0]: row[1:3] for row in shown.one("table.standings-table").rows()[1:]}
     assert standings["Boris"] == ["2", "0"]
@@ -168,7 +169,7 @@ def test_the_year_and_a_watch_only_page(client, table):
 
 
 def test_every_game_listed_stays_listed_when_the_period_changes(client, table):
-    shown = read(client.get(f"/t/{table.edit_token}/?games=all&history=all&period=year"))
+    shown = read(client.get(url("table", table.edit_token) + "?games=all&history=all&period=year"))
     assert [link.get("href") for link in shown.select(".period-tabs a")] == [
         "?games=all&history=all&period=month#standings-title",
         "?games=all&history=all&period=year#standings-title",
@@ -182,14 +183,14 @@ def test_the_period_chosen_is_in_the_address_and_kept_by_the_other_links(client)
     document = thursday()
     document["games"] = document["games"] * 4  # twelve games: the latest ten listed
     table = exchange.import_table(document)
-    shown = read(client.get(f"/t/{table.edit_token}/?period=month"))
+    shown = read(client.get(url("table", table.edit_token) + "?period=month"))
     assert shown.one(".period-tabs [aria-current]").text == "This month"
     assert shown.one("#games-played a.link-button").get("href") == (
         "?period=month&games=all#played-title"
     )
     assert shown.one("#poller").get("hx-get").startswith(f"/t/{table.edit_token}/?period=month&v=")
     # A live update's answer draws the same links, without its own `v`.
-    pull = f"/t/{table.edit_token}/?period=month&v=0"  # a page older than every change
+    pull = url("table", table.edit_token) + "?period=month&v=0"  # a page older than every change
     again = read(client.get(pull, headers={"HX-Request": "true"}))
     assert again.one("#games-played a.link-button").get("href") == (
         "?period=month&games=all#played-title"
@@ -198,7 +199,7 @@ def test_the_period_chosen_is_in_the_address_and_kept_by_the_other_links(client)
 
 @pytest.mark.parametrize("period", ["week", "", "%00", "month&period=year"])
 def test_an_unknown_period_shows_all_time(client, table, period):
-    response = client.get(f"/t/{table.edit_token}/?period={period}")
+    response = client.get(url("table", table.edit_token) + f"?period={period}")
     assert response.status_code == 200
     shown = read(response)
     if period.startswith("month"):
@@ -212,7 +213,7 @@ def test_a_period_costs_no_query_more(client, table):
     counts = []
     for query in ("", "?period=month", "?period=year"):
         with CaptureQueriesContext(connection) as captured:
-            assert client.get(f"/t/{table.edit_token}/{query}").status_code == 200
+            assert client.get(url("table", table.edit_token) + query).status_code == 200
         counts.append(len(captured))
     assert counts[0] == counts[1] == counts[2]
 
@@ -225,10 +226,10 @@ def exported(client, path: str) -> dict:
 
 
 def test_the_export_says_its_period_and_keeps_every_game(client, table):
-    whole = exported(client, f"/t/{table.edit_token}/export.json")
+    whole = exported(client, url("table_export_json", table.edit_token))
     assert whole["period"] == "all"
     assert list(whole)[-2:] == ["period", "standings"]
-    month = exported(client, f"/t/{table.edit_token}/export.json?period=month")
+    month = exported(client, url("table_export_json", table.edit_token) + "?period=month")
     assert month["period"] == "month"
     assert len(month["games"]) == 3 and month["games"] == whole["games"]
     assert {name: standing["games"] for name, standing in month["standings"].items()} == {
@@ -237,12 +238,16 @@ def test_the_export_says_its_period_and_keeps_every_game(client, table):
         "Cyril": 1,
         "Dana": 1,
     }
-    assert exported(client, f"/w/{table.view_token}/export.json?period=month") == month
-    year = exported(client, f"/w/{table.view_token}/export.json?period=year")
+    assert (
+        exported(client, url("table_view_export_json", table.view_token) + "?period=month") == month
+    )
+    year = exported(client, url("table_view_export_json", table.view_token) + "?period=year")
     assert year["period"] == "year" and year["standings"]["Boris"]["average_total"] == 150.0
-    assert exported(client, f"/t/{table.edit_token}/export.json?period=decade") == whole
+    assert exported(client, url("table_export_json", table.edit_token) + "?period=decade") == whole
     # Streamed, it is the export as dumps writes it.
-    text = b"".join(client.get(f"/t/{table.edit_token}/export.json?period=month")).decode()
+    text = b"".join(
+        client.get(url("table_export_json", table.edit_token) + "?period=month")
+    ).decode()
     assert text == exchange.dumps(exchange.export_table(table, "month"))
 
 
@@ -250,17 +255,17 @@ def test_the_pages_table_file_is_of_the_period_it_shows(client, table):
     def file_link(path: str) -> str:
         return read(client.get(path)).one(".exports a[download]").get("href")
 
-    assert file_link(f"/t/{table.edit_token}/") == f"/t/{table.edit_token}/export.json"
-    month = file_link(f"/t/{table.edit_token}/?period=month")
+    assert file_link(url("table", table.edit_token)) == f"/t/{table.edit_token}/export.json"
+    month = file_link(url("table", table.edit_token) + "?period=month")
     assert month == f"/t/{table.edit_token}/export.json?period=month"
     assert exported(client, month)["period"] == "month"
-    assert file_link(f"/w/{table.view_token}/?period=year") == (
-        f"/w/{table.view_token}/export.json?period=year"
+    assert file_link(url("table_view", table.view_token) + "?period=year") == (
+        url("table_view_export_json", table.view_token) + "?period=year"
     )
 
 
 def test_the_period_of_a_file_is_ignored_on_import(client, table):
-    month = exported(client, f"/t/{table.edit_token}/export.json?period=month")
+    month = exported(client, url("table_export_json", table.edit_token) + "?period=month")
     again = exchange.import_table(month)
     assert exchange.export_table(again)["period"] == "all"
     assert exchange.export_table(again)["standings"]["Boris"]["games"] == 3

@@ -11,6 +11,7 @@ from scoring import exchange, rules
 from scoring.forms import HouseRulesForm
 from scoring.models import Game, Member, Table, TableEvent
 from scoring.rules import Hand, RoundEntry
+from tests.links import url
 from tests.pages import read
 
 pytestmark = pytest.mark.django_db
@@ -141,7 +142,7 @@ def test_a_game_with_its_own_rules_leaves_the_tables_alone(table):
 
 def test_the_rules_page_shows_the_tables_rules_and_its_version(client):
     table = Table.start("Fifties", ["Ana", "Boris"], house_rules=JOKER_50)
-    response = client.get(f"/t/{table.edit_token}/rules/")
+    response = client.get(url("table_rules", table.edit_token))
     # Reached by the table's edit token: no cache keeps it.
     assert response["Cache-Control"] == "private, no-store"
     page = read(response)
@@ -155,12 +156,12 @@ def test_the_rules_page_shows_the_tables_rules_and_its_version(client):
 
 
 def test_new_rules_go_back_to_the_table_whose_page_says_them_and_when(client, table):
-    response = client.post(f"/t/{table.edit_token}/rules/", the_rules_form(table, joker="50"))
+    response = client.post(url("table_rules", table.edit_token), the_rules_form(table, joker="50"))
     assert response.status_code == 303
     assert response["Location"] == f"/t/{table.edit_token}/"
     assert Table.objects.get(pk=table.pk).rules == JOKER_50
 
-    page = read(client.get(f"/t/{table.edit_token}/"))
+    page = read(client.get(url("table", table.edit_token)))
     assert "House rules: joker 50" in page.one(".table-head").text
     (change,) = page.select(".table-change")
     assert "Rules for the next games changed" in change.text
@@ -174,21 +175,21 @@ def test_new_rules_go_back_to_the_table_whose_page_says_them_and_when(client, ta
     assert re.search(r"\d{1,2}(:\d{2})? [ap]\.m\.|noon|midnight", when.text), when.text
 
     # In Czech, the same change in Czech words.
-    czech = read(client.get(f"/t/{table.edit_token}/", HTTP_ACCEPT_LANGUAGE="cs"))
+    czech = read(client.get(url("table", table.edit_token), HTTP_ACCEPT_LANGUAGE="cs"))
     assert "Historie" in czech.text
     assert "žolík 50" in czech.one(".table-change").text
 
 
 def test_the_rules_page_sent_twice_changes_the_rules_once(client, table):
     post = the_rules_form(table, joker="50")
-    assert client.post(f"/t/{table.edit_token}/rules/", post).status_code == 303
-    assert client.post(f"/t/{table.edit_token}/rules/", post).status_code == 303
+    assert client.post(url("table_rules", table.edit_token), post).status_code == 303
+    assert client.post(url("table_rules", table.edit_token), post).status_code == 303
     assert table.events.count() == 1
 
 
 def test_a_value_out_of_range_is_refused_next_to_it_and_nothing_changes(client, table):
     response = client.post(
-        f"/t/{table.edit_token}/rules/", the_rules_form(table, joker="500", ace="1")
+        url("table_rules", table.edit_token), the_rules_form(table, joker="500", ace="1")
     )
     assert response.status_code == 200
     page = read(response)
@@ -204,8 +205,8 @@ def test_a_value_out_of_range_is_refused_next_to_it_and_nothing_changes(client, 
 
 def test_rules_from_a_page_older_than_another_phones_change_are_refused(client, table):
     old_page = the_rules_form(table, ace="1")
-    client.post(f"/t/{table.edit_token}/rules/", the_rules_form(table, joker="50"))
-    response = client.post(f"/t/{table.edit_token}/rules/", old_page)
+    client.post(url("table_rules", table.edit_token), the_rules_form(table, joker="50"))
+    response = client.post(url("table_rules", table.edit_token), old_page)
     assert response.status_code == 409
     page = read(response)
     assert "Another phone changed this table since this page was loaded" in page.text
@@ -218,18 +219,18 @@ def test_rules_from_a_page_older_than_another_phones_change_are_refused(client, 
 
 
 def test_only_the_players_link_changes_the_rules(client, table):
-    edit = read(client.get(f"/t/{table.edit_token}/"))
+    edit = read(client.get(url("table", table.edit_token)))
     link = edit.one(".table-head a.link-button")
     assert link.text == "Change the rules for the next games"
     assert link.get("href") == f"/t/{table.edit_token}/rules/"
 
-    watch = client.get(f"/w/{table.view_token}/").content.decode()
+    watch = client.get(url("table_view", table.view_token)).content.decode()
     assert table.edit_token not in watch
     assert "Change the rules" not in watch
     assert client.get(f"/w/{table.view_token}/rules/").status_code == 404
     # A watch-only token on the players' path is an unknown table.
-    assert client.get(f"/t/{table.view_token}/rules/").status_code == 404
-    response = client.post(f"/t/{table.view_token}/rules/", the_rules_form(table, joker="50"))
+    assert client.get(url("table_rules", table.view_token)).status_code == 404
+    response = client.post(url("table_rules", table.view_token), the_rules_form(table, joker="50"))
     assert response.status_code == 404
     assert Table.objects.get(pk=table.pk).rules == rules.SEEDS
 
@@ -237,7 +238,7 @@ def test_only_the_players_link_changes_the_rules(client, table):
 def test_the_watch_only_link_shows_the_history_too(client, table):
     table.change_rules(rules.Rules(hand_rummy="double"), seen=table.version)
     table.change_rules(rules.SEEDS, seen=table.version)
-    page = read(client.get(f"/w/{table.view_token}/"))
+    page = read(client.get(url("table_view", table.view_token)))
     changes = page.select(".table-change")
     # Newest first: back to the players' rules, then hand rummy doubles.
     assert "The players' rules, with no house rules" in changes[0].text
@@ -249,7 +250,7 @@ def test_every_kind_of_change_is_listed_with_its_member_and_when(client, table):
     label, the member's name, when."""
     with table._changing() as locked:
         locked._log(TableEvent.Kind.RETIRED, name="Cyril")
-    change = read(client.get(f"/t/{table.edit_token}/")).one(".table-change")
+    change = read(client.get(url("table", table.edit_token))).one(".table-change")
     assert change.one(".table-change-what").text == "Member retired: Cyril"
     assert change.one("time").text
 
@@ -257,13 +258,13 @@ def test_every_kind_of_change_is_listed_with_its_member_and_when(client, table):
 def test_the_table_page_lists_the_latest_20_changes_and_the_rest_on_demand(client, table):
     for number in range(22):
         table.change_rules(rules.Rules(joker=number), seen=table.version)
-    page = read(client.get(f"/t/{table.edit_token}/"))
+    page = read(client.get(url("table", table.edit_token)))
     changes = page.select(".table-change")
     assert len(changes) == 20
     assert "joker 21" in changes[0].text
     more = page.one('a[href="?history=all#history-title"]')
     assert more.text == "Show the whole history"
-    everything = read(client.get(f"/t/{table.edit_token}/?history=all"))
+    everything = read(client.get(url("table", table.edit_token) + "?history=all"))
     assert len(everything.select(".table-change")) == 22
     assert not everything.select('a[href="?history=all#history-title"]')
 
@@ -295,7 +296,7 @@ def play(table: Table, *names: str, **typed) -> dict:
 
 def test_the_new_game_form_offers_the_tables_rules_folded(client):
     table = Table.start("Fifties", ["Ana", "Boris"], house_rules=JOKER_50)
-    page = read(client.get(f"/t/{table.edit_token}/"))
+    page = read(client.get(url("table", table.edit_token)))
     folded = page.one(".play-form details.house-rules")
     assert folded.get("open") is None
     assert folded.one("summary").text == "Rules for this game"
@@ -306,7 +307,7 @@ def test_the_new_game_form_offers_the_tables_rules_folded(client):
 
 def test_a_game_with_its_own_rules_from_the_new_game_form(client, table):
     response = client.post(
-        f"/t/{table.edit_token}/", play(table, "Ana", "Boris", joker="50", target="300")
+        url("table", table.edit_token), play(table, "Ana", "Boris", joker="50", target="300")
     )
     assert response.status_code == 303
     game = Game.objects.get(table=table)
@@ -315,7 +316,7 @@ def test_a_game_with_its_own_rules_from_the_new_game_form(client, table):
     assert document["rules"]["joker"] == 50 and document["target"] == 300
     assert Table.objects.get(pk=table.pk).rules == rules.SEEDS
     # The game's own rules page says them.
-    own = read(client.get(f"/g/{game.edit_token}/rules/"))
+    own = read(client.get(url("game_rules", game.edit_token)))
     assert "joker 50" in own.text and "fixed target" in own.text
 
 
@@ -324,7 +325,7 @@ def test_the_rules_left_as_shown_are_the_tables_even_if_changed_meanwhile(client
     as they were shown: the game plays by the table's rules as they are now."""
     post = play(table, "Ana", "Boris")
     table.change_rules(JOKER_50, seen=table.version)
-    assert client.post(f"/t/{table.edit_token}/", post).status_code == 303
+    assert client.post(url("table", table.edit_token), post).status_code == 303
     assert Game.objects.get(table=table).rules == JOKER_50
 
 
@@ -332,13 +333,13 @@ def test_a_new_game_without_the_rules_fields_plays_by_the_tables(client):
     table = Table.start("Fifties", ["Ana", "Boris"], house_rules=JOKER_50)
     members = members_of(table)
     data = {"action": "play", "play-members": [str(members["Ana"].pk), str(members["Boris"].pk)]}
-    assert client.post(f"/t/{table.edit_token}/", data).status_code == 303
+    assert client.post(url("table", table.edit_token), data).status_code == 303
     assert Game.objects.get(table=table).rules == JOKER_50
 
 
 def test_a_wrong_rule_for_the_game_opens_the_rules_and_keeps_everything_typed(client, table):
     response = client.post(
-        f"/t/{table.edit_token}/", play(table, "Ana", "Boris", joker="500", ace="5")
+        url("table", table.edit_token), play(table, "Ana", "Boris", joker="500", ace="5")
     )
     assert response.status_code == 200 and not Game.objects.exists()
     page = read(response)
@@ -354,7 +355,7 @@ def test_a_wrong_rule_for_the_game_opens_the_rules_and_keeps_everything_typed(cl
 def test_a_refused_game_shows_its_own_rules_unfolded(client, table):
     """A change typed in the game's rules is shown again, unfolded, when the game is refused
     for another reason (one player only)."""
-    page = read(client.post(f"/t/{table.edit_token}/", play(table, "Ana", ace="5")))
+    page = read(client.post(url("table", table.edit_token), play(table, "Ana", ace="5")))
     assert "A game has 2 to 6 players, not 1." in page.text
     folded = page.one(".play-form details.house-rules")
     assert folded.get("open") is not None
@@ -388,10 +389,12 @@ TRANSLATED = {
 @pytest.mark.parametrize("language", TRANSLATED)
 def test_the_rules_pages_in_every_language(client, table, language):
     heading, link, summary = TRANSLATED[language]
-    rules_page = read(client.get(f"/t/{table.edit_token}/rules/", HTTP_ACCEPT_LANGUAGE=language))
+    rules_page = read(
+        client.get(url("table_rules", table.edit_token), HTTP_ACCEPT_LANGUAGE=language)
+    )
     assert rules_page.one("h1").text == heading
     assert "Save the rules" not in rules_page.text
-    table_page = read(client.get(f"/t/{table.edit_token}/", HTTP_ACCEPT_LANGUAGE=language))
+    table_page = read(client.get(url("table", table.edit_token), HTTP_ACCEPT_LANGUAGE=language))
     assert table_page.one(".table-head a.link-button").text == link
     assert table_page.one(".play-form details.house-rules summary").text == summary
     assert "No change to the table's rules or members yet." not in table_page.text

@@ -7,6 +7,7 @@ from django.test import Client
 
 from scoring.models import Game, GameEvent
 from tests.conftest import delete_post, round_post, totals
+from tests.links import url
 from tests.pages import read
 
 pytestmark = pytest.mark.django_db
@@ -41,14 +42,14 @@ def boris() -> Client:
 def game(ana) -> Game:
     """Four players, two rounds saved on Ana's phone."""
     game = Game.start(["Ana", "Boris", "Cyril", "Dana"])
-    page = f"/g/{game.edit_token}/"
+    page = url("game", game.edit_token)
     ana.post(page, round_post(0, {1: 10, 2: 20, 3: 30}))
     ana.post(page, round_post(1, {0: 5, 2: 6, 3: 7}))
     return game
 
 
 def page(game: Game) -> str:
-    return f"/g/{game.edit_token}/"
+    return url("game", game.edit_token)
 
 
 def test_a_phone_gets_its_own_name_in_a_cookie_once(game):
@@ -69,7 +70,7 @@ def test_a_deletion_offers_undo_on_its_own_phone_only(ana, boris, game):
     assert "Round 2 was deleted on another phone." in text(theirs)
     assert undos(theirs) == []
     # The watch-only page says it too, and offers nothing.
-    watching = Client().get(f"/v/{game.view_token}/").content.decode()
+    watching = Client().get(url("view", game.view_token)).content.decode()
     assert "Round 2 was deleted on another phone." in text(watching)
 
     # Boris's phone cannot undo it, even by sending the form: it says why, changes nothing.
@@ -109,28 +110,28 @@ def test_anas_undo_to_fix_while_boriss_phone_is_open(ana, boris):
     """An evening at the table: Ana takes back round 3 to tick "Not opened yet"; Boris's
     phone never offers an Undo of it; the game ends on the corrected totals."""
     game = Game.start(["Ana", "Boris"])
-    url = page(game)
-    ana.post(url, round_post(1, {0: 40}))
-    ana.post(url, round_post(0, {1: 30}))
-    saved = ana.post(url, round_post(1, {0: 20}), headers=HTMX).content.decode()
+    address = page(game)
+    ana.post(address, round_post(1, {0: 40}))
+    ana.post(address, round_post(0, {1: 30}))
+    saved = ana.post(address, round_post(1, {0: 20}), headers=HTMX).content.decode()
     round_ = game.rounds.get(number=3)
     fix = read(saved).one(".banner.saved a.fix-link").get("hx-get")
     # Boris's phone, open all along: the new round, and no Undo of Ana's.
-    board = boris.get(url).content.decode()
+    board = boris.get(address).content.decode()
     assert totals(board) == [60, 30] and "Undo" not in read(board).texts("a, button")
 
     form = ana.get(fix, headers=HTMX).content.decode()
     assert "Round 3, back in the form" in text(form)
     data = round_post(1, {0: (20, "not opened")}, action="correct")
     data.update(round=str(round_.pk), revision="1", for_round="3")
-    ana.post(url, data, headers=HTMX)
+    ana.post(address, data, headers=HTMX)
     assert game.totals() == [40 + 45, 30]
     round_.refresh_from_db()
     assert (round_.number, round_.revision) == (3, 2)
-    board = boris.get(url).content.decode()
+    board = boris.get(address).content.decode()
     assert totals(board) == [85, 30] and "Undo" not in read(board).texts("a, button")
 
-    history = ana.get(f"{url}history/").content.decode()
+    history = ana.get(f"{address}history/").content.decode()
     assert headings(history)[:2] == ["Round 3 corrected", "Round 3 saved"]
     # Nothing to restore: the round was never deleted; its earlier version is one edit away.
     shown = read(history)
@@ -161,11 +162,11 @@ def test_a_restore_whose_place_was_filled_asks_first_and_then_adds_an_extra_roun
     """The old Undo-to-fix (a deletion, then the round saved again) left "Restore round 1" in
     the history; one tap made two rounds 1 and 2 with the old hands."""
     game = Game.start(["Ana", "Boris", "Cyril"])
-    url = page(game)
-    ana.post(url, round_post(0, {1: 5, 2: 6}))
-    ana.post(url, delete_post(game, 1))
-    ana.post(url, round_post(0, {1: 14, 2: 40}))
-    history = f"{url}history/"
+    address = page(game)
+    ana.post(address, round_post(0, {1: 5, 2: 6}))
+    ana.post(address, delete_post(game, 1))
+    ana.post(address, round_post(0, {1: 14, 2: 40}))
+    history = f"{address}history/"
     html = ana.get(history).content.decode()
     assert "it would come back as an extra round 2" in text(html)
     deletion = game.events.get(kind=GameEvent.Kind.DELETED)
@@ -178,7 +179,7 @@ def test_a_restore_whose_place_was_filled_asks_first_and_then_adds_an_extra_roun
     assert game.rounds.count() == 1
 
     # Confirmed for a number that is no longer right (another round came meanwhile): asked again.
-    ana.post(url, round_post(1, {0: 2, 2: 3}))
+    ana.post(address, round_post(1, {0: 2, 2: 3}))
     stale = ana.post(history, {"action": "restore", "event": str(deletion.pk), "as_round": "2"})
     assert stale.status_code == 409 and game.rounds.count() == 2
     done = ana.post(history, {"action": "restore", "event": str(deletion.pk), "as_round": "3"})
@@ -205,9 +206,9 @@ def test_go_back_to_the_version_before_an_edit(ana, game):
 def test_a_conflict_shows_where_the_two_versions_differ_and_can_replace_the_saved_one(
     ana, boris, game
 ):
-    url = page(game)
-    ana.post(url, round_post(2, {0: 12, 1: 4, 3: 9}, for_round="3"))
-    answer = boris.post(url, round_post(2, {0: 12, 1: 4, 3: 13}, for_round="3"), headers=HTMX)
+    address = page(game)
+    ana.post(address, round_post(2, {0: 12, 1: 4, 3: 9}, for_round="3"))
+    answer = boris.post(address, round_post(2, {0: 12, 1: 4, 3: 13}, for_round="3"), headers=HTMX)
     assert answer.status_code == 200
     shown = read(answer)
     # The heading names the round in question, not the next one; one box says what happened.
@@ -231,12 +232,12 @@ def test_a_conflict_shows_where_the_two_versions_differ_and_can_replace_the_save
     fields = {field.get("name"): field.get("value") for field in shown.select("input[type=hidden]")}
     data = round_post(2, {0: 12, 1: 4, 3: 13}, action="replace")
     data.update({name: fields[name] for name in ("round", "revision", "number")})
-    replaced = boris.post(url, data, headers=HTMX)
+    replaced = boris.post(address, data, headers=HTMX)
     assert "Round 3 changed." in text(replaced) and undos(replaced) == ["Undo"]
     assert game.rounds.count() == 3 and game.totals()[3] == 30 + 7 + 13
     # The replacement has its own Undo, on Boris's phone.
     event = game.events.first()
-    boris.post(url, {"action": "undo", "event": str(event.pk)})
+    boris.post(address, {"action": "undo", "event": str(event.pk)})
     assert game.totals()[3] == 30 + 7 + 9
 
 

@@ -27,6 +27,7 @@ from django.conf import settings
 from scoring.models import Game, GameEvent
 from scripts.throwaway_site import free_port
 from tests.conftest import Phone, round_post
+from tests.links import url
 from tests.test_two_servers import production_environment
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
@@ -183,7 +184,7 @@ def test_killed_workers_are_replaced_and_every_acknowledged_round_is_kept_once(t
     began = time.monotonic()
     environment = production_environment()
     game = Game.start(["Ana", "Boris", "Cyril", "Dana", "Emil", "Fran"])
-    path = f"/g/{game.edit_token}/"
+    path = url("game", game.edit_token)
     port = free_port()
     log = tmp_path / "serve.log"
     serve = start_serve(port, environment, log)

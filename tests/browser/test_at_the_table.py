@@ -23,6 +23,7 @@ from tests.browser.game_steps import (
     tap_cards,
     type_value,
 )
+from tests.links import url
 
 LANGUAGES = ["en", "cs", "sv", "bg", "id"]
 
@@ -63,7 +64,7 @@ def no_axe_violations(page: Page) -> None:
 
 def test_a_typical_round_on_a_44_round_game_is_17_taps_in_one_screen(page: Page, live_server):
     game = long_game(44, players=4)
-    page.goto(f"/g/{game.edit_token}/")
+    page.goto(url("game", game.edit_token))
     height = page.viewport_size["height"]
     entry_top = page.evaluate(
         "document.querySelector('#round-form .out-choice').getBoundingClientRect().top"
@@ -109,7 +110,7 @@ def test_six_players_fit_in_1_3_screens_and_the_tie_break_is_in_view_after_the_s
     page: Page, live_server
 ):
     game = Game.start(LONG_NAMES)
-    page.goto(f"/g/{game.edit_token}/")
+    page.goto(url("game", game.edit_token))
     assert box(page, "#round-form")["height"] <= 1.3 * 844
     # A blocked round: the two lowest hands score 0, everyone else passes the target, and the
     # two players level on 0 play a tie-break round.
@@ -125,7 +126,7 @@ def test_six_players_fit_in_1_3_screens_and_the_tie_break_is_in_view_after_the_s
 
 def test_errors_are_shown_all_at_once_in_view_and_the_first_is_focused(page: Page, live_server):
     game = long_game(30, players=4)
-    page.goto(f"/g/{game.edit_token}/")
+    page.goto(url("game", game.edit_token))
     choose_winner(page, LONG_NAMES[0])
     type_value(page, LONG_NAMES[1], 1)  # less than the cheapest card
     tap_cards(page, LONG_NAMES[3], "KH 5C")
@@ -156,7 +157,7 @@ def test_a_card_the_deck_cannot_hold_is_said_next_to_its_player_as_it_is_tapped(
             else None
         ),
     )
-    page.goto(f"/g/{game.edit_token}/")
+    page.goto(url("game", game.edit_token))
     page.locator("label[for=id_winner_0]").tap()
     tap_cards(page, "Fay", "KH 5C")
     expect(page.locator("#points-5")).to_have_text("15")
@@ -214,7 +215,7 @@ def the_same_round_saved_on_two_phones(page: Page, browser, live_server):
     other_context = browser.new_context(base_url=live_server.url, **PHONE)
     other = other_context.new_page()
     for phone in (page, other):
-        phone.goto(f"/g/{game.edit_token}/")
+        phone.goto(url("game", game.edit_token))
         choose_winner(phone, LONG_NAMES[0])
         for name, value in zip(LONG_NAMES[1:4], (12, 7, 9), strict=True):
             type_value(phone, name, value)
@@ -272,8 +273,8 @@ def test_another_phone_gets_only_the_changed_rows_and_keeps_its_chart(
             else None
         ),
     )
-    watcher.goto(f"/v/{game.view_token}/")
-    page.goto(f"/g/{game.edit_token}/")
+    watcher.goto(url("view", game.view_token))
+    page.goto(url("game", game.edit_token))
     choose_winner(page, LONG_NAMES[0])
     for name in LONG_NAMES[1:]:
         type_value(page, name, 4)
@@ -303,7 +304,7 @@ def test_six_long_names_fit_every_screen_in_every_language(
         extra_http_headers={"Accept-Language": language},
     )
     page = context.new_page()
-    page.goto(f"/g/{game.edit_token}/")
+    page.goto(url("game", game.edit_token))
     assert page.locator("html").get_attribute("lang") == language
     assert page.evaluate("document.documentElement.scrollWidth") == width
     language_box = box(page, "#language-select")
@@ -317,14 +318,14 @@ def test_six_long_names_fit_every_screen_in_every_language(
             left["x"] + left["width"] <= right["x"] for left, right in itertools.pairwise(rows)
         )
         assert box(page, "#round-form button[value=save]")["y"] + 44 <= height
-    page.goto(f"/g/{game.edit_token}/?rounds=all")
+    page.goto(url("game", game.edit_token) + "?rounds=all")
     assert page.evaluate("document.documentElement.scrollWidth") == width
     context.close()
 
 
 def test_every_state_of_the_page_passes_axe(page: Page, live_server):
     game = long_game(20, players=6)
-    page.goto(f"/g/{game.edit_token}/")
+    page.goto(url("game", game.edit_token))
     no_axe_violations(page)
     page.get_by_role("link", name=re.compile("Show all 20 rounds")).click()
     expect(page.locator("#round-rows tr")).to_have_count(20)
@@ -334,7 +335,7 @@ def test_every_state_of_the_page_passes_axe(page: Page, live_server):
     type_value(page, LONG_NAMES[1], 81)
     expect(page.locator("#explain-1")).to_have_text("81 + 25 → 100, the cap")
     no_axe_violations(page)
-    page.goto(f"/v/{game.view_token}/")
+    page.goto(url("view", game.view_token))
     no_axe_violations(page)
 
 
@@ -363,7 +364,7 @@ def test_a_live_update_that_crosses_a_save_never_shows_a_round_twice(
     other = other_context.new_page()
     phones = [page, other]
     for value, phone in enumerate(phones):
-        phone.goto(f"/g/{game.edit_token}/")
+        phone.goto(url("game", game.edit_token))
         choose_winner(phone, LONG_NAMES[0])
         for name in LONG_NAMES[1:4]:
             type_value(phone, name, 5 + value)
@@ -394,7 +395,7 @@ def test_five_and_six_players_save_rounds_in_a_row_with_the_answer_and_save_in_v
     page.set_extra_http_headers({"Accept-Language": language})
     game = long_game(12, players)
     names = LONG_NAMES[:players]
-    page.goto(f"/g/{game.edit_token}/")
+    page.goto(url("game", game.edit_token))
     page.locator("#entry-title").evaluate("element => element.scrollIntoView()")
     for number in (13, 14, 15):
         winner = names[number % players]

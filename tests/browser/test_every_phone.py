@@ -13,6 +13,7 @@ from playwright.sync_api import Page, expect
 from scoring.models import Game
 from tests.browser.game_steps import OnScreenTaps
 from tests.browser.test_at_the_table import long_game
+from tests.links import url
 
 # A typical round: the winner's "went out", then each loser's cards, one rank tap a card (the
 # suits are not needed for the points), then Save.
@@ -76,7 +77,7 @@ def play_a_round(page: Page, winner: int = 0) -> int:
 def test_rounds_in_a_row_without_a_scroll(page: Page, live_server, width, height):
     page.set_viewport_size({"width": width, "height": height})
     game = long_game(20, players=4)
-    page.goto(f"/g/{game.edit_token}/")
+    page.goto(url("game", game.edit_token))
     assert form_height(page) <= height
     answers = []
     for number, winner in zip((21, 22, 23), (0, 2, 1), strict=True):
@@ -111,6 +112,6 @@ def test_the_round_form_fits_a_360_phone(page: Page, live_server, players, budge
         Game.start(["Ana", "Boris", "Cyril", "Dana", "Eva", "Fay"][:players]),
         long_game(20, players=players),
     ):
-        page.goto(f"/g/{game.edit_token}/")
+        page.goto(url("game", game.edit_token))
         assert form_height(page) <= budget
         assert page.evaluate("document.documentElement.scrollWidth") <= 360

@@ -18,6 +18,7 @@ from tests.browser.game_steps import (
     tap_cards,
     type_value,
 )
+from tests.links import url
 
 
 def test_a_game_with_house_rules_from_the_start_form_to_the_board(page: Page):
@@ -81,7 +82,7 @@ def test_a_game_with_house_rules_from_the_start_form_to_the_board(page: Page):
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("form", ["start", "table"])
 def test_the_points_of_a_hand_rummy_are_asked_only_while_they_are_fixed(page: Page, form):
-    """"twice the value of the cards in hand" needs no number: the field of a fixed hand
+    """ "twice the value of the cards in hand" needs no number: the field of a fixed hand
     rummy's points goes while it is chosen, on the start form and on a table's rules, and
     comes back with "a fixed number of points" (what was in it kept)."""
     if form == "start":
@@ -89,7 +90,7 @@ def test_the_points_of_a_hand_rummy_are_asked_only_while_they_are_fixed(page: Pa
         page.locator("summary", has_text="House rules").click()
     else:
         table = Table.start("Friday", ["Ana", "Boris", "Cyril"])
-        page.goto(f"/t/{table.edit_token}/rules/")
+        page.goto(url("table_rules", table.edit_token))
     points = page.get_by_label("Points for each opponent of a hand rummy")
     expect(points).to_be_visible()
     page.get_by_label("twice the value of the cards in hand").check()
