@@ -140,7 +140,7 @@ def answered(response) -> int:
 
 
 @pytest.fixture
-def game(db) -> Game:
+def under_way(db) -> Game:
     """A game under way: two rounds, a third deleted (so that it can be restored)."""
     game = Game.start(["Ana", "Boris", "Cyril", "Dana"])
     for boris in (5, 7, 9):
@@ -180,11 +180,11 @@ def test_start_answers_any_form_and_starts_a_game_only_when_it_says_so(client, d
 
 @fuzz("save")
 @given(data=round_forms("save"))
-def test_save_answers_any_form_and_stores_only_a_round_it_accepts(client, game, data):
+def test_save_answers_any_form_and_stores_only_a_round_it_accepts(client, under_way, data):
     before = Counts()
     # As htmx sends it: the same view and form as without, and half the page to render
     # (tests/test_views_game.py sends forms both ways).
-    response = client.post(url("game", game.edit_token), data, headers={"HX-Request": "true"})
+    response = client.post(url("game", under_way.edit_token), data, headers={"HX-Request": "true"})
     assert answered(response) == 200
     after = Counts()
     if 'class="field-error"' in response.content.decode():
@@ -199,10 +199,10 @@ def test_save_answers_any_form_and_stores_only_a_round_it_accepts(client, game, 
 
 @fuzz("preview")
 @given(data=round_forms("preview"), htmx=st.booleans())
-def test_preview_answers_any_form_and_stores_nothing(client, game, data, htmx):
+def test_preview_answers_any_form_and_stores_nothing(client, under_way, data, htmx):
     before = Counts()
     headers = {"HX-Request": "true"} if htmx else {}
-    assert answered(client.post(url("game", game.edit_token), data, headers=headers)) == 200
+    assert answered(client.post(url("game", under_way.edit_token), data, headers=headers)) == 200
     assert Counts() == before
 
 
@@ -224,13 +224,13 @@ def seen(game: Game, number: int) -> dict:
     ),
     right=st.sets(st.sampled_from(["round", "number", "revision"])),
 )
-def test_delete_deletes_only_the_round_it_names_as_it_is(client, game, data, right):
+def test_delete_deletes_only_the_round_it_names_as_it_is(client, under_way, data, right):
     """Only a form naming a round by its id, number and revision deletes it; any field that
     does not match is a 400 (not a number) or a 409 (another round, or not as it is now)."""
-    data.update({field: seen(game, 2)[field] for field in right})
-    rounds = {r.pk: (r.number, r.revision) for r in game.rounds.all()}
+    data.update({field: seen(under_way, 2)[field] for field in right})
+    rounds = {r.pk: (r.number, r.revision) for r in under_way.rounds.all()}
     before = Counts()
-    status = answered(client.post(url("game", game.edit_token), data))
+    status = answered(client.post(url("game", under_way.edit_token), data))
     if status == 303:
         # The form named a round as it is (the last value of a field sent twice counts).
         posted = {
@@ -238,10 +238,10 @@ def test_delete_deletes_only_the_round_it_names_as_it_is(client, game, data, rig
         }
         named = [int(posted[field]) for field in ("round", "number", "revision")]
         assert rounds[named[0]] == tuple(named[1:])
-        assert not game.rounds.filter(pk=posted["round"]).exists()
+        assert not under_way.rounds.filter(pk=posted["round"]).exists()
         assert Round.objects.count() == before.rounds - 1
         # Put it back, so that the next example finds the same game.
-        game.restore_round(game.events.filter(kind="deleted", restored=False).first())
+        under_way.restore_round(under_way.events.filter(kind="deleted", restored=False).first())
     else:
         assert right != {"round", "number", "revision"}
         assert status in {400, 404, 409}
@@ -252,17 +252,17 @@ def test_delete_deletes_only_the_round_it_names_as_it_is(client, game, data, rig
 @given(
     data=forms({"action": st.just("restore"), "event": st.one_of(big_numbers, field_values)}),
 )
-def test_restore_with_a_bad_event_is_refused_and_changes_nothing(client, game, data):
+def test_restore_with_a_bad_event_is_refused_and_changes_nothing(client, under_way, data):
     before = Counts()
     # The history page restores a deleted round.
-    status = answered(client.post(url("history", game.edit_token), data))
+    status = answered(client.post(url("history", under_way.edit_token), data))
     if status == 303:
         # A deleted round's event: its round is back (once), or was back already.
         back = Round.objects.count() - before.rounds
         assert back in {0, 1}
         if back:
             # Delete it again, so that the next example finds the same game.
-            game.delete_round(game.rounds.get(number=3))
+            under_way.delete_round(under_way.rounds.get(number=3))
     else:
         assert status in {400, 404}
         assert Counts() == before
@@ -278,9 +278,9 @@ def test_rematch_ignores_any_other_field_and_happens_once(client, finished, data
     assert Game.objects.count() == 2
 
 
-def test_a_game_under_way_has_no_rematch(client, game):
+def test_a_game_under_way_has_no_rematch(client, under_way):
     before = Counts()
-    response = client.post(url("game", game.edit_token), {"action": "rematch"})
+    response = client.post(url("game", under_way.edit_token), {"action": "rematch"})
     assert response.status_code == 409
     assert "Only a finished game has a rematch" in read(response).text
     assert Counts() == before
@@ -297,15 +297,15 @@ def finished(db) -> Game:
     number=st.one_of(st.integers(min_value=-3, max_value=5), st.integers(min_value=10**18)),
 )
 def test_the_round_page_answers_any_form_and_changes_only_what_it_accepts(
-    client, game, data, number
+    client, under_way, data, number
 ):
     before = Counts()
-    document = export_game(game)
+    document = export_game(under_way)
     if 1 <= number <= 2 and data.get("round") is None:
         # Mostly the identity of the round the page is about, as its form carries it.
-        data.update({k: v for k, v in seen(game, number).items() if k != "number"})
+        data.update({k: v for k, v in seen(under_way, number).items() if k != "number"})
     # Any number, a negative one among them: an address no reverse() would give.
-    status = answered(client.post(f"/g/{game.edit_token}/rounds/{number}/", data))
+    status = answered(client.post(f"/g/{under_way.edit_token}/rounds/{number}/", data))
     if status == 303:
         assert number in {1, 2}
         # An edit adds an event and changes no count of games or rounds.
@@ -313,7 +313,7 @@ def test_the_round_page_answers_any_form_and_changes_only_what_it_accepts(
     else:
         assert status in {200, 400, 404, 409}
         assert Counts() == before
-        assert export_game(game) == document
+        assert export_game(under_way) == document
 
 
 # The importer: exchange.import_game and `manage.py import_game -`.
@@ -455,20 +455,20 @@ def test_import_game_refuses_a_bad_file_with_one_line_and_creates_nothing(db, mo
 # The limits, each once.
 
 
-def test_a_body_over_the_upload_limit_is_a_400(client, game):
+def test_a_body_over_the_upload_limit_is_a_400(client, under_way):
     data = round_post(0, {1: 3, 2: 4, 3: 5}, key="big")
     data["padding"] = "x" * django_settings.DATA_UPLOAD_MAX_MEMORY_SIZE
     before = Counts()
-    response = client.post(url("game", game.edit_token), data)
+    response = client.post(url("game", under_way.edit_token), data)
     assert response.status_code == 400
     assert Counts() == before
 
 
-def test_too_many_fields_is_a_400(client, game):
+def test_too_many_fields_is_a_400(client, under_way):
     data = {f"field_{index}": "1" for index in range(django_settings.DATA_UPLOAD_MAX_NUMBER_FIELDS)}
     before = Counts()
     response = client.post(
-        url("game", game.edit_token), {**data, **round_post(0, {1: 3, 2: 4, 3: 5})}
+        url("game", under_way.edit_token), {**data, **round_post(0, {1: 3, 2: 4, 3: 5})}
     )
     assert response.status_code == 400
     assert Counts() == before
@@ -482,10 +482,10 @@ def test_a_name_over_30_characters_is_refused(client, db):
     assert client.post("/", {"player_0": "Ana", "player_1": "B" * 30}).status_code == 303
 
 
-def test_more_than_108_cards_in_one_hand_are_refused_with_a_clear_error(client, game):
+def test_more_than_108_cards_in_one_hand_are_refused_with_a_clear_error(client, under_way):
     hand = " ".join(["2"] * (rules.DECK_SIZE + 1))
     before = Counts()
-    response = client.post(url("game", game.edit_token), round_post(0, {1: hand, 2: 3, 3: 4}))
+    response = client.post(url("game", under_way.edit_token), round_post(0, {1: hand, 2: 3, 3: 4}))
     assert response.status_code == 200
     below = read(response).one("#errors-1").text
     assert "A hand holds at most 108 cards (the whole deck), and Boris has 109." in below

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from scoring import limits
 from scoring.models import Game, Table
-from scoring.rules import Hand, RoundEntry
+from tests.conftest import finished_game
 from tests.links import url
 from tests.pages import read
 
@@ -115,15 +115,6 @@ def test_allow_counts_each_action_and_client_apart():
 
 
 # Every way to make a game is counted, and the counts live apart from the page fragments.
-
-
-def finished_game() -> Game:
-    game = Game.start(["Ana", "Boris"])
-    game.record_round(
-        RoundEntry(hands=(Hand(opened=True), Hand(opened=False)), winner=0, hand_rummy=True)
-    )
-    assert game.status == "finished"
-    return game
 
 
 def rematch(client, game: Game, **extra):

@@ -43,13 +43,8 @@ def report(case: str, statuses: Counter, **figures) -> None:
     print(f"\n[{case}] answers {{{shown}}}{extra}")
 
 
-@pytest.fixture
-def table() -> Table:
-    return Table.start("Friday", ["Ana", "Boris", "Cyril", "Dana"])
-
-
-def test_six_phones_adding_the_same_member_at_once_add_it_once(live_server, table):
-    path = url("table", table.edit_token)
+def test_six_phones_adding_the_same_member_at_once_add_it_once(live_server, friday_table_of_four):
+    path = url("table", friday_table_of_four.edit_token)
     table_phones = phones(live_server, PHONES)
     answers: Counter = Counter()
     for name in ("Eva", "Filip", "Greta"):
@@ -63,7 +58,7 @@ def test_six_phones_adding_the_same_member_at_once_add_it_once(live_server, tabl
                 ]
             )
         )
-    names = list(table.members.values_list("name", flat=True))
+    names = list(friday_table_of_four.members.values_list("name", flat=True))
     report("add one member x6", answers, members=names)
 
     assert all(status < 500 for status in answers)
@@ -136,9 +131,11 @@ def test_keep_together_tapped_on_a_game_and_its_rematch_at_once_makes_one_table(
     assert apart == 0
 
 
-def test_renames_on_a_tables_games_while_rounds_are_saved_never_fail(live_server, table):
-    everyone = list(table.members.all())
-    games = [table.new_game(everyone), table.new_game(everyone)]
+def test_renames_on_a_tables_games_while_rounds_are_saved_never_fail(
+    live_server, friday_table_of_four
+):
+    everyone = list(friday_table_of_four.members.all())
+    games = [friday_table_of_four.new_game(everyone), friday_table_of_four.new_game(everyone)]
     deadline = time.monotonic() + BUSY_SECONDS
     statuses: dict[str, Counter] = {"rename": Counter(), "save": Counter()}
     errors: list[BaseException] = []
@@ -205,7 +202,7 @@ def test_renames_on_a_tables_games_while_rounds_are_saved_never_fail(live_server
     # Every member's players carry the member's name, in both games.
     apart = [
         (member.name, player.name)
-        for member in Member.objects.filter(table=table)
+        for member in Member.objects.filter(table=friday_table_of_four)
         for player in Player.objects.filter(member=member)
         if player.name != member.name
     ]

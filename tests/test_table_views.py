@@ -13,22 +13,13 @@ from django.urls import reverse
 
 from scoring import exchange, tables
 from scoring.forms import HouseRulesForm
-from scoring.models import Game, Member, Table
-from tests.conftest import big_table, round_post, thursday
+from scoring.models import Game, Table
+from tests.conftest import big_table, members_of, round_post, thursday
 from tests.links import url
 from tests.pages import read
 from tests.test_sharing import qr_codes
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def table() -> Table:
-    return Table.start("Friday", ["Ana", "Boris", "Cyril"])
-
-
-def members_of(table: Table) -> dict[str, Member]:
-    return {member.name: member for member in table.members.all()}
 
 
 def rows(html: str, css_class: str) -> list[list[str]]:
@@ -201,9 +192,9 @@ def test_the_chart_draws_each_members_wins_with_a_table_for_screen_readers(clien
     assert rows(html, "pairs-table")  # the head to head is there too
 
 
-def test_a_game_in_play_is_on_top_one_tap_away(client, table):
-    game = table.new_game(list(table.members.all())[:2])
-    html = client.get(url("table", table.edit_token)).content.decode()
+def test_a_game_in_play_is_on_top_one_tap_away(client, friday_table):
+    game = friday_table.new_game(list(friday_table.members.all())[:2])
+    html = client.get(url("table", friday_table.edit_token)).content.decode()
     assert "Playing now" in html
     assert html.index(f'href="/g/{game.edit_token}/"') < html.index("New game")
     assert "No finished game yet." in html
@@ -212,24 +203,27 @@ def test_a_game_in_play_is_on_top_one_tap_away(client, table):
 # New games from the table
 
 
-def test_a_new_game_seats_the_members_chosen_and_a_guest(client, table):
+def test_a_new_game_seats_the_members_chosen_and_a_guest(client, friday_table):
     response = client.post(
-        url("table", table.edit_token), play(table, "Ana", "Cyril", guest_0="Eva")
+        url("table", friday_table.edit_token), play(friday_table, "Ana", "Cyril", guest_0="Eva")
     )
     game = Game.objects.get()
     assert response.status_code == 303
     assert response["Location"] == f"/g/{game.edit_token}/"
-    assert game.table == table
+    assert game.table == friday_table
     players = [(player.name, player.member and player.member.name) for player in game.players.all()]
     assert players == [("Ana", "Ana"), ("Cyril", "Cyril"), ("Eva", None)]
-    assert table.members.count() == 3
+    assert friday_table.members.count() == 3
 
 
-def test_a_new_member_joins_the_table_as_the_game_starts(client, table):
-    client.post(url("table", table.edit_token), play(table, "Boris", guest_0="Dana", join_0="on"))
-    assert list(members_of(table)) == ["Ana", "Boris", "Cyril", "Dana"]
+def test_a_new_member_joins_the_table_as_the_game_starts(client, friday_table):
+    client.post(
+        url("table", friday_table.edit_token),
+        play(friday_table, "Boris", guest_0="Dana", join_0="on"),
+    )
+    assert list(members_of(friday_table)) == ["Ana", "Boris", "Cyril", "Dana"]
     dana = Game.objects.get().players.get(name="Dana")
-    assert dana.member == members_of(table)["Dana"]
+    assert dana.member == members_of(friday_table)["Dana"]
 
 
 def test_a_new_game_plays_by_the_tables_house_rules(client):
@@ -239,9 +233,9 @@ def test_a_new_game_plays_by_the_tables_house_rules(client):
     assert game.rules.joker == 50
 
 
-def test_a_refused_new_game_keeps_the_toggles_and_names_and_says_why(client, table):
-    members = members_of(table)
-    response = client.post(url("table", table.edit_token), play(table, "Ana"))
+def test_a_refused_new_game_keeps_the_toggles_and_names_and_says_why(client, friday_table):
+    members = members_of(friday_table)
+    response = client.post(url("table", friday_table.edit_token), play(friday_table, "Ana"))
     html = response.content.decode()
     assert response.status_code == 200 and not Game.objects.exists()
     shown = read(html)
@@ -250,8 +244,8 @@ def test_a_refused_new_game_keeps_the_toggles_and_names_and_says_why(client, tab
     assert [toggle.get("value") for toggle in toggled] == [str(members["Ana"].pk)]
 
     # A guest with a member's name is that member: toggled on too, they would sit twice.
-    data = play(table, "Ana", "Boris", guest_0="Eva", guest_3="boris")
-    html = client.post(url("table", table.edit_token), data).content.decode()
+    data = play(friday_table, "Ana", "Boris", guest_0="Eva", guest_3="boris")
+    html = client.post(url("table", friday_table.edit_token), data).content.decode()
     shown = read(html)
     assert "Two players have this name: make them different." in shown.text
     assert shown.one("input[name=play-guest_0]").get("value") == "Eva"
@@ -299,11 +293,13 @@ def test_a_refused_rename_keeps_the_name_typed_and_says_why(client, thursday_tab
     assert "A name needs at least one letter, digit or sign." in html
 
 
-def test_a_member_of_another_table_or_an_unknown_action_is_refused(client, table, thursday_table):
+def test_a_member_of_another_table_or_an_unknown_action_is_refused(
+    client, friday_table, thursday_table
+):
     other = members_of(thursday_table)["Ana"]
     data = {"action": "rename", "member": other.pk, f"rename-{other.pk}-name": "X"}
-    assert client.post(url("table", table.edit_token), data).status_code == 404
-    assert client.post(url("table", table.edit_token), {"action": "drop"}).status_code == 400
+    assert client.post(url("table", friday_table.edit_token), data).status_code == 404
+    assert client.post(url("table", friday_table.edit_token), {"action": "drop"}).status_code == 400
     assert members_of(thursday_table)["Ana"].name == "Ana"
 
 
@@ -416,7 +412,7 @@ def test_the_file_is_streamed_one_game_at_a_time(client):
 # Keeping a finished game's group together
 
 
-def finished_game(client) -> Game:
+def finished_on_the_page(client) -> Game:
     game = Game.start(["Ana", "Boris"])
     client.post(url("game", game.edit_token), round_post(0, hands={1: 100}))
     game.refresh_from_db()
@@ -425,7 +421,7 @@ def finished_game(client) -> Game:
 
 
 def test_a_finished_game_offers_to_keep_its_group_together(client):
-    game = finished_game(client)
+    game = finished_on_the_page(client)
     html = client.get(url("game", game.edit_token)).content.decode()
     assert f'action="/g/{game.edit_token}/keep/"' in html
     response = client.post(url("keep_together", game.edit_token), {"name": "Sunday"})
@@ -444,7 +440,7 @@ def test_a_finished_game_offers_to_keep_its_group_together(client):
 def test_keeping_a_game_keeps_its_rematches_and_the_games_it_was_a_rematch_of(client):
     """The evening's games stay together whichever of them the group keeps, even after a
     rematch made on another phone."""
-    first = finished_game(client)
+    first = finished_on_the_page(client)
     client.post(url("game", first.edit_token), {"action": "rematch"})
     second = Game.objects.exclude(pk=first.pk).get()
     # The first game's page still offers to keep the group together after the rematch.
@@ -462,28 +458,30 @@ def test_keeping_a_game_keeps_its_rematches_and_the_games_it_was_a_rematch_of(cl
 
 
 def test_a_kept_game_without_a_name_is_named_after_its_players(client):
-    game = finished_game(client)
+    game = finished_on_the_page(client)
     client.post(url("keep_together", game.edit_token), {"name": "  "})
     assert Table.objects.get().name == "Ana, Boris"
 
 
 def test_a_refused_table_name_keeps_what_was_typed(client):
-    game = finished_game(client)
+    game = finished_on_the_page(client)
     response = client.post(url("keep_together", game.edit_token), {"name": "x" * 61})
     html = response.content.decode()
     assert response.status_code == 200 and not Table.objects.exists()
     assert "A name has at most 60 characters." in html and f'value="{"x" * 61}"' in html
 
 
-def test_a_rematch_of_a_tables_game_stays_at_the_table(client, table):
-    members = members_of(table)
-    client.post(url("table", table.edit_token), play(table, "Ana", "Boris", guest_0="Eva"))
+def test_a_rematch_of_a_tables_game_stays_at_the_table(client, friday_table):
+    members = members_of(friday_table)
+    client.post(
+        url("table", friday_table.edit_token), play(friday_table, "Ana", "Boris", guest_0="Eva")
+    )
     game = Game.objects.get()
     client.post(url("game", game.edit_token), round_post(0, hands={1: 200, 2: 200}))
     response = client.post(url("game", game.edit_token), {"action": "rematch"})
     rematch = Game.objects.exclude(pk=game.pk).get()
     assert response["Location"] == f"/g/{rematch.edit_token}/"
-    assert rematch.table == table
+    assert rematch.table == friday_table
     assert [player.member for player in rematch.seated_players] == [
         members["Ana"],
         members["Boris"],
@@ -491,14 +489,16 @@ def test_a_rematch_of_a_tables_game_stays_at_the_table(client, table):
     ]
 
 
-def test_a_game_in_play_at_a_table_links_back_to_it_by_the_link_it_was_opened_by(client, table):
-    client.post(url("table", table.edit_token), play(table, "Ana", "Boris"))
+def test_a_game_in_play_at_a_table_links_back_to_it_by_the_link_it_was_opened_by(
+    client, friday_table
+):
+    client.post(url("table", friday_table.edit_token), play(friday_table, "Ana", "Boris"))
     game = Game.objects.get()
     played = read(client.get(url("game", game.edit_token)))
-    assert played.one(".history-link a:last-child").get("href") == f"/t/{table.edit_token}/"
+    assert played.one(".history-link a:last-child").get("href") == f"/t/{friday_table.edit_token}/"
     watched = client.get(url("view", game.view_token))
-    assert read(watched).one(".history-link a").get("href") == f"/w/{table.view_token}/"
-    assert table.edit_token not in watched.content.decode()
+    assert read(watched).one(".history-link a").get("href") == f"/w/{friday_table.view_token}/"
+    assert friday_table.edit_token not in watched.content.decode()
 
 
 # Recent tables on the start page

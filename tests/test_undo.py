@@ -39,7 +39,7 @@ def boris() -> Client:
 
 
 @pytest.fixture
-def game(ana) -> Game:
+def two_saved_by_ana(ana) -> Game:
     """Four players, two rounds saved on Ana's phone."""
     game = Game.start(["Ana", "Boris", "Cyril", "Dana"])
     page = url("game", game.edit_token)
@@ -52,58 +52,64 @@ def page(game: Game) -> str:
     return url("game", game.edit_token)
 
 
-def test_a_phone_gets_its_own_name_in_a_cookie_once(game):
+def test_a_phone_gets_its_own_name_in_a_cookie_once(two_saved_by_ana):
     ana = Client()
-    first = ana.get(page(game))
+    first = ana.get(page(two_saved_by_ana))
     cookie = first.cookies["rami_phone"]
     assert len(cookie.value) == 22 and cookie["httponly"] and cookie["samesite"] == "Lax"
-    assert "rami_phone" not in ana.get(page(game)).cookies
+    assert "rami_phone" not in ana.get(page(two_saved_by_ana)).cookies
     # Nothing else asks for it.
     assert "rami_phone" not in Client().get("/healthz").cookies
 
 
-def test_a_deletion_offers_undo_on_its_own_phone_only(ana, boris, game):
-    ana.post(page(game), delete_post(game, 2))
-    mine = ana.get(page(game)).content.decode()
+def test_a_deletion_offers_undo_on_its_own_phone_only(ana, boris, two_saved_by_ana):
+    ana.post(page(two_saved_by_ana), delete_post(two_saved_by_ana, 2))
+    mine = ana.get(page(two_saved_by_ana)).content.decode()
     assert "Round 2 was deleted." in text(mine) and undos(mine) == ["Undo"]
-    theirs = boris.get(page(game)).content.decode()
+    theirs = boris.get(page(two_saved_by_ana)).content.decode()
     assert "Round 2 was deleted on another phone." in text(theirs)
     assert undos(theirs) == []
     # The watch-only page says it too, and offers nothing.
-    watching = Client().get(url("view", game.view_token)).content.decode()
+    watching = Client().get(url("view", two_saved_by_ana.view_token)).content.decode()
     assert "Round 2 was deleted on another phone." in text(watching)
 
     # Boris's phone cannot undo it, even by sending the form: it says why, changes nothing.
-    event = game.events.first()
-    refused = boris.post(page(game), {"action": "undo", "event": str(event.pk)}, headers=HTMX)
+    event = two_saved_by_ana.events.first()
+    refused = boris.post(
+        page(two_saved_by_ana), {"action": "undo", "event": str(event.pk)}, headers=HTMX
+    )
     assert refused.status_code == 409
     assert "Only the phone that made this change can undo it." in text(refused)
-    assert game.rounds.count() == 1
+    assert two_saved_by_ana.rounds.count() == 1
 
-    answer = ana.post(page(game), {"action": "undo", "event": str(event.pk)}, headers=HTMX)
+    answer = ana.post(
+        page(two_saved_by_ana), {"action": "undo", "event": str(event.pk)}, headers=HTMX
+    )
     assert "Round 2 is back as it was." in text(answer)
-    assert game.totals() == [5, 10, 26, 37]
-    back = game.events.first()
+    assert two_saved_by_ana.totals() == [5, 10, 26, 37]
+    back = two_saved_by_ana.events.first()
     assert back.kind == GameEvent.Kind.RESTORED and back.undoes_id == event.pk
     # A second tap finds it done, and changes nothing.
-    again = ana.post(page(game), {"action": "undo", "event": str(event.pk)})
+    again = ana.post(page(two_saved_by_ana), {"action": "undo", "event": str(event.pk)})
     assert again.status_code == 409 and "already been undone" in text(again)
-    assert game.rounds.count() == 2
+    assert two_saved_by_ana.rounds.count() == 2
 
 
-def test_an_undo_that_a_later_change_depends_on_says_why_and_changes_nothing(ana, boris, game):
-    ana.post(page(game), delete_post(game, 2))
-    deletion = game.events.first()
-    boris.post(page(game), round_post(2, {0: 2, 1: 3, 3: 4}))
-    html = ana.get(page(game)).content.decode()
+def test_an_undo_that_a_later_change_depends_on_says_why_and_changes_nothing(
+    ana, boris, two_saved_by_ana
+):
+    ana.post(page(two_saved_by_ana), delete_post(two_saved_by_ana, 2))
+    deletion = two_saved_by_ana.events.first()
+    boris.post(page(two_saved_by_ana), round_post(2, {0: 2, 1: 3, 3: 4}))
+    html = ana.get(page(two_saved_by_ana)).content.decode()
     assert "Round 2 was deleted" not in text(html)  # no longer the latest change
-    refused = ana.post(page(game), {"action": "undo", "event": str(deletion.pk)})
+    refused = ana.post(page(two_saved_by_ana), {"action": "undo", "event": str(deletion.pk)})
     assert refused.status_code == 409
     assert (
         "Round 2 can no longer be undone here: round 2 was changed after it. Nothing was changed"
         in text(refused)
     )
-    assert game.rounds.count() == 2
+    assert two_saved_by_ana.rounds.count() == 2
 
 
 def test_anas_undo_to_fix_while_boriss_phone_is_open(ana, boris):
@@ -140,21 +146,21 @@ def test_anas_undo_to_fix_while_boriss_phone_is_open(ana, boris):
 
 
 def test_the_undo_of_a_save_is_no_longer_offered_once_another_phone_changed_the_round(
-    ana, boris, game
+    ana, boris, two_saved_by_ana
 ):
-    round_ = game.rounds.get(number=2)
+    round_ = two_saved_by_ana.rounds.get(number=2)
     data = round_post(1, {0: 9, 2: 6, 3: 7}, round=str(round_.pk), revision="1")
-    boris.post(f"{page(game)}rounds/2/", data)
-    answer = ana.get(f"{page(game)}?fix={round_.pk}&number=2&revision=1", headers=HTMX)
+    boris.post(f"{page(two_saved_by_ana)}rounds/2/", data)
+    answer = ana.get(f"{page(two_saved_by_ana)}?fix={round_.pk}&number=2&revision=1", headers=HTMX)
     html = text(answer)
     assert "Round 2 was changed on another phone after it was saved here" in html
     assert "back in the form" not in html
 
 
-def test_the_fixing_form_can_delete_the_round_with_its_own_undo(ana, game):
-    round_ = game.rounds.get(number=2)
+def test_the_fixing_form_can_delete_the_round_with_its_own_undo(ana, two_saved_by_ana):
+    round_ = two_saved_by_ana.rounds.get(number=2)
     data = {"action": "delete", "round": round_.pk, "number": 2, "revision": 1}
-    html = ana.post(page(game), data, headers=HTMX).content.decode()
+    html = ana.post(page(two_saved_by_ana), data, headers=HTMX).content.decode()
     assert "Round 2 was deleted." in text(html) and undos(html) == ["Undo"]
 
 
@@ -188,25 +194,25 @@ def test_a_restore_whose_place_was_filled_asks_first_and_then_adds_an_extra_roun
     assert game.totals() == [2, 14 + 5, 40 + 3 + 6]
 
 
-def test_go_back_to_the_version_before_an_edit(ana, game):
-    round_ = game.rounds.get(number=1)
+def test_go_back_to_the_version_before_an_edit(ana, two_saved_by_ana):
+    round_ = two_saved_by_ana.rounds.get(number=1)
     data = round_post(0, {1: 11, 2: 20, 3: 30}, round=str(round_.pk), revision="1")
-    ana.post(f"{page(game)}rounds/1/", data)
-    history = f"{page(game)}history/"
+    ana.post(f"{page(two_saved_by_ana)}rounds/1/", data)
+    history = f"{page(two_saved_by_ana)}history/"
     revision_2 = 'form.restore:has(input[name=revision][value="2"])'
     event = read(ana.get(history)).one(revision_2).one("input[name=event]").get("value")
     answer = ana.post(history, {"action": "go_back", "event": event, "revision": "2"})
     assert answer.status_code == 303
-    assert game.totals() == [5, 10, 26, 37]
+    assert two_saved_by_ana.totals() == [5, 10, 26, 37]
     # From a page that showed an older revision: refused, said why.
     stale = ana.post(history, {"action": "go_back", "event": event, "revision": "2"})
     assert stale.status_code == 409 and "was changed on another phone" in text(stale)
 
 
 def test_a_conflict_shows_where_the_two_versions_differ_and_can_replace_the_saved_one(
-    ana, boris, game
+    ana, boris, two_saved_by_ana
 ):
-    address = page(game)
+    address = page(two_saved_by_ana)
     ana.post(address, round_post(2, {0: 12, 1: 4, 3: 9}, for_round="3"))
     answer = boris.post(address, round_post(2, {0: 12, 1: 4, 3: 13}, for_round="3"), headers=HTMX)
     assert answer.status_code == 200
@@ -234,19 +240,21 @@ def test_a_conflict_shows_where_the_two_versions_differ_and_can_replace_the_save
     data.update({name: fields[name] for name in ("round", "revision", "number")})
     replaced = boris.post(address, data, headers=HTMX)
     assert "Round 3 changed." in text(replaced) and undos(replaced) == ["Undo"]
-    assert game.rounds.count() == 3 and game.totals()[3] == 30 + 7 + 13
+    assert two_saved_by_ana.rounds.count() == 3 and two_saved_by_ana.totals()[3] == 30 + 7 + 13
     # The replacement has its own Undo, on Boris's phone.
-    event = game.events.first()
+    event = two_saved_by_ana.events.first()
     boris.post(address, {"action": "undo", "event": str(event.pk)})
-    assert game.totals()[3] == 30 + 7 + 9
+    assert two_saved_by_ana.totals()[3] == 30 + 7 + 9
 
 
-def test_a_saved_round_back_in_the_form_is_left_out_of_the_totals_beside_it(ana, boris, game):
+def test_a_saved_round_back_in_the_form_is_left_out_of_the_totals_beside_it(
+    ana, boris, two_saved_by_ana
+):
     """Undo after a save: the round goes back in the form with its points beside each total
     ("→ 4"). The totals beside the names leave it out, so that nobody counts it twice in
     their head; it still counts everywhere else, and the totals come back as they were when
     it is kept as saved."""
-    saved = ana.post(page(game), round_post(2, {0: 3, 1: 4, 3: 5}), headers=HTMX)
+    saved = ana.post(page(two_saved_by_ana), round_post(2, {0: 3, 1: 4, 3: 5}), headers=HTMX)
     assert totals(saved) == [8, 14, 26, 42]
     fix = read(saved.content.decode()).one(".banner.saved a.fix-link").get("hx-get")
     form = ana.get(fix, headers=HTMX)
@@ -257,11 +265,11 @@ def test_a_saved_round_back_in_the_form_is_left_out_of_the_totals_beside_it(ana,
     assert "The totals here leave it out while it is in the form." in shown.text
     # Boris saves round 4 meanwhile: Ana's live update brings it, and still leaves round 3 out.
     poll = shown.one(".poller").get("hx-get")
-    boris.post(page(game), round_post(0, {1: 3, 2: 3, 3: 3}))
+    boris.post(page(two_saved_by_ana), round_post(0, {1: 3, 2: 3, 3: 3}))
     fixing = shown.one("#fixing").get("value")
     update = ana.get(f"{poll}&typing=1&fixing={fixing}&shown=playing", headers=HTMX)
     assert update["HX-Reswap"] == "none"  # the #changes part: the totals of the rows
     assert totals(update) == [5, 13, 29, 40]
     # It still counts: on Boris's phone, and for Ana once she keeps it as saved.
-    assert totals(boris.get(page(game))) == [8, 17, 29, 45]
-    assert totals(ana.get(page(game))) == [8, 17, 29, 45]
+    assert totals(boris.get(page(two_saved_by_ana))) == [8, 17, 29, 45]
+    assert totals(ana.get(page(two_saved_by_ana))) == [8, 17, 29, 45]

@@ -23,7 +23,7 @@ def changes(shown: Element) -> list[str]:
 
 
 @pytest.fixture
-def game(client) -> Game:
+def changed_game(client) -> Game:
     """Three rounds through the game page; round 2 edited, round 1 deleted and restored, then
     round 3 (round 2 by then) deleted."""
     game = Game.start(["Ana", "Boris", "Cyril"])
@@ -40,8 +40,8 @@ def game(client) -> Game:
     return game
 
 
-def test_the_history_lists_every_change_newest_first(client, game):
-    response = client.get(url("history", game.edit_token))
+def test_the_history_lists_every_change_newest_first(client, changed_game):
+    response = client.get(url("history", changed_game.edit_token))
     assert response.status_code == 200
     shown = read(response)
     assert changes(shown) == [
@@ -55,11 +55,11 @@ def test_the_history_lists_every_change_newest_first(client, game):
     ]
     assert "Ana, Boris, Cyril" in shown.text
     back = shown.one("section.history > p.meta a")
-    assert (back.text, back.get("href")) == ("Back to the game", f"/g/{game.edit_token}/")
+    assert (back.text, back.get("href")) == ("Back to the game", f"/g/{changed_game.edit_token}/")
 
 
-def test_each_change_shows_the_round_with_cards_hands_and_points(client, game):
-    shown = read(client.get(url("history", game.edit_token)))
+def test_each_change_shows_the_round_with_cards_hands_and_points(client, changed_game):
+    shown = read(client.get(url("history", changed_game.edit_token)))
     added = history_change(shown, "Round 1 saved")
     cards = [card.get("aria-label") for card in added.select(".card")]
     assert cards == ["ace of hearts", "joker", "five of clubs"]
@@ -74,35 +74,41 @@ def test_each_change_shows_the_round_with_cards_hands_and_points(client, game):
     assert after.texts("td.points") == ["15", "0", "4"]
 
 
-def test_each_change_says_when(client, game):
-    shown = read(client.get(url("history", game.edit_token)))
-    event = game.events.first()
+def test_each_change_says_when(client, changed_game):
+    shown = read(client.get(url("history", changed_game.edit_token)))
+    event = changed_game.events.first()
     assert shown.select(TIME)[0].get("datetime") == event.created_at.isoformat()
 
 
-def test_only_a_deleted_round_not_yet_back_can_be_restored(client, game):
-    shown = read(client.get(url("history", game.edit_token)))
+def test_only_a_deleted_round_not_yet_back_can_be_restored(client, changed_game):
+    shown = read(client.get(url("history", changed_game.edit_token)))
     assert len(shown.select("button[value=restore]")) == 1
     deleted = history_change(shown, "Round 3 deleted")
     assert deleted.one("button[value=restore]").text == "Restore round 3"
     assert "Restored since." in history_change(shown, "Round 1 deleted").text
 
 
-def test_restoring_from_the_history_puts_the_round_back_at_its_place(client, game):
-    form = history_change(client.get(url("history", game.edit_token)), "Round 3 deleted").one(
-        "form.restore"
-    )
+def test_restoring_from_the_history_puts_the_round_back_at_its_place(client, changed_game):
+    form = history_change(
+        client.get(url("history", changed_game.edit_token)), "Round 3 deleted"
+    ).one("form.restore")
     event = form.one("input[name=event]").get("value")
     # The form posts to the page itself.
     assert (form.get("method"), form.get("action")) == ("post", None)
-    response = client.post(url("history", game.edit_token), {"action": "restore", "event": event})
+    response = client.post(
+        url("history", changed_game.edit_token), {"action": "restore", "event": event}
+    )
     assert response.status_code == 303
-    assert list(game.rounds.values_list("number", "winner_seat")) == [(1, 0), (2, 1), (3, 2)]
-    assert game.totals() == [25, 41, 49]
+    assert list(changed_game.rounds.values_list("number", "winner_seat")) == [
+        (1, 0),
+        (2, 1),
+        (3, 2),
+    ]
+    assert changed_game.totals() == [25, 41, 49]
     # The game page says what happened: the round is back (not "changed").
     landed = read(client.get(response["Location"]))
     assert landed.one(".banner.saved p").text.startswith("Round 3 is back as it was")
-    shown = read(client.get(url("history", game.edit_token)))
+    shown = read(client.get(url("history", changed_game.edit_token)))
     assert changes(shown)[0] == "Round 3 restored"
     assert not shown.select("button[value=restore]")
 
@@ -150,23 +156,27 @@ def test_a_blocked_round_shows_its_lowest_hands_and_nobody_out(client, four_play
     assert "out" not in " ".join(notes).split()
 
 
-def test_dates_in_bulgarian_are_written_the_bulgarian_way(client, game):
+def test_dates_in_bulgarian_are_written_the_bulgarian_way(client, changed_game):
     """Django has no Bulgarian DATETIME_FORMAT: without rami_site/formats/bg the history read
     "Ноем. 30, 2026, 4:14 преди обяд". A date in figures and a 24-hour time instead, as the
     phone writes them (rami.js, Intl): the day and the hour without a leading zero."""
     afternoon = datetime(2026, 11, 30, 16, 14, tzinfo=UTC)
     morning = datetime(2026, 5, 3, 4, 7, tzinfo=UTC)
-    game.events.update(created_at=afternoon)
-    game.events.filter(pk=game.events.order_by("pk").first().pk).update(created_at=morning)
-    shown = read(client.get(url("history", game.edit_token), headers={"accept-language": "bg"}))
+    changed_game.events.update(created_at=afternoon)
+    changed_game.events.filter(pk=changed_game.events.order_by("pk").first().pk).update(
+        created_at=morning
+    )
+    shown = read(
+        client.get(url("history", changed_game.edit_token), headers={"accept-language": "bg"})
+    )
     times = shown.texts(TIME)
     assert set(times) == {"30.11.2026 г., 16:14", "3.05.2026 г., 4:07"}
     assert "преди обяд" not in shown.text and "след обяд" not in shown.text
     assert "Ноем." not in shown.text
 
 
-def test_dates_in_every_language_use_its_own_formats(client, game):
-    game.events.update(created_at=datetime(2026, 11, 30, 4, 7, tzinfo=UTC))
+def test_dates_in_every_language_use_its_own_formats(client, changed_game):
+    changed_game.events.update(created_at=datetime(2026, 11, 30, 4, 7, tzinfo=UTC))
     expected = {
         "en": "Nov. 30, 2026, 4:07 a.m.",
         "cs": "30. listopadu 2026 4:07",
@@ -176,7 +186,9 @@ def test_dates_in_every_language_use_its_own_formats(client, game):
     }
     for language, when in expected.items():
         shown = read(
-            client.get(url("history", game.edit_token), headers={"accept-language": language})
+            client.get(
+                url("history", changed_game.edit_token), headers={"accept-language": language}
+            )
         )
         assert set(shown.texts(TIME)) == {when}, language
 
@@ -188,28 +200,33 @@ def test_a_game_without_changes_says_so(client, four_players):
     )
 
 
-def test_the_game_page_links_to_its_history(client, game):
-    shown = read(client.get(url("game", game.edit_token)))
-    assert shown.select(f'a[href="/g/{game.edit_token}/history/"]')
+def test_the_game_page_links_to_its_history(client, changed_game):
+    shown = read(client.get(url("game", changed_game.edit_token)))
+    assert shown.select(f'a[href="/g/{changed_game.edit_token}/history/"]')
 
 
-def test_an_unknown_token_is_404(client, game):
+def test_an_unknown_token_is_404(client, changed_game):
     assert client.get("/g/not-a-game/history/").status_code == 404
 
 
-def test_the_view_token_does_not_open_the_history(client, game):
-    response = client.get(url("history", game.view_token))
+def test_the_view_token_does_not_open_the_history(client, changed_game):
+    response = client.get(url("history", changed_game.view_token))
     assert response.status_code == 404
-    assert game.edit_token not in response.content.decode()
+    assert changed_game.edit_token not in response.content.decode()
 
 
-def test_the_history_takes_only_its_own_actions(client, game):
-    assert client.put(url("history", game.edit_token)).status_code == 405
+def test_the_history_takes_only_its_own_actions(client, changed_game):
+    assert client.put(url("history", changed_game.edit_token)).status_code == 405
     assert (
-        client.post(url("history", game.edit_token), {"action": "delete", "event": "1"}).status_code
+        client.post(
+            url("history", changed_game.edit_token), {"action": "delete", "event": "1"}
+        ).status_code
         == 400
     )
-    assert client.post(url("history", game.edit_token), {"action": "restore"}).status_code == 400
+    assert (
+        client.post(url("history", changed_game.edit_token), {"action": "restore"}).status_code
+        == 400
+    )
 
 
 def notes(cell: Element) -> list[str]:
