@@ -7,14 +7,13 @@ import itertools
 import re
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from scoring.exchange import import_game
 from scoring.models import Game
 from scripts.long_games import LONG_NAMES, long_game_document
-from tests.browser.conftest import PHONE
+from tests.browser.conftest import PHONE, assert_accessible
 from tests.browser.game_steps import (
     OnScreenTaps,
     choose_winner,
@@ -57,11 +56,6 @@ def in_view(page: Page, selector: str, timeout: float = 5_000) -> bool:
     return True
 
 
-def no_axe_violations(page: Page) -> None:
-    results = Axe().run(page)
-    assert results.violations_count == 0, results.generate_report()
-
-
 def test_a_typical_round_on_a_44_round_game_is_17_taps_in_one_screen(page: Page, live_server):
     game = long_game(44, players=4)
     page.goto(url("game", game.edit_token))
@@ -97,7 +91,7 @@ def test_a_typical_round_on_a_44_round_game_is_17_taps_in_one_screen(page: Page,
     assert in_view(page, ".banner.saved")
     assert in_view(page, ".total")
     expect(page.locator(".banner.saved")).to_be_focused()
-    no_axe_violations(page)
+    assert_accessible(page)
 
     # Undo takes the round back into the form, to be put right: nothing changes until then.
     page.locator(".banner.saved").get_by_role("link", name="Undo").click()
@@ -121,7 +115,7 @@ def test_six_players_fit_in_1_3_screens_and_the_tie_break_is_in_view_after_the_s
     expect(page.locator(".banner.tie-break")).to_be_visible()
     assert in_view(page, ".banner.tie-break")
     assert in_view(page, ".banner.saved")
-    no_axe_violations(page)
+    assert_accessible(page)
 
 
 def test_errors_are_shown_all_at_once_in_view_and_the_first_is_focused(page: Page, live_server):
@@ -140,7 +134,7 @@ def test_errors_are_shown_all_at_once_in_view_and_the_first_is_focused(page: Pag
     # Dana's points are there beside the others' errors, and what was tapped is kept.
     expect(hand(page, LONG_NAMES[3]).locator(".points-preview")).to_have_text("15")
     expect(hand(page, LONG_NAMES[3]).locator(".chosen .chip")).to_have_count(2)
-    no_axe_violations(page)
+    assert_accessible(page)
 
 
 def test_a_card_the_deck_cannot_hold_is_said_next_to_its_player_as_it_is_tapped(
@@ -245,7 +239,7 @@ def test_the_same_round_on_two_phones_is_saved_once_and_another_is_explained_in_
         box(other, "#round-form .banner.conflict"),
         other.evaluate("window.scrollY"),
     )
-    no_axe_violations(other)
+    assert_accessible(other)
     # The heading names the round in question; a round saved meanwhile on the first phone
     # brings the other one's notice that a round was saved, which says nothing more: one box.
     expect(other.locator("#entry-title")).to_have_text("Round 22, saved on another phone first")
@@ -326,17 +320,17 @@ def test_six_long_names_fit_every_screen_in_every_language(
 def test_every_state_of_the_page_passes_axe(page: Page, live_server):
     game = long_game(20, players=6)
     page.goto(url("game", game.edit_token))
-    no_axe_violations(page)
+    assert_accessible(page)
     page.get_by_role("link", name=re.compile("Show all 20 rounds")).click()
     expect(page.locator("#round-rows tr")).to_have_count(20)
-    no_axe_violations(page)
+    assert_accessible(page)
     choose_winner(page, LONG_NAMES[0])
     hand(page, LONG_NAMES[1]).get_by_label("Not opened yet").check()
     type_value(page, LONG_NAMES[1], 81)
     expect(page.locator("#explain-1")).to_have_text("81 + 25 → 100, the cap")
-    no_axe_violations(page)
+    assert_accessible(page)
     page.goto(url("view", game.view_token))
-    no_axe_violations(page)
+    assert_accessible(page)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -7,10 +7,10 @@ from there. The round form of four players fits one
 above Save, and nothing scrolls inside the entry."""
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
 from scoring.models import Game
+from tests.browser.conftest import assert_accessible
 from tests.browser.game_steps import OnScreenTaps
 from tests.browser.test_at_the_table import long_game
 from tests.links import url
@@ -45,11 +45,6 @@ def form_height(page: Page) -> float:
           return save.getBoundingClientRect().bottom - top;
         }"""
     )
-
-
-def no_axe_violations(page: Page) -> None:
-    results = Axe().run(page)
-    assert results.violations_count == 0, results.generate_report()
 
 
 def play_a_round(page: Page, winner: int = 0) -> int:
@@ -102,7 +97,7 @@ def test_rounds_in_a_row_without_a_scroll(page: Page, live_server, width, height
             assert found["y"] + found["height"] <= save["y"], found
         entry = page.locator("#round-entry")
         assert entry.evaluate("element => element.scrollHeight <= element.clientHeight + 1")
-    no_axe_violations(page)
+    assert_accessible(page)
 
 
 @pytest.mark.parametrize("players, budget", [(4, 740), (6, 962)])

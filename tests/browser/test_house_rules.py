@@ -4,10 +4,10 @@ round by them (the live preview too), and a doubled hand rummy that asks for the
 import re
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
 from scoring.models import Table
+from tests.browser.conftest import assert_accessible
 from tests.browser.game_steps import (
     choose_winner,
     expect_preview,
@@ -40,8 +40,7 @@ def test_a_game_with_house_rules_from_the_start_form_to_the_board(page: Page):
     expect(page.locator(".target-for:not([hidden])")).to_have_text(
         "Target: 500 points with 3 players"
     )
-    results = Axe().run(page)
-    assert results.violations_count == 0, results.generate_report()
+    assert_accessible(page)
     page.get_by_role("button", name="Start the game").click()
     expect(page).to_have_url(re.compile(r"/g/[\w-]{22,}/$"))
 
@@ -75,8 +74,7 @@ def test_a_game_with_house_rules_from_the_start_form_to_the_board(page: Page):
 
     page.get_by_role("link", name="This game's rules").click()
     expect(page.get_by_role("heading", name="This game's rules")).to_be_visible()
-    results = Axe().run(page)
-    assert results.violations_count == 0, results.generate_report()
+    assert_accessible(page)
 
 
 @pytest.mark.django_db(transaction=True)

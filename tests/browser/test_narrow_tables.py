@@ -7,7 +7,6 @@ with the names and round numbers pinned, every chart label lies inside its SVG f
 bench/layout.py measures the same pages and writes the figures to bench/LAYOUT.md."""
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
 from scoring import exchange
@@ -20,6 +19,7 @@ from scripts.layout_games import (
     group_table_document,
 )
 from scripts.long_games import long_game_document
+from tests.browser.conftest import assert_accessible
 from tests.browser.game_steps import unfold
 from tests.links import url
 
@@ -65,11 +65,6 @@ def assert_boxes_fit(page: Page, selectors: list[str]) -> None:
         assert not box.get("missing"), box
         assert box["scroll"] <= box["client"], box
         assert box["left"] >= 0 and box["right"] <= width, box
-
-
-def assert_accessible(page: Page) -> None:
-    results = Axe().run(page)
-    assert results.violations_count == 0, results.generate_report()
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -10,8 +10,9 @@ from playwright.sync_api import Page, expect
 
 from scoring import exchange
 from scoring.models import Table
+from tests.browser.conftest import assert_accessible
 from tests.browser.game_steps import unfold
-from tests.browser.test_tables import assert_accessible, assert_fits, standing
+from tests.browser.test_tables import assert_fits, standing
 from tests.conftest import thursday
 from tests.links import url
 

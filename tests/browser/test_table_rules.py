@@ -10,8 +10,9 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from scoring.models import Table
+from tests.browser.conftest import assert_accessible
 from tests.browser.game_steps import unfold
-from tests.browser.test_tables import assert_accessible, assert_fits
+from tests.browser.test_tables import assert_fits
 from tests.links import url
 
 pytestmark = pytest.mark.django_db(transaction=True)
