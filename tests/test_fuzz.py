@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from scoring import exchange, rules
 from scoring.exchange import ExchangeError, export_game, import_game
 from scoring.models import Game, GameEvent, Hand, Round
-from tests.conftest import game_document, round_post
+from tests.conftest import as_seen, game_document, round_post
 from tests.links import url
 from tests.pages import read
 
@@ -206,12 +206,6 @@ def test_preview_answers_any_form_and_stores_nothing(client, under_way, data, ht
     assert Counts() == before
 
 
-def seen(game: Game, number: int) -> dict:
-    """What a phone's delete form says of round `number`: its id, number and revision."""
-    round_ = game.rounds.get(number=number)
-    return {"round": str(round_.pk), "number": str(number), "revision": str(round_.revision)}
-
-
 @fuzz("delete")
 @given(
     data=forms(
@@ -227,7 +221,7 @@ def seen(game: Game, number: int) -> dict:
 def test_delete_deletes_only_the_round_it_names_as_it_is(client, under_way, data, right):
     """Only a form naming a round by its id, number and revision deletes it; any field that
     does not match is a 400 (not a number) or a 409 (another round, or not as it is now)."""
-    data.update({field: seen(under_way, 2)[field] for field in right})
+    data.update({field: as_seen(under_way, 2)[field] for field in right})
     rounds = {r.pk: (r.number, r.revision) for r in under_way.rounds.all()}
     before = Counts()
     status = answered(client.post(url("game", under_way.edit_token), data))
@@ -270,11 +264,11 @@ def test_restore_with_a_bad_event_is_refused_and_changes_nothing(client, under_w
 
 @fuzz("rematch")
 @given(data=forms({"action": st.just("rematch")}))
-def test_rematch_ignores_any_other_field_and_happens_once(client, finished, data):
-    response = client.post(url("game", finished.edit_token), data)
+def test_rematch_ignores_any_other_field_and_happens_once(client, every_kind_game, data):
+    response = client.post(url("game", every_kind_game.edit_token), data)
     assert answered(response) == 303
     rematch = Game.objects.get(edit_token=response["Location"].split("/")[2])
-    assert rematch.names == finished.names
+    assert rematch.names == every_kind_game.names
     assert Game.objects.count() == 2
 
 
@@ -284,11 +278,6 @@ def test_a_game_under_way_has_no_rematch(client, under_way):
     assert response.status_code == 409
     assert "Only a finished game has a rematch" in read(response).text
     assert Counts() == before
-
-
-@pytest.fixture
-def finished(db) -> Game:
-    return import_game(game_document("every_kind"))
 
 
 @fuzz("round")
@@ -303,7 +292,7 @@ def test_the_round_page_answers_any_form_and_changes_only_what_it_accepts(
     document = export_game(under_way)
     if 1 <= number <= 2 and data.get("round") is None:
         # Mostly the identity of the round the page is about, as its form carries it.
-        data.update({k: v for k, v in seen(under_way, number).items() if k != "number"})
+        data.update({k: v for k, v in as_seen(under_way, number).items() if k != "number"})
     # Any number, a negative one among them: an address no reverse() would give.
     status = answered(client.post(f"/g/{under_way.edit_token}/rounds/{number}/", data))
     if status == 303:
