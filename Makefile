@@ -58,12 +58,12 @@ spreadsheet:
 
 # Retake docs/*.png (README's phone screenshot among them).
 screenshots: setup
-	$(PY) scripts/screenshots.py
+	$(PY) -m scripts.screenshots
 
 # Every page against /healthz on the production server, and the budgets: bench/RESULTS.md.
 # BENCH_ARGS="--duration 10" for longer runs, "--server sync" or "granian" to compare.
 bench: setup
-	$(PY) bench/run.py $(BENCH_ARGS)
+	$(PY) -m bench.run $(BENCH_ARGS)
 
 # An evening of many tables (bench/evening.py): phones holding their streams, saving and
 # joining as rami.js does, tables raised step by step until a budget is missed: first with every
@@ -71,28 +71,28 @@ bench: setup
 # PostgreSQL with one server and with two sharing a throwaway Redis; then 1,000 tables at rest
 # and through a restart. The curves and the budgets go to bench/RESULTS.md. At most 35 minutes.
 bench-evening: setup redis
-	$(PY) bench/evening.py polling
-	$(PY) bench/evening.py sqlite
-	scripts/with-postgres scripts/with-redis $(PY) bench/evening.py postgres
-	$(PY) bench/evening.py restart
-	$(PY) bench/evening.py report
+	$(PY) -m bench.evening polling
+	$(PY) -m bench.evening sqlite
+	scripts/with-postgres scripts/with-redis $(PY) -m bench.evening postgres
+	$(PY) -m bench.evening restart
+	$(PY) -m bench.evening report
 
 # Each page's time in-process (Django's test client, no server) over /healthz's, with its
 # queries: the budgets of the game page (15x) and the changed poll (8x); printed.
 bench-pages: setup
-	$(PY) bench/in_process.py
+	$(PY) -m bench.in_process
 
 # The page on every phone: the widest box of each page in each language and the chart
 # labels (bench/LAYOUT.md), the round form's height, the taps of a round and the screen after a
 # save at 320-1366 px (bench/ENTRY.md); printed, each file keeps its before and after.
 layout: setup
-	$(PY) bench/layout.py
-	$(PY) bench/round_entry.py
+	$(PY) -m bench.layout
+	$(PY) -m bench.round_entry
 
 # Lighthouse's mobile scores of three pages: bench/LIGHTHOUSE.md. Lighthouse is installed
 # into bench/node_modules (never globally); Debian's Chromium runs it.
 lighthouse: setup bench/node_modules/.installed
-	$(PY) bench/run.py --lighthouse
+	$(PY) -m bench.run --lighthouse
 
 bench/node_modules/.installed: bench/package.json
 	cd bench && npm install --no-audit --no-fund --no-package-lock

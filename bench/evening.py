@@ -26,15 +26,15 @@ of `seen`, the errors, and the machine's load (the CPU of the app server, of thi
 of the whole machine). The curve stops once a step has missed a budget, but always reaches 1,000
 tables, the budget's point.
 
-    python bench/evening.py sqlite         # make run's server on SQLite, the whole curve
-    python bench/evening.py polling        # the same with every phone polling every 2 s and
+    python -m bench.evening sqlite         # make run's server on SQLite, the whole curve
+    python -m bench.evening polling        # the same with every phone polling every 2 s and
                                            # no stream: the evening before the streams
-    python bench/evening.py postgres       # on $DATABASE_URL (scripts/with-postgres): one
+    python -m bench.evening postgres       # on $DATABASE_URL (scripts/with-postgres): one
                                            # server, then two sharing $RAMI_REDIS_URL
-    python bench/evening.py restart        # 1,000 tables on one server (SQLite), every phone
+    python -m bench.evening restart        # 1,000 tables on one server (SQLite), every phone
                                            # with its stream: the server's memory and CPU at
                                            # rest, then restarted under them (rest_and_restart)
-    python bench/evening.py report         # bench/RESULTS.md's "An evening" section
+    python -m bench.evening report         # bench/RESULTS.md's "An evening" section
 
 `make bench-evening` runs them all, in at most 35 minutes. Only 127.0.0.1 is ever targeted.
 """
@@ -48,7 +48,6 @@ import math
 import os
 import random
 import re
-import sys
 import time
 import urllib.parse
 import zlib
@@ -57,16 +56,13 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from run import (
+from bench.server import (
     BENCH,
     EVENING,
     HOST,
     ROOT,
     TMP,
     django_env,
-    free_port,
     log,
     machine,
     manage,
@@ -74,6 +70,7 @@ from run import (
     start_server,
     stop_server,
 )
+from scripts.throwaway_site import free_port
 
 POLL_EVERY = 2.0
 STREAM_AWAY = 20.0  # seconds a broken stream is waited for before polling (rami.js)
@@ -861,7 +858,9 @@ def report() -> None:
         if kept.exists():
             runs.append(json.loads(kept.read_text()))
     if not runs:
-        raise SystemExit("nothing measured yet: run bench/evening.py sqlite (and postgres) first")
+        raise SystemExit(
+            "nothing measured yet: run python -m bench.evening sqlite (and postgres) first"
+        )
     first = runs[0]["machine"]
     labels = {
         "polling": "SQLite, one server, every phone polling (before the streams)",
@@ -960,7 +959,7 @@ def restarted() -> list[str]:
         "",
         "### At rest, and restarted",
         "",
-        f"`bench/evening.py restart` on {run['machine']['date']}, commit "
+        f"`python -m bench.evening restart` on {run['machine']['date']}, commit "
         f"{run['machine']['commit']}: {run['tables']:,} tables ({run['phones']:,} phones and "
         "watch-only screens) on one server, SQLite, every phone holding its stream. *At rest*: "
         f"{REST:.0f} s with no round saved. Then the evening goes on, and the server is "
@@ -1121,7 +1120,7 @@ async def rest_and_restart(
 
 def seeded(env: dict[str, str], tables: int) -> list[dict]:
     manage(env, "manage.py", "migrate", "--no-input", "--verbosity", "0")
-    return json.loads(manage(env, str(BENCH / "seed.py"), "evening", str(tables)))
+    return json.loads(manage(env, "-m", "bench.seed", "evening", str(tables)))
 
 
 def measure(

@@ -7,9 +7,9 @@ many times in turn with /healthz; the figure is the median of its times over /he
 (a ratio, so that a busy machine moves both alike). The queries of each request are counted
 once.
 
-    python bench/in_process.py              # the table below
-    python bench/in_process.py --profile game   # where the game page's time goes (cProfile)
-    python bench/in_process.py --no-cache       # every fragment drawn afresh (a DummyCache)
+    python -m bench.in_process              # the table below
+    python -m bench.in_process --profile game   # where the game page's time goes (cProfile)
+    python -m bench.in_process --no-cache       # every fragment drawn afresh (a DummyCache)
 
 The game is bench/seed.py's kind: 6 players, 60 rounds of small hands; the table has 200
 finished games of 3 players (one round each: a hand rummy), its members seated by name.
@@ -22,13 +22,11 @@ import cProfile
 import os
 import pstats
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 FOLDER = Path(tempfile.mkdtemp(prefix="rami-in-process-"))
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rami_site.settings")
 os.environ["DATABASE_URL"] = f"sqlite:///{FOLDER / 'db.sqlite3'}"
 os.environ.setdefault("DJANGO_DEBUG", "true")
@@ -47,7 +45,7 @@ from django.test.utils import (  # noqa: E402
     setup_test_environment,
 )
 
-from tests.long_games import six_player_document, table_document  # noqa: E402
+from scripts.long_games import six_player_document, table_document  # noqa: E402
 
 BUDGETS = {"game page": 15.0, "changed poll": 8.0}
 

@@ -1,12 +1,12 @@
 """How wide the tables are on a phone, whether the charts' labels are whole, and how many
 elements the game page has: measured in Debian's Chromium, in each of the five languages.
 
-    .venv/bin/python bench/layout.py [--out bench/LAYOUT.md] [--shots DIR]
+    .venv/bin/python -m bench.layout [--out bench/LAYOUT.md] [--shots DIR]
 
 Serves the app from a throwaway database on 127.0.0.1 with Django's development server (as
 scripts/screenshots.py does), imports a finished four-player game of long-ish names with every
-kind of round and a group's table of thirteen games (tests/layout_games.py), and a 6-player game
-of 80 rounds still being played (tests/long_games.py). Then, for each language (the
+kind of round and a group's table of thirteen games (scripts/layout_games.py), and a 6-player game
+of 80 rounds still being played (scripts/long_games.py). Then, for each language (the
 `django_language` cookie):
 
 - at 360 x 740, each table's box on the game page (the rounds, the statistics) and on the
@@ -25,22 +25,20 @@ import argparse
 import datetime
 import json
 import shutil
-import sys
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from scripts.throwaway_site import ThrowawaySite  # noqa: E402
-from tests.layout_games import (  # noqa: E402
+from scripts.layout_games import (
     LABELS_OUTSIDE,
     LANGUAGES,
     every_kind_document,
     group_table_document,
 )
-from tests.long_games import long_game_document  # noqa: E402
+from scripts.long_games import long_game_document
+from scripts.throwaway_site import ThrowawaySite
+
+ROOT = Path(__file__).resolve().parent.parent
 
 PHONE = {"width": 360, "height": 740}
 CHART_WIDTHS = [320, 360, 390, 1366]

@@ -1,6 +1,6 @@
 """`make lighthouse`: Lighthouse's mobile scores for the start page, the game pages of 60 and
 80 rounds (6 players), the watch-only page of 80 rounds and /rules/, against the production
-server of `make bench` (bench/run.py), written to bench/LIGHTHOUSE.md.
+server of `make bench` (bench/server.py), written to bench/LIGHTHOUSE.md.
 
 Lighthouse comes from bench/node_modules (bench/package.json; `make lighthouse` installs it
 there) and drives Debian's Chromium (CHROME_PATH, headless, no sandbox).
@@ -14,13 +14,12 @@ import shutil
 import subprocess
 import time
 
-from run import (
+from bench.server import (
     BENCH,
     GAMES_SMALL,
     HOST,
     ROOT,
     TMP,
-    free_port,
     log,
     machine,
     manage,
@@ -28,6 +27,7 @@ from run import (
     running_server,
     seed,
 )
+from scripts.throwaway_site import free_port
 
 LIGHTHOUSE = BENCH / "node_modules" / ".bin" / "lighthouse"
 BUDGET = {"performance": 95, "accessibility": 100}
@@ -65,7 +65,7 @@ def lighthouse(args) -> None:
     started = time.monotonic()
     env, _database = prepare(args)
     games = seed(env)
-    manage(env, str(BENCH / "seed.py"), "fillers", str(GAMES_SMALL - len(games)))
+    manage(env, "-m", "bench.seed", "fillers", str(GAMES_SMALL - len(games)))
     port = free_port()
     pages = [
         ("start page", "/"),

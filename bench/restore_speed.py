@@ -1,6 +1,6 @@
 """A backup folder of many games for timing `manage.py restore_games` (bench/RESTORE.md).
 
-    DATABASE_URL=sqlite:////tmp/seed.sqlite3 python bench/restore_speed.py FOLDER [COUNT] [--slow]
+    DATABASE_URL=sqlite:////tmp/seed.sqlite3 python -m bench.restore_speed FOLDER [COUNT] [--slow]
 
 makes COUNT (10,000 by default) games of 2 to 6 players and about 10 rounds each in the database
 DATABASE_URL names (migrated first; meant to be an empty, throwaway one), then writes them all to
@@ -22,9 +22,7 @@ import os
 import random
 import sys
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rami_site.settings")
 
 import django

@@ -1,6 +1,6 @@
 """The round entry on the phones at the table, measured in Debian's Chromium.
 
-    .venv/bin/python bench/round_entry.py [--out FILE]
+    .venv/bin/python -m bench.round_entry [--out FILE]
 
 For four and six players at 360x740, 390x844, 320x640 and 1366x800: the height of the round
 form from its title to the bottom of Save; then a typical round played by taps (one winner,
@@ -16,16 +16,14 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
-import sys
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from scripts.long_games import long_game_document
+from scripts.throwaway_site import ThrowawaySite
 
-from scripts.throwaway_site import ThrowawaySite  # noqa: E402
-from tests.long_games import long_game_document  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 SIZES = [(360, 740), (390, 844), (320, 640), (1366, 800)]
 # A typical round: the first player goes out, the others keep 4, 5 and 6 cards (one rank tap a

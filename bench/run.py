@@ -1,156 +1,54 @@
 """`make bench`: every page measured against the stack's own floor (/healthz), and the budgets.
 
 Starts the production server (scripts/serve: granian, DEBUG off, as `make run` does) on
-127.0.0.1 and a free port from 8500-8599, with its own temporary SQLite file and secret key,
+127.0.0.1 and a free port, with its own temporary SQLite file and secret key,
 seeds it (bench/seed.py), drives each request with wrk (2 threads, a few connections, a warm-up
 then a measured run), counts queries and bytes with Django's test client (bench/measure.py), and
 writes bench/RESULTS.md. The server is stopped at the end, even on failure. Only 127.0.0.1 is
 ever targeted; every run is bounded.
 
-    .venv/bin/python bench/run.py [--duration 5] [--server granian|gthread|sync] [--out FILE]
-    .venv/bin/python bench/run.py --lighthouse     # bench/LIGHTHOUSE.md (make lighthouse)
+    .venv/bin/python -m bench.run [--duration 5] [--server granian|gthread|sync] [--out FILE]
+    .venv/bin/python -m bench.run --lighthouse     # bench/LIGHTHOUSE.md (make lighthouse)
 """
 
 from __future__ import annotations
 
 import argparse
-import datetime
 import gzip
 import http.cookiejar
 import json
 import os
 import re
 import secrets
-import shutil
-import signal
-import socket
 import subprocess
 import time
 import urllib.parse
 import urllib.request
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-BENCH = ROOT / "bench"
-TMP = BENCH / "tmp"
-PYTHON = ROOT / ".venv" / "bin" / "python"
-HOST = "127.0.0.1"
-PORTS = range(8500, 8600)
+from bench.server import (
+    BENCH,
+    EVENING,
+    GAMES_SMALL,
+    HOST,
+    PYTHON,
+    ROOT,
+    log,
+    machine,
+    manage,
+    prepare,
+    running_server,
+    seed,
+)
+from scripts.throwaway_site import free_port
+
 HTMX = {"HX-Request": "true"}
-GAMES_SMALL = 10
 GAMES_LARGE = 1000
 TABLE_GAMES = 3 + 200  # the games of the two tables under test (bench/seed.py tables)
 KB = 1024
 PAGE_WEIGHT_BUDGET = 60 * KB
 YEAR = 365 * 24 * 3600
-
-
-def log(message: str) -> None:
-    print(f"[bench {time.strftime('%H:%M:%S')}] {message}", flush=True)
-
-
-# The server under test
-
-
-def free_port() -> int:
-    for port in PORTS:
-        with socket.socket() as probe:
-            try:
-                probe.bind((HOST, port))
-            except OSError:
-                continue
-            return port
-    raise SystemExit("no free port in 8500-8599 on 127.0.0.1")
-
-
-def django_env(database: Path) -> dict[str, str]:
-    """The environment of `make run`, with the benchmark's own database and secret."""
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if not key.startswith(("DJANGO_", "DATABASE_URL", "RAMI_"))
-    }
-    env.update(
-        DJANGO_DEBUG="false",
-        DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
-        DATABASE_URL=f"sqlite:///{database}",
-        DJANGO_ALLOWED_HOSTS=HOST,
-        PYTHONDONTWRITEBYTECODE="1",
-    )
-    return env
-
-
-def server_command(kind: str, port: int) -> list[str]:
-    """`make run`'s server (scripts/serve: granian), or, to compare, gunicorn with as many
-    workers (gthread: 4 threads each), its access log on as granian's is."""
-    if kind == "granian":  # exactly `make run`
-        return [str(ROOT / "scripts" / "serve"), HOST, str(port)]
-    workers = str(max(2, os.cpu_count() or 1))
-    gunicorn = [str(ROOT / ".venv/bin/gunicorn"), "rami_site.wsgi", "--bind", f"{HOST}:{port}"]
-    gunicorn += ["--workers", workers, "--access-logfile", "-"]
-    if kind == "gthread":
-        return [*gunicorn, "--worker-class", "gthread", "--threads", "4"]
-    if kind == "sync":
-        return [*gunicorn, "--worker-class", "sync"]
-    raise SystemExit(f"unknown server {kind!r}")
-
-
-def start_server(kind: str, env: dict[str, str], port: int, log_name: str = "server.log"):
-    """The server, in its own process group, once it answers /healthz (at most 30 s)."""
-    logfile = (TMP / log_name).open("a")
-    process = subprocess.Popen(
-        server_command(kind, port),
-        cwd=ROOT,
-        env=env,
-        stdout=logfile,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    logfile.close()  # the server holds its own copy
-    deadline = time.monotonic() + 30
-    while True:
-        if process.poll() is not None:
-            raise SystemExit(f"the server stopped: see {TMP / log_name}")
-        try:
-            with urllib.request.urlopen(f"http://{HOST}:{port}/healthz", timeout=2) as answer:
-                if answer.status == 200:
-                    return process
-        except OSError:
-            pass
-        if time.monotonic() > deadline:
-            stop_server(process)
-            raise SystemExit("the server did not answer /healthz within 30 s")
-        time.sleep(0.2)
-
-
-def stop_server(process: subprocess.Popen) -> None:
-    """Stop the server and its workers (SIGTERM to its process group, SIGKILL after 15 s)."""
-    if process.poll() is None:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait(timeout=5)
-
-
-@contextmanager
-def running_server(kind: str, env: dict[str, str], port: int, log_name: str = "server.log"):
-    """The server (start_server), stopped (and its workers with it) on the way out."""
-    (TMP / log_name).write_text("")
-    process = start_server(kind, env, port, log_name)
-    try:
-        yield process
-    finally:
-        stop_server(process)
-
-
-def manage(env: dict[str, str], *args: str) -> str:
-    return subprocess.run(
-        [str(PYTHON), *args], cwd=ROOT, env=env, check=True, capture_output=True, text=True
-    ).stdout
 
 
 # The requests
@@ -389,7 +287,7 @@ def count_queries(env: dict[str, str], requests: list[Request]) -> dict[str, dic
         for r in requests
     ]
     output = subprocess.run(
-        [str(PYTHON), str(BENCH / "measure.py")],
+        [str(PYTHON), "-m", "bench.measure"],
         cwd=ROOT,
         env=env,
         input=json.dumps(payload),
@@ -453,41 +351,10 @@ def first_visit(base: str, path: str) -> list[dict]:
 # The report
 
 
-# bench/evening.py's section of RESULTS.md, from this line on, which `make bench` keeps.
-EVENING = "<!-- evening: written by bench/evening.py -->"
-
-
 def evening_section(out: Path) -> str:
     """The part of the report `make bench-evening` wrote, kept as it is."""
     old = out.read_text() if out.exists() else ""
     return "\n" + EVENING + old.split(EVENING, 1)[1] if EVENING in old else ""
-
-
-def machine() -> dict[str, str]:
-    commit = subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
-    ).stdout.strip()
-    dirty = subprocess.run(
-        # The reports themselves do not count: they are rewritten by these runs.
-        ["git", "status", "--porcelain", "--untracked-files=no", "--", ".", ":!bench/*.md"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-    ).stdout.strip()
-    return {
-        "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
-        "cores": subprocess.run(["nproc"], capture_output=True, text=True).stdout.strip(),
-        "commit": commit + (" (with uncommitted changes)" if dirty else ""),
-        "load": " ".join(f"{x:.2f}" for x in os.getloadavg()),
-        "cpu": next(
-            (
-                line.split(":", 1)[1].strip()
-                for line in Path("/proc/cpuinfo").read_text().splitlines()
-                if line.startswith("model name")
-            ),
-            "?",
-        ),
-    }
 
 
 def kb(size: int) -> str:
@@ -678,28 +545,9 @@ def yes(ok: bool) -> str:
 # The whole run
 
 
-def seed(env: dict[str, str]) -> dict:
-    manage(env, "manage.py", "migrate", "--no-input", "--verbosity", "0")
-    return json.loads(manage(env, str(BENCH / "seed.py"), "games"))
-
-
-def prepare(args) -> tuple[dict[str, str], Path]:
-    if not shutil.which("wrk"):
-        if os.geteuid() == 0 and shutil.which("apt-get"):
-            log("installing wrk (apt-get install -y wrk)")
-            subprocess.run(["apt-get", "install", "-y", "wrk"], check=True)
-        else:
-            raise SystemExit("wrk is missing: apt-get install wrk")
-    TMP.mkdir(exist_ok=True)
-    database = TMP / "bench.sqlite3"
-    for stale in TMP.glob("bench.sqlite3*"):
-        stale.unlink()
-    return django_env(database), database
-
-
 def rounds_now(env: dict[str, str], games: dict) -> dict[str, int]:
     counts = json.loads(
-        manage(env, str(BENCH / "seed.py"), "rounds", *(g["edit"] for g in games.values()))
+        manage(env, "-m", "bench.seed", "rounds", *(g["edit"] for g in games.values()))
     )
     return {name: counts[game["edit"]] for name, game in games.items()}
 
@@ -711,7 +559,7 @@ def bench(args) -> None:
     env, _database = prepare(args)
     log("seeding the games under test (6 players; 10, 60 and 300 rounds) through Game methods")
     games = seed(env)
-    manage(env, str(BENCH / "seed.py"), "fillers", str(GAMES_SMALL - len(games)))
+    manage(env, "-m", "bench.seed", "fillers", str(GAMES_SMALL - len(games)))
     port = free_port()
     args.server_label = {
         "granian": "granian (ASGI, views in 4 threads a worker) through scripts/serve (`make run`)",
@@ -727,10 +575,10 @@ def bench(args) -> None:
             small = [r for n in (10, 60, 300) for r in growth_requests(games, n)]
             growth_small = measure_in_turn(base, small, None, args, GAMES_SMALL, floors)
         log("seeding the tables under test (3 and 200 games) through the table importer")
-        table_pages = json.loads(manage(env, str(BENCH / "seed.py"), "tables"))
+        table_pages = json.loads(manage(env, "-m", "bench.seed", "tables"))
         log(f"adding filler games up to {GAMES_LARGE:,}")
         fillers = GAMES_LARGE - GAMES_SMALL - TABLE_GAMES
-        manage(env, str(BENCH / "seed.py"), "fillers", str(fillers))
+        manage(env, "-m", "bench.seed", "fillers", str(fillers))
         requests = requests_for(games)
         requests.update((request.name, request) for request in table_requests(table_pages))
         counted = count_queries(env, list(requests.values()))
@@ -795,7 +643,7 @@ def compare_servers(args) -> None:
     machine's load drifts): bench/SERVERS.md."""
     env, _database = prepare(args)
     games = seed(env)
-    manage(env, str(BENCH / "seed.py"), "fillers", str(GAMES_LARGE - len(games)))
+    manage(env, "-m", "bench.seed", "fillers", str(GAMES_LARGE - len(games)))
     requests = requests_for(games)
     names = [
         "/healthz (floor)",
@@ -821,7 +669,7 @@ def compare_servers(args) -> None:
     lines = [
         "# Servers compared",
         "",
-        f"`bench/run.py --compare-servers` on {info['date']}, commit {info['commit']}; "
+        f"`python -m bench.run --compare-servers` on {info['date']}, commit {info['commit']}; "
         f"{info['cores']} cores, load average {info['load']} at the end. Requests per second "
         f"(wrk, {args.threads} threads, {args.connections} connections, {args.duration} s "
         f"each), each server in turn, {args.rounds} turns; access logs on in all three. "
@@ -854,7 +702,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2, help="turns of --compare-servers")
     args = parser.parse_args()
     if args.lighthouse:
-        from lighthouse import lighthouse
+        from bench.lighthouse import lighthouse
 
         lighthouse(args)
     elif args.compare_servers:

@@ -4,11 +4,11 @@ in bulk so that the tables hold as many rows as a busy site would.
 
 Run with the benchmark's environment (DATABASE_URL pointing at its own file), after migrate:
 
-    python bench/seed.py games          # the games under test; prints their tokens as JSON
-    python bench/seed.py fillers 990    # 990 more games, in bulk
-    python bench/seed.py rounds TOKEN...  # how many rounds these games have now, as JSON
-    python bench/seed.py tables         # the tables under test (3 and 200 games), as JSON
-    python bench/seed.py evening 1000   # 1,000 new games of four players (bench/evening.py)
+    python -m bench.seed games          # the games under test; prints their tokens as JSON
+    python -m bench.seed fillers 990    # 990 more games, in bulk
+    python -m bench.seed rounds TOKEN...  # how many rounds these games have now, as JSON
+    python -m bench.seed tables         # the tables under test (3 and 200 games), as JSON
+    python -m bench.seed evening 1000   # 1,000 new games of four players (bench/evening.py)
 
 Called by bench/run.py; not meant for a real database.
 """
@@ -19,9 +19,7 @@ import json
 import os
 import random
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rami_site.settings")
 
 import django
@@ -33,7 +31,7 @@ from django.db import transaction  # noqa: E402
 from scoring import exchange  # noqa: E402
 from scoring.exchange import import_game  # noqa: E402
 from scoring.models import Game, GameEvent, Hand, Player, Round  # noqa: E402
-from tests.long_games import PLAYERS, six_player_document, table_document  # noqa: E402
+from scripts.long_games import PLAYERS, six_player_document, table_document  # noqa: E402
 
 
 def seed_games() -> dict:

@@ -4,7 +4,7 @@ progress on a phone, the round form with the live preview, the phone after the s
 after it, two phones' versions of one round, a 44-round game of six long names on a 320 px
 phone and on a laptop, and a finished game with its chart and statistics in light and dark.
 
-    .venv/bin/python scripts/screenshots.py      (or: make screenshots)
+    .venv/bin/python -m scripts.screenshots      (or: make screenshots)
 
 It serves the app from a throwaway database on 127.0.0.1 with Django's development server,
 fills it through `import_game`, and drives Debian's Chromium at a phone's size.
@@ -14,16 +14,14 @@ from __future__ import annotations
 
 import json
 import shutil
-import sys
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from scripts.long_games import long_game_document
+from scripts.throwaway_site import ThrowawaySite
 
-from scripts.throwaway_site import ThrowawaySite  # noqa: E402
-from tests.long_games import long_game_document  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 DOCS = ROOT / "docs"
 

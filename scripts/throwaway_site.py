@@ -24,10 +24,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+def free_port(taken: frozenset[int] | set[int] = frozenset()) -> int:
+    """A port of 127.0.0.1 that nothing listens on, chosen by the system (so two runs at once
+    never probe the same range), and none of `taken`: ports handed to servers that may not have
+    bound them yet. Another process may still take it before the server binds it; a caller that
+    cannot afford that tries again (tests/test_two_servers.py)."""
+    while True:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        if port not in taken:
+            return port
 
 
 class ThrowawaySite:

@@ -13,7 +13,8 @@ from django.utils import translation
 
 from scoring import exchange, live
 from scoring.exchange import import_game
-from scoring.models import Game, Table
+from scoring.models import Game, Member, Table
+from scoring.rules import Hand, RoundEntry, Rules
 from tests.pages import Element, read
 
 GAMES = Path(__file__).parent / "games"
@@ -75,6 +76,36 @@ def big_table(games: int) -> Table:
 @pytest.fixture
 def four_players(db) -> Game:
     return Game.start(["Ana", "Boris", "Cyril", "Dana"])
+
+
+@pytest.fixture
+def three_players(db) -> Game:
+    return Game.start(["Ana", "Boris", "Cyril"])
+
+
+def finished_game(names=("Ana", "Boris"), house_rules: Rules | None = None) -> Game:
+    """A game over after its first round: the first player's hand rummy, the others never
+    opened."""
+    game = Game.start(list(names), house_rules=house_rules)
+    hands = tuple(Hand(opened=seat == 0) for seat in range(len(names)))
+    game.record_round(RoundEntry(hands=hands, winner=0, hand_rummy=True))
+    assert game.status == "finished"
+    return game
+
+
+@pytest.fixture
+def friday_table(db) -> Table:
+    """A table of three members and no game yet."""
+    return Table.start("Friday", ["Ana", "Boris", "Cyril"])
+
+
+@pytest.fixture
+def friday_table_of_four(db) -> Table:
+    return Table.start("Friday", ["Ana", "Boris", "Cyril", "Dana"])
+
+
+def members_of(table: Table) -> dict[str, Member]:
+    return {member.name: member for member in table.members.all()}
 
 
 def round_post(winner, hands=None, **extra) -> dict:

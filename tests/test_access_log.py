@@ -15,7 +15,9 @@ import pytest
 from django.conf import settings
 
 from scoring.models import Game, Table
-from tests.test_two_servers import free_port, production_environment
+from scripts.throwaway_site import free_port
+from tests.links import url
+from tests.test_two_servers import production_environment
 from tests.test_worker_kill import HOST, alive_in_group, start_serve, wait_until_healthy
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
@@ -41,16 +43,16 @@ def test_the_access_log_and_the_app_log_hold_no_token(tmp_path):
     unknown = "Zm9yIHRlc3RzIG9ubHksIG5vdCBhIHJlYWwgdG9rZW4"
     paths = {
         f"/g/{game.edit_token}/": 200,
-        f"/v/{game.view_token}/": 200,
-        f"/g/{game.edit_token}/export.json": 200,
-        f"/t/{table.edit_token}/": 200,
-        f"/w/{table.view_token}/": 200,
-        f"/t/{table.edit_token}/export.json": 200,
+        url("view", game.view_token): 200,
+        url("export_json", game.edit_token): 200,
+        url("table", table.edit_token): 200,
+        url("table_view", table.view_token): 200,
+        url("table_export_json", table.edit_token): 200,
         # Django logs a 404 too (django.request), with the path.
         f"/t/{unknown}/": 404,
     }
     tokens = [game.edit_token, game.view_token, table.edit_token, table.view_token, unknown]
-    port = free_port(set())
+    port = free_port()
     log = tmp_path / "serve.log"
     serve = start_serve(port, environment, log)
     try:

@@ -15,6 +15,7 @@ from scoring.exchange import export_game, import_game, loads
 from scoring.management.commands import restore_games
 from scoring.models import Game, new_token
 from scoring.rules import Hand, RoundEntry
+from tests.links import url
 
 pytestmark = pytest.mark.django_db
 
@@ -53,7 +54,7 @@ def test_backup_delete_restore_gives_the_same_games_at_the_same_links(games, tmp
     after = {game.edit_token: saved(game) for game in Game.objects.all()}
     assert after == before
     for token, (document, *_) in before.items():
-        response = client.get(f"/g/{token}/export.json")
+        response = client.get(url("export_json", token))
         assert response.status_code == 200
         assert json.loads(response.content) == document
 

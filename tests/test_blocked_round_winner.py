@@ -8,6 +8,7 @@ import pytest
 from scoring.exchange import export_game
 from scoring.models import Table
 from scoring.rules import Hand, RoundEntry
+from tests.links import url
 from tests.pages import Element, read
 from tests.test_documents_terms import get as page_in
 
@@ -46,7 +47,7 @@ def test_the_lowest_hands_of_a_blocked_round_are_its_winners_everywhere(client, 
     table, game = played
     won, rounds_won = WON[language]
 
-    page = get(client, f"/g/{game.edit_token}/", language)
+    page = get(client, url("game", game.edit_token), language)
     # The round table: each lowest hand is marked as the round's winner, nobody as out.
     first, second = page.one("tr#round-1"), page.one("tr#round-2")
     assert [cell.texts(".note")[:1] for cell in first.select("td.lowest")] == [[won], [won]]
@@ -56,13 +57,13 @@ def test_the_lowest_hands_of_a_blocked_round_are_its_winners_everywhere(client, 
     statistics = page.one("table.player-statistics").rows()
     assert statistics[1] == [rounds_won, "1", "2", "1"]
 
-    history = get(client, f"/g/{game.edit_token}/history/", language)
+    history = get(client, url("history", game.edit_token), language)
     # Rounds 2 and 1 as they were saved (newest first): their lowest hands, marked so.
     blocked = [change for change in history.select("li.change") if change.select("tr.lowest")]
     assert [len(change.select("tr.lowest")) for change in blocked] == [1, 2]
     assert [change.texts(".note").count(won) for change in blocked] == [1, 2]
 
-    standings = get(client, f"/t/{table.edit_token}/", language).one("table.standings-table")
+    standings = get(client, url("table", table.edit_token), language).one("table.standings-table")
     head, *body = standings.rows()
     column = head.index(rounds_won)
     by_name = {row[0]: row[column] for row in body if len(row) > column}

@@ -11,7 +11,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from scoring import chart
-from tests.long_games import LONG_NAMES
+from scripts.long_games import LONG_NAMES
 
 # Widths measured in Debian's Chromium (DejaVu Sans, the default sans-serif of Linux and the
 # widest of the common faces) at the chart's font size of 12, in viewBox units.

@@ -57,44 +57,48 @@ def at_once(count: int, game: Game, action: Callable[[Game, int], object]) -> li
     return results
 
 
-@pytest.fixture
-def game() -> Game:
-    # Four players: the target (300) is beyond what the rounds below add up to (210 at most).
-    return Game.start(["Ana", "Boris", "Cyril", "Dana"])
+# The games are conftest's four_players: the target (300) is beyond what the rounds below
+# add up to (210 at most).
 
 
-def test_rounds_saved_at_once_are_all_kept_once(game):
-    version = game.version
+def test_rounds_saved_at_once_are_all_kept_once(four_players):
+    version = four_players.version
     # Every thread's round is told apart by Boris's hand: 2..21.
-    rounds = at_once(THREADS, game, lambda own, i: own.record_round(won_by_ana(i + 2, 2)))
+    rounds = at_once(THREADS, four_players, lambda own, i: own.record_round(won_by_ana(i + 2, 2)))
 
-    game.refresh_from_db()
-    numbers = sorted(game.rounds.values_list("number", flat=True))
+    four_players.refresh_from_db()
+    numbers = sorted(four_players.rounds.values_list("number", flat=True))
     assert numbers == list(range(1, THREADS + 1))
     assert sorted(round_.number for round_ in rounds) == numbers
-    boris_hands = Hand.objects.filter(round__game=game, player__seat=1)
+    boris_hands = Hand.objects.filter(round__game=four_players, player__seat=1)
     assert Counter(boris_hands.values_list("value", flat=True)) == Counter(range(2, THREADS + 2))
 
     stored = [
-        Hand.objects.filter(round__game=game, player__seat=seat).aggregate(sum=Sum("points"))["sum"]
+        Hand.objects.filter(round__game=four_players, player__seat=seat).aggregate(
+            sum=Sum("points")
+        )["sum"]
         for seat in range(4)
     ]
-    assert game.totals() == stored == [0, sum(range(2, THREADS + 2)), 2 * THREADS, 3 * THREADS]
-    assert game.version > version
-    assert game.events.filter(kind=GameEvent.Kind.ADDED).count() == THREADS
-    assert game.status == "playing"
+    assert (
+        four_players.totals() == stored == [0, sum(range(2, THREADS + 2)), 2 * THREADS, 3 * THREADS]
+    )
+    assert four_players.version > version
+    assert four_players.events.filter(kind=GameEvent.Kind.ADDED).count() == THREADS
+    assert four_players.status == "playing"
 
 
-def test_the_same_form_sent_five_times_at_once_records_one_round(game):
-    rounds = at_once(5, game, lambda own, i: own.record_round(won_by_ana(7, 9), key="tap-42"))
+def test_the_same_form_sent_five_times_at_once_records_one_round(four_players):
+    rounds = at_once(
+        5, four_players, lambda own, i: own.record_round(won_by_ana(7, 9), key="tap-42")
+    )
 
-    assert game.rounds.count() == 1
-    assert {round_.pk for round_ in rounds} == {game.rounds.get().pk}
-    assert game.totals() == [0, 7, 9, 3]
-    assert game.events.count() == 1
+    assert four_players.rounds.count() == 1
+    assert {round_.pk for round_ in rounds} == {four_players.rounds.get().pk}
+    assert four_players.totals() == [0, 7, 9, 3]
+    assert four_players.events.count() == 1
     # A resend changes nothing, not even the version.
-    game.refresh_from_db()
-    version = game.version
-    game.record_round(won_by_ana(7, 9), key="tap-42")
-    game.refresh_from_db()
-    assert game.version == version
+    four_players.refresh_from_db()
+    version = four_players.version
+    four_players.record_round(won_by_ana(7, 9), key="tap-42")
+    four_players.refresh_from_db()
+    assert four_players.version == version

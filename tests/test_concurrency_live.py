@@ -19,6 +19,7 @@ from scoring import rules
 from scoring.models import Game, GameEvent, Hand
 from scoring.rules import RoundEntry
 from tests.conftest import Phone, delete_post, edit_post, round_post, totals
+from tests.links import url
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
@@ -59,14 +60,12 @@ def all_at_once(posts: list[tuple[Phone, str, dict]]) -> list[int]:
     return statuses
 
 
-@pytest.fixture
-def game() -> Game:
-    # Four players: the target (300) is beyond what the rounds below add up to (210 at most).
-    return Game.start(["Ana", "Boris", "Cyril", "Dana"])
+# The games are conftest's four_players: the target (300) is beyond what the rounds below
+# add up to (210 at most).
 
 
-def test_twenty_rounds_posted_at_once_are_each_kept_once(live_server, game):
-    path = f"/g/{game.edit_token}/"
+def test_twenty_rounds_posted_at_once_are_each_kept_once(live_server, four_players):
+    path = url("game", four_players.edit_token)
     table = phones(live_server, PHONES)
     for phone in table:
         phone.open(path)
@@ -79,17 +78,17 @@ def test_twenty_rounds_posted_at_once_are_each_kept_once(live_server, game):
     statuses = all_at_once(posts)
 
     assert statuses == [303] * PHONES
-    rounds = game.rounds.order_by("number")
+    rounds = four_players.rounds.order_by("number")
     assert [round_.number for round_ in rounds] == list(range(1, PHONES + 1))
-    boris = Hand.objects.filter(round__game=game, player__seat=1)
+    boris = Hand.objects.filter(round__game=four_players, player__seat=1)
     assert Counter(boris.values_list("value", flat=True)) == Counter(range(2, PHONES + 2))
-    keys = game.events.filter(kind=GameEvent.Kind.ADDED).values_list("key", flat=True)
+    keys = four_players.events.filter(kind=GameEvent.Kind.ADDED).values_list("key", flat=True)
     assert Counter(keys) == Counter(f"phone-{index}" for index in range(PHONES))
 
     # What every phone sees next: the totals are the sums of the rounds.
     stored = [
         sum(
-            Hand.objects.filter(round__game=game, player__seat=seat).values_list(
+            Hand.objects.filter(round__game=four_players, player__seat=seat).values_list(
                 "points", flat=True
             )
         )
@@ -97,11 +96,11 @@ def test_twenty_rounds_posted_at_once_are_each_kept_once(live_server, game):
     ]
     assert stored == [0, sum(range(2, PHONES + 2)), 2 * PHONES, 3 * PHONES]
     assert totals(table[0].open(path)) == stored
-    assert game.events.filter(kind="added").count() == PHONES
+    assert four_players.events.filter(kind="added").count() == PHONES
 
 
-def test_one_form_posted_five_times_at_once_records_one_round(live_server, game):
-    path = f"/g/{game.edit_token}/"
+def test_one_form_posted_five_times_at_once_records_one_round(live_server, four_players):
+    path = url("game", four_players.edit_token)
     table = phones(live_server, 5)
     for phone in table:
         phone.open(path)
@@ -110,8 +109,8 @@ def test_one_form_posted_five_times_at_once_records_one_round(live_server, game)
 
     # Every copy is answered as saved (the round it recorded), and only one is recorded.
     assert statuses == [303] * 5
-    assert game.rounds.count() == 1
-    assert game.events.count() == 1
+    assert four_players.rounds.count() == 1
+    assert four_players.events.count() == 1
     assert totals(table[0].open(path)) == [0, 7, 9, 3]
 
 
@@ -132,29 +131,29 @@ def played(game: Game, rounds: int) -> Game:
     return game
 
 
-def test_a_delete_tapped_twice_at_once_deletes_one_round(live_server, game):
-    played(game, 5)
-    path = f"/g/{game.edit_token}/"
+def test_a_delete_tapped_twice_at_once_deletes_one_round(live_server, four_players):
+    played(four_players, 5)
+    path = url("game", four_players.edit_token)
     table = phones(live_server, 2)
     for phone in table:
         phone.open(path)
-    statuses = all_at_once([(phone, path, delete_post(game, 2)) for phone in table])
+    statuses = all_at_once([(phone, path, delete_post(four_players, 2)) for phone in table])
     assert sorted(statuses) == [303, 409]
-    boris = [r.hands.get(player__seat=1).value for r in game.rounds.order_by("number")]
+    boris = [r.hands.get(player__seat=1).value for r in four_players.rounds.order_by("number")]
     assert boris == [2, 4, 5, 6]
 
 
-def test_twenty_phones_deleting_the_last_round_at_once_delete_it_once(live_server, game):
-    played(game, 3)
-    path = f"/g/{game.edit_token}/"
+def test_twenty_phones_deleting_the_last_round_at_once_delete_it_once(live_server, four_players):
+    played(four_players, 3)
+    path = url("game", four_players.edit_token)
     table = phones(live_server, PHONES)
     for phone in table:
         phone.open(path)
-    statuses = all_at_once([(phone, path, delete_post(game, 3)) for phone in table])
+    statuses = all_at_once([(phone, path, delete_post(four_players, 3)) for phone in table])
     # One deletes it; every other phone is told it is gone already (never a 500).
     assert Counter(statuses) == Counter({303: 1, 409: PHONES - 1})
-    assert game.rounds.count() == 2
-    assert game.events.filter(kind="deleted").count() == 1
+    assert four_players.rounds.count() == 2
+    assert four_players.events.filter(kind="deleted").count() == 1
 
 
 def test_an_edit_and_a_delete_of_one_round_at_once_never_fail(live_server):
@@ -163,7 +162,7 @@ def test_an_edit_and_a_delete_of_one_round_at_once_never_fail(live_server):
     table = phones(live_server, 2 * len(games))
     posts = []
     for index, game in enumerate(games):
-        path = f"/g/{game.edit_token}/"
+        path = url("game", game.edit_token)
         table[2 * index].open(f"{path}rounds/2/")
         table[2 * index + 1].open(f"{path}rounds/2/")
         posts.append(

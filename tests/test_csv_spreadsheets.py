@@ -13,6 +13,7 @@ import subprocess
 import pytest
 
 from scoring.exchange import import_game
+from tests.links import url
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
@@ -29,7 +30,7 @@ NAMES = ["Šárka; Jr.", "Гошо, Ст.", '=HYPERLINK("x")']
 
 
 @pytest.fixture
-def game():
+def awkward_names():
     return import_game(
         {
             "format": "rami-game/1",
@@ -76,11 +77,11 @@ def read_by_libreoffice(path, separator: str, tmp_path) -> list[list[str]]:
 
 @pytest.mark.parametrize("language", SPREADSHEETS)
 def test_each_languages_spreadsheet_reads_the_rounds_into_their_columns(
-    client, game, language, tmp_path
+    client, awkward_names, language, tmp_path
 ):
     separator, round_ = SPREADSHEETS[language]
     client.cookies["django_language"] = language
-    response = client.get(f"/v/{game.view_token}/export.csv")
+    response = client.get(url("view_export_csv", awkward_names.view_token))
     assert response.status_code == 200
     text = response.content.decode("utf-8")
     assert text.startswith("\ufeff")

@@ -21,6 +21,7 @@ from scoring.cards import read_typed
 from scoring.exchange import import_game
 from scoring.models import Game
 from tests.conftest import game_document
+from tests.links import url
 from tests.pages import Element, read
 
 pytestmark = pytest.mark.django_db
@@ -134,11 +135,11 @@ def help_page(client, language: str) -> Element:
 
 
 def game_page(client, game: Game, language: str) -> Element:
-    return read(get(client, f"/g/{game.edit_token}/", language)).one("main")
+    return read(get(client, url("game", game.edit_token), language)).one("main")
 
 
 def csv_rows(client, game: Game, language: str) -> list[list[str]]:
-    content = get(client, f"/g/{game.edit_token}/export.csv", language)
+    content = get(client, url("export_csv", game.edit_token), language)
     # Fields are separated as the language's spreadsheets expect (tests/test_csv_spreadsheets.py).
     delimiter = "," if language == "en" else ";"
     return list(csv.reader(io.StringIO(content.removeprefix("\ufeff")), delimiter=delimiter))
@@ -337,7 +338,7 @@ def test_the_round_form_says_went_out_and_not_opened_in_the_documents_words(clie
 
 
 def test_the_start_page_takes_a_game_off_the_list_with_keluarkan(client, four_players):
-    client.get(f"/g/{four_players.edit_token}/")
+    client.get(url("game", four_players.edit_token))
     page = read(get(client, "/", "id"))
     button = page.one("button[value=forget]")
     assert button.text.split() == ["Keluarkan", "dari", "daftar", "ini"]

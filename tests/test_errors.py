@@ -9,6 +9,7 @@ from django.utils import translation
 import scoring
 from scoring import errors, rules
 from scoring.rules import Hand, RulesError
+from tests.links import url
 
 LANGUAGES = ["en", "cs", "sv", "bg", "id"]
 # Enough details for any code's English message to format.
@@ -177,7 +178,7 @@ def test_the_round_form_shows_the_way_out_next_to_the_hand(client, hands, way_ou
     from tests.pages import read
 
     game = Game.start(NAMES)
-    page = read(client.post(f"/g/{game.edit_token}/", round_post(0, hands)).content.decode())
+    page = read(client.post(url("game", game.edit_token), round_post(0, hands)).content.decode())
     said = " ".join(page.texts(".seat-errors .field-error, .hand .field-error"))
     assert said
     if way_out:

@@ -3,18 +3,12 @@ checked against a live server, without timings. Its figures are only worth somet
 saves are real rounds, recorded by the server, and its `seen` is the moment another phone of the
 table really got the round."""
 
-import sys
-
 import pytest
-from django.conf import settings
 
+from bench import evening
 from scoring.models import Game, Round
+from scripts.long_games import PLAYERS
 from tests.conftest import run_async
-from tests.long_games import PLAYERS
-
-sys.path.insert(0, str(settings.BASE_DIR / "bench"))
-
-import evening  # bench/evening.py
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 

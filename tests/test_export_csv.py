@@ -10,6 +10,7 @@ import pytest
 from scoring import rounds_csv
 from scoring.exchange import export_game, import_game
 from scoring.models import Game
+from tests.links import url
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +25,7 @@ def parsed(response) -> list[list[str]]:
 
 
 def test_csv_has_a_row_per_round_and_player(client, every_kind_game):
-    response = client.get(f"/g/{every_kind_game.edit_token}/export.csv")
+    response = client.get(url("export_csv", every_kind_game.edit_token))
     assert response.status_code == 200
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     assert response["Content-Disposition"].startswith('attachment; filename="rami-game-')
@@ -119,14 +120,14 @@ def test_names_in_any_script_survive_the_round_trip(client):
             "rounds": [{"winner": "Šárka", "hands": {"Гошо": {"cards": ["QS"]}}}],
         }
     )
-    rows = parsed(client.get(f"/v/{game.view_token}/export.csv"))
+    rows = parsed(client.get(url("view_export_csv", game.view_token)))
     assert [row[2] for row in rows[1:]] == ["Šárka", "Гошо"]
 
 
 def test_view_link_exports_the_same_without_the_edit_token(client, every_kind_game):
-    edit_csv = client.get(f"/g/{every_kind_game.edit_token}/export.csv")
-    view_csv = client.get(f"/v/{every_kind_game.view_token}/export.csv")
-    view_json = client.get(f"/v/{every_kind_game.view_token}/export.json")
+    edit_csv = client.get(url("export_csv", every_kind_game.edit_token))
+    view_csv = client.get(url("view_export_csv", every_kind_game.view_token))
+    view_json = client.get(url("view_export_json", every_kind_game.view_token))
     assert view_csv.status_code == view_json.status_code == 200
     assert view_csv.content == edit_csv.content
     assert view_json["Content-Type"] == "application/json"
@@ -151,14 +152,14 @@ def test_a_token_of_the_wrong_kind_is_404(client, every_kind_game, path):
 
 
 def test_exports_answer_get_only(client, every_kind_game):
-    response = client.post(f"/v/{every_kind_game.view_token}/export.csv")
+    response = client.post(url("view_export_csv", every_kind_game.view_token))
     assert response.status_code == 405
 
 
 def test_a_blocked_round_says_nobody_went_out(client, every_kind_game):
     """Round 4 of every_kind is blocked: its kind says so, and no cell calls the lowest hand
     (Ana's, 0 points) "out"."""
-    rows = parsed(client.get(f"/g/{every_kind_game.edit_token}/export.csv"))
+    rows = parsed(client.get(url("export_csv", every_kind_game.edit_token)))
     blocked = [row for row in rows if row[0] == "4"]
     assert {row[1] for row in blocked} == {"blocked, tie-break"}
     assert [row[6] for row in blocked] == ["0", "7", "11", "10"]

@@ -5,6 +5,7 @@ import pytest
 
 from scoring.models import Game
 from tests.conftest import round_post
+from tests.links import url
 from tests.pages import read
 
 pytestmark = pytest.mark.django_db
@@ -17,7 +18,7 @@ def chosen(html: str) -> list[str]:
 
 def game_page(client, game: Game) -> str:
     """The game page's text as read."""
-    return read(client.get(f"/g/{game.edit_token}/")).text
+    return read(client.get(url("game", game.edit_token))).text
 
 
 def test_each_name_row_offers_deals_first_and_the_first_is_chosen(client):
@@ -38,7 +39,7 @@ def test_the_chosen_player_deals_round_1_and_the_deal_moves_on_from_there(client
     assert game.first_dealer == 2
     assert "Round 1 · Cyril deals" in game_page(client, game)
 
-    client.post(f"/g/{game.edit_token}/", round_post(0, {1: 5, 2: 6, 3: 7}))
+    client.post(url("game", game.edit_token), round_post(0, {1: 5, 2: 6, 3: 7}))
     assert "Round 2 · Dana deals" in game_page(client, game)
 
 

@@ -25,7 +25,8 @@ from hypothesis import strategies as st
 from scoring import exchange, rules
 from scoring.exchange import ExchangeError, export_game, import_game
 from scoring.models import Game, GameEvent, Hand, Round
-from tests.conftest import game_document, round_post
+from tests.conftest import as_seen, game_document, round_post
+from tests.links import url
 from tests.pages import read
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
@@ -74,6 +75,7 @@ values = st.one_of(
     huge,
     st.sampled_from(["", " ", "on", "off", "true", "blocked", "0", "-1", "1e9", "NaN", "١٢"]),
 )
+
 field_values = st.one_of(values, st.lists(values, min_size=2, max_size=3))
 
 ROUND_FIELDS = [
@@ -138,7 +140,7 @@ def answered(response) -> int:
 
 
 @pytest.fixture
-def game(db) -> Game:
+def under_way(db) -> Game:
     """A game under way: two rounds, a third deleted (so that it can be restored)."""
     game = Game.start(["Ana", "Boris", "Cyril", "Dana"])
     for boris in (5, 7, 9):
@@ -155,10 +157,6 @@ def game(db) -> Game:
         )
     game.delete_round(game.rounds.get(number=3))
     return game
-
-
-def url(game: Game, suffix: str = "") -> str:
-    return f"/g/{game.edit_token}/{suffix}"
 
 
 # The start page.
@@ -182,11 +180,11 @@ def test_start_answers_any_form_and_starts_a_game_only_when_it_says_so(client, d
 
 @fuzz("save")
 @given(data=round_forms("save"))
-def test_save_answers_any_form_and_stores_only_a_round_it_accepts(client, game, data):
+def test_save_answers_any_form_and_stores_only_a_round_it_accepts(client, under_way, data):
     before = Counts()
     # As htmx sends it: the same view and form as without, and half the page to render
     # (tests/test_views_game.py sends forms both ways).
-    response = client.post(url(game), data, headers={"HX-Request": "true"})
+    response = client.post(url("game", under_way.edit_token), data, headers={"HX-Request": "true"})
     assert answered(response) == 200
     after = Counts()
     if 'class="field-error"' in response.content.decode():
@@ -201,17 +199,11 @@ def test_save_answers_any_form_and_stores_only_a_round_it_accepts(client, game, 
 
 @fuzz("preview")
 @given(data=round_forms("preview"), htmx=st.booleans())
-def test_preview_answers_any_form_and_stores_nothing(client, game, data, htmx):
+def test_preview_answers_any_form_and_stores_nothing(client, under_way, data, htmx):
     before = Counts()
     headers = {"HX-Request": "true"} if htmx else {}
-    assert answered(client.post(url(game), data, headers=headers)) == 200
+    assert answered(client.post(url("game", under_way.edit_token), data, headers=headers)) == 200
     assert Counts() == before
-
-
-def seen(game: Game, number: int) -> dict:
-    """What a phone's delete form says of round `number`: its id, number and revision."""
-    round_ = game.rounds.get(number=number)
-    return {"round": str(round_.pk), "number": str(number), "revision": str(round_.revision)}
 
 
 @fuzz("delete")
@@ -226,13 +218,13 @@ def seen(game: Game, number: int) -> dict:
     ),
     right=st.sets(st.sampled_from(["round", "number", "revision"])),
 )
-def test_delete_deletes_only_the_round_it_names_as_it_is(client, game, data, right):
+def test_delete_deletes_only_the_round_it_names_as_it_is(client, under_way, data, right):
     """Only a form naming a round by its id, number and revision deletes it; any field that
     does not match is a 400 (not a number) or a 409 (another round, or not as it is now)."""
-    data.update({field: seen(game, 2)[field] for field in right})
-    rounds = {r.pk: (r.number, r.revision) for r in game.rounds.all()}
+    data.update({field: as_seen(under_way, 2)[field] for field in right})
+    rounds = {r.pk: (r.number, r.revision) for r in under_way.rounds.all()}
     before = Counts()
-    status = answered(client.post(url(game), data))
+    status = answered(client.post(url("game", under_way.edit_token), data))
     if status == 303:
         # The form named a round as it is (the last value of a field sent twice counts).
         posted = {
@@ -240,10 +232,10 @@ def test_delete_deletes_only_the_round_it_names_as_it_is(client, game, data, rig
         }
         named = [int(posted[field]) for field in ("round", "number", "revision")]
         assert rounds[named[0]] == tuple(named[1:])
-        assert not game.rounds.filter(pk=posted["round"]).exists()
+        assert not under_way.rounds.filter(pk=posted["round"]).exists()
         assert Round.objects.count() == before.rounds - 1
         # Put it back, so that the next example finds the same game.
-        game.restore_round(game.events.filter(kind="deleted", restored=False).first())
+        under_way.restore_round(under_way.events.filter(kind="deleted", restored=False).first())
     else:
         assert right != {"round", "number", "revision"}
         assert status in {400, 404, 409}
@@ -254,17 +246,17 @@ def test_delete_deletes_only_the_round_it_names_as_it_is(client, game, data, rig
 @given(
     data=forms({"action": st.just("restore"), "event": st.one_of(big_numbers, field_values)}),
 )
-def test_restore_with_a_bad_event_is_refused_and_changes_nothing(client, game, data):
+def test_restore_with_a_bad_event_is_refused_and_changes_nothing(client, under_way, data):
     before = Counts()
     # The history page restores a deleted round.
-    status = answered(client.post(url(game, "history/"), data))
+    status = answered(client.post(url("history", under_way.edit_token), data))
     if status == 303:
         # A deleted round's event: its round is back (once), or was back already.
         back = Round.objects.count() - before.rounds
         assert back in {0, 1}
         if back:
             # Delete it again, so that the next example finds the same game.
-            game.delete_round(game.rounds.get(number=3))
+            under_way.delete_round(under_way.rounds.get(number=3))
     else:
         assert status in {400, 404}
         assert Counts() == before
@@ -272,25 +264,20 @@ def test_restore_with_a_bad_event_is_refused_and_changes_nothing(client, game, d
 
 @fuzz("rematch")
 @given(data=forms({"action": st.just("rematch")}))
-def test_rematch_ignores_any_other_field_and_happens_once(client, finished, data):
-    response = client.post(url(finished), data)
+def test_rematch_ignores_any_other_field_and_happens_once(client, every_kind_game, data):
+    response = client.post(url("game", every_kind_game.edit_token), data)
     assert answered(response) == 303
     rematch = Game.objects.get(edit_token=response["Location"].split("/")[2])
-    assert rematch.names == finished.names
+    assert rematch.names == every_kind_game.names
     assert Game.objects.count() == 2
 
 
-def test_a_game_under_way_has_no_rematch(client, game):
+def test_a_game_under_way_has_no_rematch(client, under_way):
     before = Counts()
-    response = client.post(url(game), {"action": "rematch"})
+    response = client.post(url("game", under_way.edit_token), {"action": "rematch"})
     assert response.status_code == 409
     assert "Only a finished game has a rematch" in read(response).text
     assert Counts() == before
-
-
-@pytest.fixture
-def finished(db) -> Game:
-    return import_game(game_document("every_kind"))
 
 
 @fuzz("round")
@@ -299,14 +286,15 @@ def finished(db) -> Game:
     number=st.one_of(st.integers(min_value=-3, max_value=5), st.integers(min_value=10**18)),
 )
 def test_the_round_page_answers_any_form_and_changes_only_what_it_accepts(
-    client, game, data, number
+    client, under_way, data, number
 ):
     before = Counts()
-    document = export_game(game)
+    document = export_game(under_way)
     if 1 <= number <= 2 and data.get("round") is None:
         # Mostly the identity of the round the page is about, as its form carries it.
-        data.update({k: v for k, v in seen(game, number).items() if k != "number"})
-    status = answered(client.post(f"/g/{game.edit_token}/rounds/{number}/", data))
+        data.update({k: v for k, v in as_seen(under_way, number).items() if k != "number"})
+    # Any number, a negative one among them: an address no reverse() would give.
+    status = answered(client.post(f"/g/{under_way.edit_token}/rounds/{number}/", data))
     if status == 303:
         assert number in {1, 2}
         # An edit adds an event and changes no count of games or rounds.
@@ -314,7 +302,7 @@ def test_the_round_page_answers_any_form_and_changes_only_what_it_accepts(
     else:
         assert status in {200, 400, 404, 409}
         assert Counts() == before
-        assert export_game(game) == document
+        assert export_game(under_way) == document
 
 
 # The importer: exchange.import_game and `manage.py import_game -`.
@@ -456,19 +444,21 @@ def test_import_game_refuses_a_bad_file_with_one_line_and_creates_nothing(db, mo
 # The limits, each once.
 
 
-def test_a_body_over_the_upload_limit_is_a_400(client, game):
+def test_a_body_over_the_upload_limit_is_a_400(client, under_way):
     data = round_post(0, {1: 3, 2: 4, 3: 5}, key="big")
     data["padding"] = "x" * django_settings.DATA_UPLOAD_MAX_MEMORY_SIZE
     before = Counts()
-    response = client.post(url(game), data)
+    response = client.post(url("game", under_way.edit_token), data)
     assert response.status_code == 400
     assert Counts() == before
 
 
-def test_too_many_fields_is_a_400(client, game):
+def test_too_many_fields_is_a_400(client, under_way):
     data = {f"field_{index}": "1" for index in range(django_settings.DATA_UPLOAD_MAX_NUMBER_FIELDS)}
     before = Counts()
-    response = client.post(url(game), {**data, **round_post(0, {1: 3, 2: 4, 3: 5})})
+    response = client.post(
+        url("game", under_way.edit_token), {**data, **round_post(0, {1: 3, 2: 4, 3: 5})}
+    )
     assert response.status_code == 400
     assert Counts() == before
 
@@ -481,10 +471,10 @@ def test_a_name_over_30_characters_is_refused(client, db):
     assert client.post("/", {"player_0": "Ana", "player_1": "B" * 30}).status_code == 303
 
 
-def test_more_than_108_cards_in_one_hand_are_refused_with_a_clear_error(client, game):
+def test_more_than_108_cards_in_one_hand_are_refused_with_a_clear_error(client, under_way):
     hand = " ".join(["2"] * (rules.DECK_SIZE + 1))
     before = Counts()
-    response = client.post(url(game), round_post(0, {1: hand, 2: 3, 3: 4}))
+    response = client.post(url("game", under_way.edit_token), round_post(0, {1: hand, 2: 3, 3: 4}))
     assert response.status_code == 200
     below = read(response).one("#errors-1").text
     assert "A hand holds at most 108 cards (the whole deck), and Boris has 109." in below
@@ -540,17 +530,19 @@ def test_stale_pages_acting_in_any_order_never_fail_or_touch_another_round(clien
             continue
         if action == "save":
             data = round_post(0, {1: 50 + number, 2: 2}, key=f"{phone}-{number}-{len(steps)}")
-            status = answered(client.post(url(game), data))
+            status = answered(client.post(url("game", game.edit_token), data))
         elif action == "restore":
             deletion = game.events.filter(kind="deleted").first()
             event = {"event": str(deletion.pk)} if deletion else {"event": "0"}
             data = {"action": "restore", **event}
-            status = answered(client.post(url(game, "history/"), data))
+            status = answered(client.post(url("history", game.edit_token), data))
         elif action == "undo":
             # The Undo of the latest change, from this phone: refused unless it made it.
             latest = game.events.first()
             event = {"event": str(latest.pk)} if latest else {"event": "0"}
-            status = answered(client.post(url(game), {"action": "undo", **event}))
+            status = answered(
+                client.post(url("game", game.edit_token), {"action": "undo", **event})
+            )
         elif shown is None:
             continue
         else:
@@ -558,10 +550,10 @@ def test_stale_pages_acting_in_any_order_never_fail_or_touch_another_round(clien
             identity = {"round": str(round_id), "number": str(number), "revision": str(revision)}
             if action == "delete":
                 data = {"action": "delete", **identity}
-                status = answered(client.post(url(game), data))
+                status = answered(client.post(url("game", game.edit_token), data))
             else:
                 data = round_post(0, {1: 100 + boris, 2: 2}, **identity)
-                status = answered(client.post(url(game, f"rounds/{number}/"), data))
+                status = answered(client.post(url("round", game.edit_token, number=number), data))
             now = game.rounds.filter(pk=round_id).first()
             if status == 303:
                 # Done to the round the phone saw, where it saw it, as it saw it.

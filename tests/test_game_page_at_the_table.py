@@ -12,8 +12,9 @@ from scoring.exchange import import_game
 from scoring.models import Game, GameEvent
 from scoring.rules import Rules
 from scoring.scoreboard import Scoreboard
+from scripts.long_games import long_game_document
 from tests.conftest import delete_post, edit_post, round_post, round_rows
-from tests.long_games import long_game_document
+from tests.links import url
 from tests.pages import Element, read
 
 pytestmark = pytest.mark.django_db
@@ -23,7 +24,7 @@ KB = 1024
 
 
 def long_game(rounds: int, players: int = 6, seed: int = 1) -> Game:
-    """A game of up to six 30-character names with real-looking hands (tests/long_games.py)."""
+    """A game of up to six 30-character names with real-looking hands (scripts/long_games.py)."""
     document = long_game_document(rounds, players, seed, hand_sizes=(1, 1, 2, 2, 3))
     return import_game(document)
 
@@ -35,7 +36,7 @@ def round_numbers(html: str) -> list[int]:
 
 def test_the_page_of_80_rounds_and_six_long_names_shows_the_latest_first_in_120_kb(client):
     game = long_game(80)
-    response = client.get(f"/g/{game.edit_token}/")
+    response = client.get(url("game", game.edit_token))
     html = response.content.decode()
     assert len(response.content) <= 120 * KB, len(response.content)
     assert round_numbers(html) == list(range(80, 80 - Scoreboard.SHOWN_ROUNDS, -1))
@@ -43,18 +44,18 @@ def test_the_page_of_80_rounds_and_six_long_names_shows_the_latest_first_in_120_
     # The board comes first, then the entry, then the rounds.
     assert html.index('id="totals"') < html.index('id="round-form"') < html.index('id="rounds"')
 
-    everything = client.get(f"/g/{game.edit_token}/?rounds=all").content.decode()
+    everything = client.get(url("game", game.edit_token) + "?rounds=all").content.decode()
     assert round_numbers(everything) == list(range(80, 0, -1))
     assert "Show all" not in read(everything).text
     # With htmx, "Show all" brings the round table alone.
-    part = client.get(f"/g/{game.edit_token}/?rounds=all", headers=HTMX).content.decode()
+    part = client.get(url("game", game.edit_token) + "?rounds=all", headers=HTMX).content.decode()
     assert part.lstrip().startswith('<div class="rounds" id="rounds">')
     assert round_numbers(part) == list(range(80, 0, -1))
 
 
 def test_the_watch_only_page_folds_the_same_way_and_links_to_itself(client):
     game = long_game(12, players=4)
-    html = client.get(f"/v/{game.view_token}/").content.decode()
+    html = client.get(url("view", game.view_token)).content.decode()
     assert round_numbers(html) == list(range(12, 4, -1))
     assert (
         read(html).one("#more-rounds a").get("href") == f"/v/{game.view_token}/?rounds=all#rounds"
@@ -66,7 +67,7 @@ def test_the_watch_only_page_folds_the_same_way_and_links_to_itself(client):
 def test_a_save_with_htmx_shows_the_round_its_points_and_an_undo_that_takes_it_back(
     client, four_players
 ):
-    page = f"/g/{four_players.edit_token}/"
+    page = url("game", four_players.edit_token)
     response = client.post(page, round_post(0, {1: "AH JK 5C", 2: 10, 3: 4}), headers=HTMX)
     html = response.content.decode()
     banner = read(html).one(".banner.saved")
@@ -84,7 +85,7 @@ def test_a_save_with_htmx_shows_the_round_its_points_and_an_undo_that_takes_it_b
 
 
 def test_undo_after_a_save_puts_the_round_back_into_the_form_to_be_put_right(client, four_players):
-    page = f"/g/{four_players.edit_token}/"
+    page = url("game", four_players.edit_token)
     client.post(page, round_post(0, {1: 12, 2: 10, 3: 4}))
     client.post(page, round_post(1, {0: "AH JK", 2: (20, "no"), 3: 4}), headers=HTMX)
     round_ = four_players.rounds.get(number=2)
@@ -122,7 +123,7 @@ def test_undo_after_a_save_puts_the_round_back_into_the_form_to_be_put_right(cli
 
 
 def test_the_second_phone_of_the_same_round_is_told_it_was_saved_there(client, four_players):
-    page = f"/g/{four_players.edit_token}/"
+    page = url("game", four_players.edit_token)
     client.post(page, round_post(0, {1: 5, 2: 6, 3: 7}, for_round="1", key="a"))
     again = client.post(
         page, round_post(0, {1: 5, 2: 6, 3: 7}, for_round="1", key="b"), headers=HTMX
@@ -133,7 +134,7 @@ def test_the_second_phone_of_the_same_round_is_told_it_was_saved_there(client, f
 
 
 def test_a_save_without_javascript_lands_on_the_page_that_confirms_it(client, four_players):
-    page = f"/g/{four_players.edit_token}/"
+    page = url("game", four_players.edit_token)
     response = client.post(page, round_post(1, {0: 12, 2: 7, 3: 9}))
     assert response.status_code == 303
     round_ = four_players.rounds.get()
@@ -145,7 +146,7 @@ def test_a_save_without_javascript_lands_on_the_page_that_confirms_it(client, fo
 
 
 def test_the_same_round_entered_on_two_phones_is_saved_once(client, four_players):
-    page = f"/g/{four_players.edit_token}/"
+    page = url("game", four_players.edit_token)
     mine = round_post(0, {1: "AH JK 5C", 2: 10, 3: 4}, for_round="1", key="phone-a")
     theirs = round_post(0, {1: "5C JK AH", 2: 10, 3: 4}, for_round="1", key="phone-b")
     assert client.post(page, mine, headers=HTMX).status_code == 200
@@ -165,7 +166,7 @@ def test_the_same_round_entered_on_two_phones_is_saved_once(client, four_players
 
 
 def test_every_players_errors_show_at_once_and_the_others_keep_their_points(client, four_players):
-    page = f"/g/{four_players.edit_token}/"
+    page = url("game", four_players.edit_token)
     data = round_post(0, {1: 1, 2: "AH XX", 3: "KH 5C"}, action="preview")
     shown = read(client.post(page, data, headers=HTMX))
     below = {seat: errors(shown, seat) for seat in range(4)}
@@ -207,7 +208,7 @@ THIRD_ACE = (
 
 def test_a_card_too_many_is_said_next_to_its_player_at_once_with_every_other_error(client):
     game = Game.start(["Ana", "Boris", "Cyril", "Dana", "Eva", "Fay"])
-    page = f"/g/{game.edit_token}/"
+    page = url("game", game.edit_token)
     # Ana went out. Boris holds the two A♥ of the two packs and Cyril a third; Dana's value
     # is less than any card; Eva's hand is missing; Fay's is right.
     data = round_post(0, {1: "AH AH 5C", 2: "KS AH", 3: 1, 5: "KH 5C"})
@@ -244,7 +245,7 @@ def test_a_card_too_many_is_said_next_to_its_player_at_once_with_every_other_err
 
 def test_a_joker_in_a_game_without_jokers_is_refused_as_it_is_tapped(client):
     game = Game.start(["Ana", "Boris", "Cyril"], house_rules=Rules(jokers_in_deck=0))
-    page = f"/g/{game.edit_token}/"
+    page = url("game", game.edit_token)
     refused = (
         "This game's deck has no jokers (a house rule), so the hand of Boris cannot hold one. "
         "Tap a chosen card to take it back."
@@ -265,7 +266,7 @@ def test_a_joker_in_a_game_without_jokers_is_refused_as_it_is_tapped(client):
 
 
 def test_a_never_opened_hand_says_how_its_points_came_about(client, four_players):
-    page = f"/g/{four_players.edit_token}/"
+    page = url("game", four_players.edit_token)
     data = round_post(0, {1: (81, "no"), 2: (20, "no"), 3: 4}, action="preview")
     shown = read(client.post(page, data, headers=HTMX))
     assert shown.one("#points-1").text == "100"
@@ -276,14 +277,14 @@ def test_a_never_opened_hand_says_how_its_points_came_about(client, four_players
 
     two = Game.start(["Ana", "Boris"])
     data = round_post(0, {1: (40, "no")}, action="preview")
-    shown = read(client.post(f"/g/{two.edit_token}/", data, headers=HTMX))
+    shown = read(client.post(url("game", two.edit_token), data, headers=HTMX))
     assert "40 + 25 → 50, half the target" in shown.text
 
 
 def test_the_edit_page_shows_each_players_points_from_the_first_paint(client, four_players):
-    page = f"/g/{four_players.edit_token}/"
+    page = url("game", four_players.edit_token)
     client.post(page, round_post(0, {1: "AH JK 5C", 2: (10, "no"), 3: 4}))
-    shown = read(client.get(f"/g/{four_players.edit_token}/rounds/1/"))
+    shown = read(client.get(url("round", four_players.edit_token, number=1)))
     assert shown.one("#points-1").text == "36"
     assert shown.one("#points-2").text == "35"
     assert "10 + 25 = 35" in shown.text
@@ -294,7 +295,7 @@ def test_the_edit_page_shows_each_players_points_from_the_first_paint(client, fo
 
 def poll(client, game: Game, version: int, shown: str = "playing", **extra):
     return client.get(
-        f"/g/{game.edit_token}/poll",
+        url("poll", game.edit_token),
         {"v": str(version), "shown": shown, **extra},
         headers=HTMX,
     )
@@ -303,7 +304,7 @@ def poll(client, game: Game, version: int, shown: str = "playing", **extra):
 def test_a_poll_from_the_version_before_a_save_gets_only_what_changed_in_3_kb(client):
     game = long_game(60)
     before = game.version
-    page = f"/g/{game.edit_token}/"
+    page = url("game", game.edit_token)
     client.post(page, round_post(0, {1: 2, 2: 3, 3: 4, 4: 5, 5: 2}, for_round="61"))
     response = poll(client, game, before)
     html = response.content.decode()
@@ -330,7 +331,7 @@ def test_a_poll_from_the_version_before_a_save_gets_only_what_changed_in_3_kb(cl
 @pytest.mark.parametrize("change", ["edit", "delete", "further behind", "undo"])
 def test_a_change_to_the_rounds_sends_the_rows_a_fresh_page_shows(client, change):
     game = long_game(20, players=4)
-    page = f"/g/{game.edit_token}/"
+    page = url("game", game.edit_token)
     before = game.version
     if change == "edit":
         client.post(f"{page}rounds/3/", edit_post(game, 3, 0, {1: 2, 2: 3, 3: 4}))
@@ -364,12 +365,12 @@ def standings(html: str) -> list[tuple[str, str, str]]:
 def test_a_phone_typing_keeps_its_form_and_is_told(client):
     game = long_game(10, players=4)
     before = game.version
-    client.post(f"/g/{game.edit_token}/", round_post(0, {1: 2, 2: 3, 3: 4}, for_round="11"))
+    client.post(url("game", game.edit_token), round_post(0, {1: 2, 2: 3, 3: 4}, for_round="11"))
     html = poll(client, game, before, typing="1").content.decode()
     assert "Another phone has just saved a round" in html
     assert "for_round" not in html
     # The new totals reach the rows of the form being typed, and only they.
-    fresh = client.get(f"/g/{game.edit_token}/").content.decode()
+    fresh = client.get(url("game", game.edit_token)).content.decode()
     assert standings(html) == standings(fresh) != []
     assert read(html).one("#standing-0").get("hx-swap-oob") == "true"
 
@@ -380,13 +381,13 @@ def test_a_phone_typing_keeps_its_form_and_is_told(client):
 )
 def test_the_whole_board_when_more_than_rows_changed(client, change):
     game = long_game(10, players=4)
-    page = f"/g/{game.edit_token}/"
+    page = url("game", game.edit_token)
     before = game.version
     shown = "playing"
     extra = {}
     if change == "last round deleted":
         game = Game.start(["Ana", "Boris"])
-        page = f"/g/{game.edit_token}/"
+        page = url("game", game.edit_token)
         client.post(page, round_post(0, {1: 2}))
         before = Game.objects.get(pk=game.pk).version
         client.post(page, delete_post(game, 1))

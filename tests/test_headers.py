@@ -5,6 +5,8 @@ import pytest
 from django.test import Client
 from django.urls import get_resolver
 
+from tests.links import url
+
 pytestmark = pytest.mark.django_db
 
 NO_STORE = "private, no-store"
@@ -62,27 +64,27 @@ def test_the_token_urls_are_the_ones_checked_here():
     ],
 )
 def test_pages_and_exports_reached_by_a_token_are_not_stored(client, every_kind_game, path):
-    url = path.format(edit=every_kind_game.edit_token, view=every_kind_game.view_token)
-    response = client.get(url)
+    address = path.format(edit=every_kind_game.edit_token, view=every_kind_game.view_token)
+    response = client.get(address)
     assert response.status_code == 200
     assert response["Cache-Control"] == NO_STORE
 
 
 @pytest.mark.parametrize("path", ["/g/{edit}/poll?v=0", "/v/{view}/poll?v=0"])
 def test_polls_keep_their_own_never_cache(client, every_kind_game, path):
-    url = path.format(edit=every_kind_game.edit_token, view=every_kind_game.view_token)
-    response = client.get(url)
+    address = path.format(edit=every_kind_game.edit_token, view=every_kind_game.view_token)
+    response = client.get(address)
     assert response.status_code == 200
     assert response["Cache-Control"] == NEVER_CACHE
 
 
 def test_a_saved_round_and_an_unknown_token_are_not_stored_either(client, four_players):
     saved = client.post(
-        f"/g/{four_players.edit_token}/", {"action": "save", "winner": "0", **HANDS}
+        url("game", four_players.edit_token), {"action": "save", "winner": "0", **HANDS}
     )
     assert saved.status_code == 303
     assert saved["Cache-Control"] == NO_STORE
-    unknown = client.get(f"/v/{four_players.edit_token}/")
+    unknown = client.get(url("view", four_players.edit_token))
     assert unknown.status_code == 404
     assert unknown["Cache-Control"] == NO_STORE
 
@@ -101,8 +103,8 @@ HANDS = {"value_1": "3", "value_2": "4", "value_3": "5"}
     ],
 )
 def test_a_tables_pages_and_exports_are_not_stored(client, thursday_table, path):
-    url = path.format(edit=thursday_table.edit_token, view=thursday_table.view_token)
-    response = client.get(url)
+    address = path.format(edit=thursday_table.edit_token, view=thursday_table.view_token)
+    response = client.get(address)
     assert response.status_code == 200
     assert response["Cache-Control"] == NO_STORE
 
@@ -110,8 +112,8 @@ def test_a_tables_pages_and_exports_are_not_stored(client, thursday_table, path)
 def test_the_start_page_lists_this_browsers_edit_links_and_is_not_stored(
     client, four_players, thursday_table
 ):
-    client.get(f"/g/{four_players.edit_token}/")
-    client.get(f"/t/{thursday_table.edit_token}/")
+    client.get(url("game", four_players.edit_token))
+    client.get(url("table", thursday_table.edit_token))
     response = client.get("/")
     page = response.content.decode()
     assert f"/g/{four_players.edit_token}/" in page

@@ -17,6 +17,7 @@ from scoring.house_rules import in_words, summary
 from scoring.models import Game
 from scoring.rules import Hand, Rules, RulesError, score_round
 from tests.conftest import round_post, totals
+from tests.links import url
 from tests.pages import read
 
 VARIANT = {
@@ -158,11 +159,11 @@ def test_the_worked_example_scores_by_its_rules_on_the_page_in_the_csv_and_the_e
     assert (document["target"], document["status"]) == (500, "playing")
     assert document["rules"] == {**Rules().document(), **VARIANT}
 
-    shown = read(client.get(f"/g/{game.edit_token}/"))
+    shown = read(client.get(url("game", game.edit_token)))
     assert totals(shown) == [40, 56, 153]
     assert "Target 500" in shown.text
 
-    text = client.get(f"/v/{game.view_token}/export.csv").content.decode("utf-8-sig")
+    text = client.get(url("view_export_csv", game.view_token)).content.decode("utf-8-sig")
     table = list(csv.reader(io.StringIO(text)))
     assert [row[6] for row in table[1:]] == ["0", "56", "49", "40", "0", "104"]
     # The hand values by the game's card values: A♥ joker 5♣ is 56, K♥ Q♠ 20, joker 2♣ 52.
@@ -225,7 +226,7 @@ def test_a_game_started_with_house_rules_scores_by_them(client, db):
     assert response.status_code == 303
     game = Game.objects.get()
     assert game.rules == Rules(joker=50, ace=1, hand_rummy="double", target=500)
-    page = f"/g/{game.edit_token}/"
+    page = url("game", game.edit_token)
     preview = client.post(page, round_post(0, {1: "AH JK 5C", 2: 49}, action="preview"))
     points = read(preview).one("#points-1")
     assert (points.text, points.get("hx-swap-oob")) == ("56", "true")
@@ -269,25 +270,25 @@ def test_typed_values_must_be_what_the_cards_can_make(client, db):
     client.post("/", {"player_0": "Dana", "player_1": "Emil", "player_2": "Fran"})
     seeds = Game.objects.exclude(pk=cheap.pk).get()
     for game, low in ((seeds, 2), (cheap, 0)):
-        page = f"/g/{game.edit_token}/"
+        page = url("game", game.edit_token)
         response = client.post(page, round_post(0, {1: low - 1 if low else 0, 2: 5}))
         if low:
             assert "less than the cheapest card (2)" in read(response).text
             assert game.rounds.count() == 0
         else:
             assert response.status_code == 303
-    too_much = client.post(f"/g/{seeds.edit_token}/", round_post(0, {1: 841, 2: 5}))
+    too_much = client.post(url("game", seeds.edit_token), round_post(0, {1: 841, 2: 5}))
     assert "more than the whole deck is worth (840)" in read(too_much).text
     # Past what any deck may be worth (refused before the game's rules are asked), the
     # player is still told what their game's deck is worth: 840, not a number of no game.
-    far_too_much = client.post(f"/g/{seeds.edit_token}/", round_post(0, {1: 9999, 2: 5}))
+    far_too_much = client.post(url("game", seeds.edit_token), round_post(0, {1: 9999, 2: 5}))
     assert "The hand value of Emil, 9999, is more than the whole deck is worth (840)." in (
         read(far_too_much).text
     )
     # Under house rules, their deck's worth: with no jokers, 840 - 4 x 20.
     client.post("/", start_post(jokers_in_deck="0"))
     jokerless = Game.objects.exclude(pk__in=[cheap.pk, seeds.pk]).get()
-    answer = client.post(f"/g/{jokerless.edit_token}/", round_post(0, {1: 9999, 2: 5}))
+    answer = client.post(url("game", jokerless.edit_token), round_post(0, {1: 9999, 2: 5}))
     assert "is more than the whole deck is worth (760)." in read(answer).text
 
 
@@ -311,12 +312,12 @@ def test_a_rematch_keeps_the_house_rules(db):
 
 def test_each_link_has_a_page_of_the_games_rules_with_the_round_ends_under_them(client, db):
     game = import_game(json.loads(json.dumps(EXAMPLE)))
-    page = read(client.get(f"/g/{game.edit_token}/"))
+    page = read(client.get(url("game", game.edit_token)))
     assert "House rules: joker 50, ace 1, never opened +0, never opened without a cap" in page.text
     assert "hand rummy doubles, fixed target" in page.text
     assert page.select(f'a[href="/g/{game.edit_token}/rules/"]')
-    edit = client.get(f"/g/{game.edit_token}/rules/").content.decode()
-    view = client.get(f"/v/{game.view_token}/rules/").content.decode()
+    edit = client.get(url("game_rules", game.edit_token)).content.decode()
+    view = client.get(url("view_rules", game.view_token)).content.decode()
     for html in (edit, view):
         assert "This game plays by house rules: joker 50" in read(html).text
         # The first round end of the help page, under these rules: A♥ joker 5♣ is 1 + 50 + 5.
@@ -353,9 +354,9 @@ def test_the_rules_are_said_in_one_set_of_words_on_the_form_the_line_and_the_rul
     assert summary(house) == words
     said = {rule.name: rule for rule in in_words(house)}
     game = Game.start(["Ana", "Boris"], house_rules=house)
-    page = read(client.get(f"/g/{game.edit_token}/"))
+    page = read(client.get(url("game", game.edit_token)))
     assert f"House rules: {', '.join(words)}" in page.text
-    rules_page = read(client.get(f"/g/{game.edit_token}/rules/"))
+    rules_page = read(client.get(url("game_rules", game.edit_token)))
     half = said["not_opened_cap_half_target"]
     assert [half.label, "no"] in rules_page.rows()
     assert "150 points" in rules_page.texts("td.number")

@@ -9,6 +9,7 @@ from django.conf import settings
 from scoring.exchange import import_game
 from scoring.models import Game
 from tests.conftest import game_document, round_post
+from tests.links import url
 from tests.pages import read
 from tests.test_catalogues import SAME_AS_ENGLISH
 
@@ -71,8 +72,8 @@ def visit(client, state: str, language: str, games: dict[str, Game]) -> str:
     new, finished = games["new"], games["finished"]
     if state == "start-with-recent-games":
         for game in games.values():
-            client.get(f"/g/{game.edit_token}/")
-        client.get(f"/v/{finished.view_token}/")
+            client.get(url("game", game.edit_token))
+        client.get(url("view", finished.view_token))
     if state.startswith("start"):
         if state == "start-with-errors":
             response = client.post("/", {"player_0": "Ana", "player_1": "ana"}, headers=headers)
@@ -82,19 +83,19 @@ def visit(client, state: str, language: str, games: dict[str, Game]) -> str:
         response = client.get("/rules/", headers=headers)
     elif state == "game-with-errors":
         data = round_post(0, {1: "1X", 2: "AH AH AH", 3: (-3, "no")})
-        response = client.post(f"/g/{new.edit_token}/", data, headers=headers)
+        response = client.post(url("game", new.edit_token), data, headers=headers)
     elif state == "view-link":
-        response = client.get(f"/v/{finished.view_token}/", headers=headers)
+        response = client.get(url("view", finished.view_token), headers=headers)
     elif state == "edit-round":
-        response = client.get(f"/g/{finished.edit_token}/rounds/1/", headers=headers)
+        response = client.get(url("round", finished.edit_token, number=1), headers=headers)
     elif state == "history":
         finished.delete_round(finished.rounds.get(number=2))
         first = finished.rounds.get(number=1)
         finished.edit_round(first, first.entry(4))
-        response = client.get(f"/g/{finished.edit_token}/history/", headers=headers)
+        response = client.get(url("history", finished.edit_token), headers=headers)
     else:
         game = {"new-game": new, "tie-break": games["tie-break"], "finished": finished}[state]
-        response = client.get(f"/g/{game.edit_token}/", headers=headers)
+        response = client.get(url("game", game.edit_token), headers=headers)
     assert response.status_code == 200
     assert response["Content-Language"] == language
     return response.content.decode()

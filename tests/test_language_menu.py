@@ -4,6 +4,7 @@ whatever the page's: a visitor who cannot read the page must still find their ow
 import pytest
 
 from scoring.models import Game
+from tests.links import url
 from tests.pages import read
 
 pytestmark = pytest.mark.django_db
@@ -30,7 +31,7 @@ def menu(html: str) -> list[tuple[str, str, str, bool]]:
 @pytest.mark.parametrize("language", [code for code, _name in OWN_NAMES])
 def test_every_language_is_named_in_its_own_language(client, language):
     game = Game.start(["Ana", "Boris"])
-    for path in ["/", "/rules/", f"/g/{game.edit_token}/", f"/g/{game.edit_token}/history/"]:
+    for path in ["/", "/rules/", url("game", game.edit_token), url("history", game.edit_token)]:
         html = client.get(path, headers={"accept-language": language}).content.decode()
         options = menu(html)
         assert [(value, name) for value, _lang, name, _selected in options] == OWN_NAMES, path

@@ -7,10 +7,12 @@ from types import SimpleNamespace
 import pytest
 from django.core.cache import cache, caches
 from django.test import RequestFactory, override_settings
+from django.urls import reverse
 
 from scoring import limits
 from scoring.models import Game, Table
-from scoring.rules import Hand, RoundEntry
+from tests.conftest import finished_game
+from tests.links import url
 from tests.pages import read
 
 pytestmark = pytest.mark.django_db
@@ -115,17 +117,8 @@ def test_allow_counts_each_action_and_client_apart():
 # Every way to make a game is counted, and the counts live apart from the page fragments.
 
 
-def finished_game() -> Game:
-    game = Game.start(["Ana", "Boris"])
-    game.record_round(
-        RoundEntry(hands=(Hand(opened=True), Hand(opened=False)), winner=0, hand_rummy=True)
-    )
-    assert game.status == "finished"
-    return game
-
-
 def rematch(client, game: Game, **extra):
-    return client.post(f"/g/{game.edit_token}/", {"action": "rematch"}, **extra)
+    return client.post(url("game", game.edit_token), {"action": "rematch"}, **extra)
 
 
 def test_a_rematch_is_a_new_game_and_is_counted(client, settings):
@@ -153,7 +146,7 @@ def test_a_new_game_from_a_table_counts_with_the_others(client, settings):
     table = Table.start("Friday", ["Ana", "Boris"])
     assert start(client).status_code == 303
     play = {"action": "play", "play-members": [str(m.pk) for m in table.members.all()]}
-    response = client.post(f"/t/{table.edit_token}/", play)
+    response = client.post(url("table", table.edit_token), play)
     assert response.status_code == 429
     assert MESSAGE in read(response).text
     assert table.games.count() == 0
@@ -178,8 +171,8 @@ NEW_TABLE = {"name": "Thursday", "member_0": "Ana", "member_1": "Boris"}
 
 def test_the_new_table_form_past_the_limit_answers_429_with_everything_typed(client, settings):
     settings.RAMI_NEW_GAMES_PER_MINUTE = 1
-    assert client.post("/t/new/", NEW_TABLE).status_code == 303
-    response = client.post("/t/new/", NEW_TABLE)
+    assert client.post(reverse("table_start"), NEW_TABLE).status_code == 303
+    response = client.post(reverse("table_start"), NEW_TABLE)
     assert response.status_code == 429
     assert response["Retry-After"] == "60"
     shown = read(response)
@@ -192,9 +185,9 @@ def test_the_new_table_form_past_the_limit_answers_429_with_everything_typed(cli
 def test_new_tables_and_new_games_are_counted_apart(client, settings):
     settings.RAMI_NEW_GAMES_PER_MINUTE = 1
     assert start(client).status_code == 303
-    assert client.post("/t/new/", NEW_TABLE).status_code == 303
+    assert client.post(reverse("table_start"), NEW_TABLE).status_code == 303
     assert start(client).status_code == 429
-    assert client.post("/t/new/", NEW_TABLE).status_code == 429
+    assert client.post(reverse("table_start"), NEW_TABLE).status_code == 429
 
 
 def test_a_new_game_from_a_table_past_the_limit_keeps_the_toggles_and_the_guest(client, settings):
@@ -202,8 +195,8 @@ def test_a_new_game_from_a_table_past_the_limit_keeps_the_toggles_and_the_guest(
     table = Table.start("Friday", ["Ana", "Boris", "Cyril"])
     members = {member.name: member.pk for member in table.members.all()}
     play = {"action": "play", "play-members": [members["Ana"], members["Cyril"]]}
-    assert client.post(f"/t/{table.edit_token}/", play).status_code == 303
-    response = client.post(f"/t/{table.edit_token}/", {**play, "play-guest_0": "Eva"})
+    assert client.post(url("table", table.edit_token), play).status_code == 303
+    response = client.post(url("table", table.edit_token), {**play, "play-guest_0": "Eva"})
     assert response.status_code == 429
     assert response["Retry-After"] == "60"
     shown = read(response)
@@ -222,7 +215,7 @@ def test_adding_members_is_not_limited(client, settings):
     table = Table.start("Friday", ["Ana"])
     for name in ("Boris", "Cyril", "Dana"):
         add = {"action": "add_member", "add-name": name}
-        assert client.post(f"/t/{table.edit_token}/", add).status_code == 303
+        assert client.post(url("table", table.edit_token), add).status_code == 303
     assert [member.name for member in table.members.all()] == ["Ana", "Boris", "Cyril", "Dana"]
 
 
@@ -231,8 +224,10 @@ def test_keeping_games_at_new_tables_past_the_limit_answers_429_with_the_name_ty
 ):
     settings.RAMI_NEW_GAMES_PER_MINUTE = 1
     first, second = finished_game(), finished_game()
-    assert client.post(f"/g/{first.edit_token}/keep/", {"name": "Sunday"}).status_code == 303
-    response = client.post(f"/g/{second.edit_token}/keep/", {"name": "Monday"})
+    assert (
+        client.post(url("keep_together", first.edit_token), {"name": "Sunday"}).status_code == 303
+    )
+    response = client.post(url("keep_together", second.edit_token), {"name": "Monday"})
     assert response.status_code == 429
     assert response["Retry-After"] == "60"
     shown = read(response)
@@ -240,7 +235,7 @@ def test_keeping_games_at_new_tables_past_the_limit_answers_429_with_the_name_ty
     second.refresh_from_db()
     assert second.table is None
     # A game kept already only goes to its table: nothing new, nothing counted.
-    response = client.post(f"/g/{first.edit_token}/keep/", {"name": "Again"})
+    response = client.post(url("keep_together", first.edit_token), {"name": "Again"})
     first.refresh_from_db()
     assert response.status_code == 303
     assert response["Location"] == f"/t/{first.table.edit_token}/"

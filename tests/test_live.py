@@ -17,14 +17,15 @@ from django.test.utils import CaptureQueriesContext
 from scoring import live
 from scoring.models import Game, Table
 from tests.conftest import round_post, run_async
+from tests.links import url
 
 # The signed key of a game or a table, as a page hands it out.
 KEY = re.compile(r'data-live="/live/([^"?]+)\?v=(\d+)"')
 
 
 def saved_round(client, game: Game) -> None:
-    client.get(f"/g/{game.edit_token}/")
-    answer = client.post(f"/g/{game.edit_token}/", round_post(0, {1: 5, 2: 7}))
+    client.get(url("game", game.edit_token))
+    answer = client.post(url("game", game.edit_token), round_post(0, {1: 5, 2: 7}))
     assert answer.status_code in (200, 303)
 
 
@@ -132,11 +133,11 @@ def test_a_stream_opens_only_with_a_key_the_site_handed_out():
 
 def test_pages_hand_out_their_streams_key_and_version(db, client):
     game = Game.start(["Ana", "Boris", "Cyril"])
-    for link in (f"/g/{game.edit_token}/", f"/v/{game.view_token}/"):
+    for link in (url("game", game.edit_token), url("view", game.view_token)):
         key, version = KEY.search(client.get(link).content.decode()).groups()
         assert (live.watched_by(key), int(version)) == (f"g{game.pk}", game.version)
     table = Table.objects.create(name="Thursday")
-    for link in (f"/t/{table.edit_token}/", f"/w/{table.view_token}/"):
+    for link in (url("table", table.edit_token), url("table_view", table.view_token)):
         key, version = KEY.search(client.get(link).content.decode()).groups()
         assert (live.watched_by(key), int(version)) == (f"t{table.pk}", live.table_version(table))
 
@@ -146,9 +147,11 @@ def test_a_tables_live_update_is_204_while_nothing_moved(db, client):
     members = [table.add_member(name) for name in ("Ana", "Boris", "Cyril")]
     version = live.table_version(table)
     htmx = {"HTTP_HX_REQUEST": "true"}
-    assert client.get(f"/w/{table.view_token}/?v={version}", **htmx).status_code == 204
+    assert (
+        client.get(url("table_view", table.view_token) + f"?v={version}", **htmx).status_code == 204
+    )
     table.new_game(members)
-    answer = client.get(f"/w/{table.view_token}/?v={version}", **htmx)
+    answer = client.get(url("table_view", table.view_token) + f"?v={version}", **htmx)
     assert answer.status_code == 200
     assert 'id="table-now"' in answer.content.decode()
 

@@ -19,8 +19,10 @@ from django.conf import settings
 
 from scoring import live
 from scoring.models import Game
+from scripts.throwaway_site import free_port
 from tests.conftest import Phone, round_post
-from tests.test_two_servers import free_port, production_environment
+from tests.links import url
+from tests.test_two_servers import production_environment
 from tests.test_worker_kill import HOST, start_serve, wait_until_healthy
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
@@ -97,8 +99,8 @@ def test_a_round_saved_through_one_server_reaches_the_streams_of_the_other(two_s
         assert watcher.response.getheader("X-Accel-Buffering") == "no"
         watcher.wait_for(game.version)  # the first event: the stream works
     phone = Phone(HOST, a)
-    phone.open(f"/g/{game.edit_token}/")
-    saved = phone.post(f"/g/{game.edit_token}/", round_post(0, {1: 5, 2: 7}))
+    phone.open(url("game", game.edit_token))
+    saved = phone.post(url("game", game.edit_token), round_post(0, {1: 5, 2: 7}))
     assert saved.status == 303
     game.refresh_from_db()
     for watcher in watchers:
@@ -112,8 +114,8 @@ def test_a_stream_opened_behind_is_told_the_current_version_at_once(two_servers)
     game = Game.start(["Ana", "Boris", "Cyril"])
     first = game.version
     phone = Phone(HOST, a)
-    phone.open(f"/g/{game.edit_token}/")
-    assert phone.post(f"/g/{game.edit_token}/", round_post(0, {1: 5, 2: 7})).status == 303
+    phone.open(url("game", game.edit_token))
+    assert phone.post(url("game", game.edit_token), round_post(0, {1: 5, 2: 7})).status == 303
     game.refresh_from_db()
     key = live.key_for("g", game.pk)
     # A page drawn before the save, and a browser coming back after its last event.

@@ -14,97 +14,99 @@ from scoring.rules import Hand, RoundEntry, Rules, RulesError
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def game():
-    return Game.start(["Ana", "Boris", "Cyril"])
-
-
 def won_by(winner, *values):
     hands = [Hand(value=v) if v is not None else Hand() for v in values]
     return RoundEntry(hands=tuple(hands), winner=winner)
 
 
-def test_tokens_are_random_urlsafe_and_long_enough(game):
+def test_tokens_are_random_urlsafe_and_long_enough(three_players):
     other = Game.start(["A", "B"])
-    for token in (game.edit_token, game.view_token):
+    for token in (three_players.edit_token, three_players.view_token):
         assert len(token) >= 22  # 128 bits in URL-safe base64
         assert set(token) <= set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
-    assert len({game.edit_token, game.view_token, other.edit_token, other.view_token}) == 4
+    assert (
+        len(
+            {three_players.edit_token, three_players.view_token, other.edit_token, other.view_token}
+        )
+        == 4
+    )
 
 
-def test_recording_a_round_stores_the_engines_points_and_totals(game):
-    game.record_round(won_by(0, None, 12, 30))
-    game.record_round(won_by(1, 5, None, 2))
-    assert game.totals() == [5, 12, 32]
-    assert list(game.rounds.values_list("number", flat=True)) == [1, 2]
+def test_recording_a_round_stores_the_engines_points_and_totals(three_players):
+    three_players.record_round(won_by(0, None, 12, 30))
+    three_players.record_round(won_by(1, 5, None, 2))
+    assert three_players.totals() == [5, 12, 32]
+    assert list(three_players.rounds.values_list("number", flat=True)) == [1, 2]
 
 
-def test_the_version_only_grows_and_never_falls_below_the_clock(game):
+def test_the_version_only_grows_and_never_falls_below_the_clock(three_players):
     """A phone or a cache that saw version N never sees N again for another state, even when
     the game is deleted and restored from a backup (the new game's version starts at the
     clock, in milliseconds)."""
-    versions = [game.version]
+    versions = [three_players.version]
     for _ in range(3):
-        game.record_round(won_by(0, None, 12, 30))
-        versions.append(game.version)
+        three_players.record_round(won_by(0, None, 12, 30))
+        versions.append(three_players.version)
     assert versions == sorted(set(versions))
     assert versions[0] >= time.time_ns() // 1_000_000 - 60_000
-    document = export_game(game)
-    game.delete()
+    document = export_game(three_players)
+    three_players.delete()
     again = import_game(document)
     assert again.version > versions[-1]
 
 
-def test_totals_are_one_query(game, django_assert_num_queries):
-    game.record_round(won_by(0, None, 12, 30))
+def test_totals_are_one_query(three_players, django_assert_num_queries):
+    three_players.record_round(won_by(0, None, 12, 30))
     with django_assert_num_queries(1):
-        game.totals()
+        three_players.totals()
 
 
-def test_an_invalid_round_stores_nothing(game):
+def test_an_invalid_round_stores_nothing(three_players):
     with pytest.raises(RulesError):
-        game.record_round(won_by(0, None, 12, None))
-    assert game.rounds.count() == 0
-    assert game.events.count() == 0
+        three_players.record_round(won_by(0, None, 12, None))
+    assert three_players.rounds.count() == 0
+    assert three_players.events.count() == 0
 
 
-def test_round_numbers_are_unique_per_game(game):
-    game.record_round(won_by(0, None, 12, 30))
+def test_round_numbers_are_unique_per_game(three_players):
+    three_players.record_round(won_by(0, None, 12, 30))
     with pytest.raises(IntegrityError), transaction.atomic():
-        Round.objects.create(game=game, number=1)
+        Round.objects.create(game=three_players, number=1)
 
 
-def test_deleting_and_restoring_a_round_brings_it_back_exactly(game):
+def test_deleting_and_restoring_a_round_brings_it_back_exactly(three_players):
     for value in (10, 20, 30):
-        game.record_round(won_by(0, None, value, 2))
-    before = export_game(game)
-    event = game.delete_round(game.rounds.get(number=2))
-    assert game.totals() == [0, 40, 4]
-    assert list(game.rounds.values_list("number", flat=True)) == [1, 2]
-    game.restore_round(event)
-    assert export_game(game) == before
+        three_players.record_round(won_by(0, None, value, 2))
+    before = export_game(three_players)
+    event = three_players.delete_round(three_players.rounds.get(number=2))
+    assert three_players.totals() == [0, 40, 4]
+    assert list(three_players.rounds.values_list("number", flat=True)) == [1, 2]
+    three_players.restore_round(event)
+    assert export_game(three_players) == before
     with pytest.raises(RulesError, match="already"):
-        game.restore_round(event)
+        three_players.restore_round(event)
 
 
-def test_deleting_the_final_round_reopens_the_game(game):
-    game.record_round(won_by(0, None, 200, 2))
-    game.delete_round(game.rounds.get(number=1))
-    assert (game.status, game.winner_seat) == ("playing", None)
+def test_deleting_the_final_round_reopens_the_game(three_players):
+    three_players.record_round(won_by(0, None, 200, 2))
+    three_players.delete_round(three_players.rounds.get(number=1))
+    assert (three_players.status, three_players.winner_seat) == ("playing", None)
 
 
-def test_a_game_takes_no_more_than_500_rounds(game):
+def test_a_game_takes_no_more_than_500_rounds(three_players):
     # Round rows without hands stand for 500 rounds played: only their count matters here.
-    Round.objects.bulk_create(Round(game=game, number=n, winner_seat=0) for n in range(1, 501))
+    Round.objects.bulk_create(
+        Round(game=three_players, number=n, winner_seat=0) for n in range(1, 501)
+    )
     with pytest.raises(RulesError) as raised:
-        game.record_round(won_by(0, None, 3, 4))
+        three_players.record_round(won_by(0, None, 3, 4))
     assert raised.value.code == "too_many_rounds"
     message = "A game has at most 500 rounds: start a new game from the start page to play on."
     assert errors.english(raised.value) == message
     with pytest.raises(RulesError):
-        game.record_round(won_by(0, None, 3, 4), past_the_end=True)
-    assert game.rounds.count() == 500
-    assert not game.events.exists()
+        three_players.record_round(won_by(0, None, 3, 4), past_the_end=True)
+    assert three_players.rounds.count() == 500
+    assert not three_players.events.exists()
 
 
 def test_tokens_never_start_with_a_dash(monkeypatch):

@@ -8,11 +8,13 @@ import pytest
 from django.apps import apps
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.urls import reverse
 
 from scoring import rules
 from scoring.models import Game, Member, Player, Table
 from scoring.rules import RulesError
 from tests.conftest import thursday
+from tests.links import url
 from tests.pages import read
 
 pytestmark = pytest.mark.django_db
@@ -117,7 +119,7 @@ def test_the_start_form_refuses_a_blank_or_piled_up_name(client, typed, message)
 def test_a_rename_to_a_look_alike_is_refused(client, typed, message):
     game = Game.start(["Ana", "Boris"])
     post = {"name_0": "Ana", "seen_0": "Ana", "name_1": typed, "seen_1": "Boris"}
-    response = client.post(f"/g/{game.edit_token}/players/", post)
+    response = client.post(url("players", game.edit_token), post)
     assert message in read(response).text
     assert Game.objects.get(pk=game.pk).names == ["Ana", "Boris"]
 
@@ -127,12 +129,12 @@ def test_a_rename_to_a_look_alike_is_refused(client, typed, message):
 
 def test_a_table_refuses_look_alike_members_when_started_added_or_renamed(client):
     data = {"name": "Friday", "member_0": "Ana", "member_1": "\u0410na"}
-    shown = read(client.post("/t/new/", data))
+    shown = read(client.post(reverse("table_start"), data))
     assert "Two members have names that look the same" in shown.text
     assert not Table.objects.exists()
 
     table = Table.start("Friday", ["Ana", "Boris"])
-    here = f"/t/{table.edit_token}/"
+    here = url("table", table.edit_token)
     client.post(here, {"action": "add_member", "add-name": "\uff21\uff4e\uff41"})
     client.post(here, {"action": "add_member", "add-name": "Ana\u3164"})
     assert [member.name for member in table.members.all()] == ["Ana", "Boris"]

@@ -20,15 +20,12 @@ from scoring.exchange import export_game, import_game
 from scoring.models import Game, Round
 from scoring.rules import Hand, RoundEntry
 from tests.conftest import delete_post, edit_post, round_post
+from tests.links import url
 from tests.pages import read
 
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HX-Request": "true"}
-
-
-def url(game: Game, suffix: str = "") -> str:
-    return f"/g/{game.edit_token}/{suffix}"
 
 
 def boris_hands(game: Game) -> list[int]:
@@ -56,8 +53,8 @@ def hidden(html: str, name: str) -> str:
 @pytest.mark.parametrize("headers", [{}, HTMX])
 def test_a_delete_sent_twice_deletes_one_round(client, five_rounds, headers):
     data = delete_post(five_rounds, 2)
-    first = client.post(url(five_rounds), data, headers=headers)
-    second = client.post(url(five_rounds), data, headers=headers)
+    first = client.post(url("game", five_rounds.edit_token), data, headers=headers)
+    second = client.post(url("game", five_rounds.edit_token), data, headers=headers)
     assert first.status_code in {200, 303}
     assert second.status_code == 409
     assert "Round 2 has already been deleted" in read(second).text
@@ -68,12 +65,12 @@ def test_a_delete_sent_twice_deletes_one_round(client, five_rounds, headers):
 
 
 def test_a_stale_edit_form_is_refused_and_its_typing_kept(client, five_rounds):
-    form = client.get(url(five_rounds, "rounds/4/")).content.decode()
+    form = client.get(url("round", five_rounds.edit_token, number=4)).content.decode()
     typed = round_post(0, {1: 40, 2: 41}, round=hidden(form, "round"))
     typed["revision"] = hidden(form, "revision")
-    client.post(url(five_rounds), delete_post(five_rounds, 2))  # another phone
+    client.post(url("game", five_rounds.edit_token), delete_post(five_rounds, 2))  # another phone
 
-    response = client.post(url(five_rounds, "rounds/4/"), typed)
+    response = client.post(url("round", five_rounds.edit_token, number=4), typed)
     html = response.content.decode()
     shown = read(html)
     assert response.status_code == 409
@@ -82,19 +79,21 @@ def test_a_stale_edit_form_is_refused_and_its_typing_kept(client, five_rounds):
     # What was typed is still there, and the form now names round 3 where it is.
     typed_values = [shown.one(f"#id_value_{seat}").get("value") for seat in (1, 2)]
     assert typed_values == ["40", "41"]
-    assert shown.one("form#round-form").get("action") == url(five_rounds, "rounds/3/")
+    assert shown.one("form#round-form").get("action") == url(
+        "round", five_rounds.edit_token, number=3
+    )
 
     again = {**typed, "round": hidden(html, "round"), "revision": hidden(html, "revision")}
-    assert client.post(url(five_rounds, "rounds/3/"), again).status_code == 303
+    assert client.post(url("round", five_rounds.edit_token, number=3), again).status_code == 303
     assert boris_hands(five_rounds) == [11, 13, 40, 15]
 
 
 def test_an_edit_of_a_round_changed_meanwhile_shows_it_as_it_is_now(client, five_rounds):
     mine = edit_post(five_rounds, 2, 0, {1: 20, 2: 21})
     theirs = edit_post(five_rounds, 2, 0, {1: 30, 2: 31})
-    assert client.post(url(five_rounds, "rounds/2/"), theirs).status_code == 303
+    assert client.post(url("round", five_rounds.edit_token, number=2), theirs).status_code == 303
 
-    response = client.post(url(five_rounds, "rounds/2/"), mine)
+    response = client.post(url("round", five_rounds.edit_token, number=2), mine)
     html = response.content.decode()
     shown = read(html)
     assert response.status_code == 409
@@ -103,14 +102,14 @@ def test_an_edit_of_a_round_changed_meanwhile_shows_it_as_it_is_now(client, five
     assert boris_hands(five_rounds) == [11, 30, 13, 14, 15]
     # Saving again replaces it knowingly.
     again = {**mine, "revision": hidden(html, "revision")}
-    assert client.post(url(five_rounds, "rounds/2/"), again).status_code == 303
+    assert client.post(url("round", five_rounds.edit_token, number=2), again).status_code == 303
     assert boris_hands(five_rounds) == [11, 20, 13, 14, 15]
 
 
 def test_an_edit_of_a_round_deleted_meanwhile_is_refused(client, five_rounds):
     mine = edit_post(five_rounds, 5, 0, {1: 50, 2: 51})
-    client.post(url(five_rounds), delete_post(five_rounds, 5))
-    response = client.post(url(five_rounds, "rounds/5/"), mine)
+    client.post(url("game", five_rounds.edit_token), delete_post(five_rounds, 5))
+    response = client.post(url("round", five_rounds.edit_token, number=5), mine)
     assert response.status_code == 409
     assert "Round 5 has already been deleted" in read(response).text
     assert boris_hands(five_rounds) == [11, 12, 13, 14]
@@ -118,8 +117,10 @@ def test_an_edit_of_a_round_deleted_meanwhile_is_refused(client, five_rounds):
 
 def test_a_delete_from_a_page_older_than_an_edit_is_refused(client, five_rounds):
     stale = delete_post(five_rounds, 3)
-    client.post(url(five_rounds, "rounds/3/"), edit_post(five_rounds, 3, 0, {1: 33, 2: 2}))
-    response = client.post(url(five_rounds), stale)
+    client.post(
+        url("round", five_rounds.edit_token, number=3), edit_post(five_rounds, 3, 0, {1: 33, 2: 2})
+    )
+    response = client.post(url("game", five_rounds.edit_token), stale)
     assert response.status_code == 409
     assert "Round 3 was changed on another phone" in read(response).text
     assert boris_hands(five_rounds) == [11, 12, 33, 14, 15]
@@ -127,8 +128,10 @@ def test_a_delete_from_a_page_older_than_an_edit_is_refused(client, five_rounds)
 
 def test_a_change_that_names_no_round_is_a_bad_request(client, five_rounds):
     for data in ({"action": "delete", "number": "2"}, {"action": "delete", "round": "x"}):
-        assert client.post(url(five_rounds), data).status_code == 400
-    assert client.post(url(five_rounds), {"action": "shuffle"}).status_code == 400
+        assert client.post(url("game", five_rounds.edit_token), data).status_code == 400
+    assert (
+        client.post(url("game", five_rounds.edit_token), {"action": "shuffle"}).status_code == 400
+    )
     assert boris_hands(five_rounds) == [11, 12, 13, 14, 15]
 
 
@@ -173,7 +176,7 @@ def test_a_restored_game_is_news_to_every_phone(client, five_rounds):
     older = backup.backup_document(five_rounds)
     five_rounds.record_round(RoundEntry(hands=(Hand(), Hand(value=6), Hand(value=2)), winner=0))
     seen = five_rounds.version  # what a phone's page holds
-    poll = url(five_rounds, f"poll?v={seen}")
+    poll = url("poll", five_rounds.edit_token) + f"?v={seen}"
     assert client.get(poll).status_code == 204
 
     five_rounds.delete()  # the database lost it; the backup from before round 6 comes back
@@ -193,11 +196,14 @@ def test_undo_cannot_make_a_501st_round(client, five_rounds):
     Round.objects.bulk_create(
         Round(game=five_rounds, number=number, winner_seat=0) for number in range(6, 501)
     )
-    client.post(url(five_rounds), delete_post(five_rounds, 1))
-    assert client.post(url(five_rounds), round_post(0, {1: 7, 2: 7})).status_code == 303
+    client.post(url("game", five_rounds.edit_token), delete_post(five_rounds, 1))
+    assert (
+        client.post(url("game", five_rounds.edit_token), round_post(0, {1: 7, 2: 7})).status_code
+        == 303
+    )
     deletion = five_rounds.events.filter(kind="deleted").get()
     # Its place is taken: only as an extra round, the 501st, which is refused.
-    history = f"/g/{five_rounds.edit_token}/history/"
+    history = url("history", five_rounds.edit_token)
     data = {"action": "restore", "event": str(deletion.pk), "as_round": "501"}
     response = client.post(history, data)
     assert response.status_code == 409
@@ -210,17 +216,19 @@ def test_undo_cannot_make_a_501st_round(client, five_rounds):
 
 def test_a_rematch_tapped_on_two_phones_is_one_next_game(client, every_kind_game):
     old_version = every_kind_game.version
-    first = client.post(url(every_kind_game), {"action": "rematch"})
-    second = client.post(url(every_kind_game), {"action": "rematch"}, headers=HTMX)
+    first = client.post(url("game", every_kind_game.edit_token), {"action": "rematch"})
+    second = client.post(
+        url("game", every_kind_game.edit_token), {"action": "rematch"}, headers=HTMX
+    )
     next_game = Game.objects.exclude(pk=every_kind_game.pk).get()
-    assert first["Location"] == url(next_game)
-    assert second["HX-Redirect"] == url(next_game)
+    assert first["Location"] == url("game", next_game.edit_token)
+    assert second["HX-Redirect"] == url("game", next_game.edit_token)
 
     # The players' page offers the way to it; a watcher's page that was on the game goes
     # there by its next poll, by the watch-only link (tests/test_following.py for more).
-    html = client.get(url(every_kind_game)).content.decode()
-    assert f'href="{url(next_game)}"' in html and 'value="rematch"' not in html
-    poll = f"/v/{every_kind_game.view_token}/poll?v={old_version}"
+    html = client.get(url("game", every_kind_game.edit_token)).content.decode()
+    assert f'href="{url("game", next_game.edit_token)}"' in html and 'value="rematch"' not in html
+    poll = url("view_poll", every_kind_game.view_token) + f"?v={old_version}"
     watched = client.get(poll, headers=HTMX)
     assert watched["HX-Redirect"] == f"/v/{next_game.view_token}/"
     assert next_game.edit_token not in watched.content.decode()
@@ -236,14 +244,14 @@ def test_a_name_is_cleaned_and_isolated_wherever_it_shows(client, db):
     game = Game.objects.get()
     assert response.status_code == 303
     assert game.names == ["Ana", "\u05e9\u05e8\u05d4", "Boris"]
-    client.post(url(game), round_post(0, {1: 5, 2: 6}))
-    for page in (url(game), url(game, "history/"), "/"):
+    client.post(url("game", game.edit_token), round_post(0, {1: 5, 2: 6}))
+    for page in (url("game", game.edit_token), url("history", game.edit_token), "/"):
         html = client.get(page).content.decode()
         assert "\u202e" not in html and "\u00ad" not in html
         assert "<bdi>\u05e9\u05e8\u05d4</bdi>" in html or (
             '<bdi class="name">\u05e9\u05e8\u05d4</bdi>' in html
         )
-    assert "Ana wins" not in read(client.get(url(game))).text
+    assert "Ana wins" not in read(client.get(url("game", game.edit_token))).text
 
 
 # 10. A view link's query string costs the server nothing more.
@@ -253,13 +261,15 @@ def test_a_query_string_does_not_make_another_cached_page(client, five_rounds):
     cache.clear()
     with mock.patch.object(cache, "set", wraps=cache.set) as stored:
         for number in range(20):
-            assert client.get(f"/v/{five_rounds.view_token}/?x={number}").status_code == 200
+            assert (
+                client.get(url("view", five_rounds.view_token) + f"?x={number}").status_code == 200
+            )
     pages = [call for call in stored.call_args_list if call.args[0].startswith("game-page:")]
     assert len(pages) <= 1
 
 
 def test_a_game_under_way_offers_no_rematch(client, five_rounds):
-    response = client.post(url(five_rounds), {"action": "rematch"})
+    response = client.post(url("game", five_rounds.edit_token), {"action": "rematch"})
     assert response.status_code == 409
     assert "Only a finished game has a rematch" in read(response).text
     assert Game.objects.count() == 1

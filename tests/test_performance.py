@@ -21,8 +21,9 @@ from scoring.forms import RoundForm
 from scoring.models import Game
 from scoring.scoreboard import Scoreboard
 from scoring.templatetags.rami import card, hand_cards
+from scripts.long_games import six_player_document
 from tests.conftest import round_post
-from tests.long_games import six_player_document
+from tests.links import url
 from tests.pages import read
 
 pytestmark = pytest.mark.django_db
@@ -95,7 +96,7 @@ def test_saving_and_previewing_a_round_never_read_every_round(
     client, rounds, django_assert_max_num_queries
 ):
     game = six_player_game(rounds)
-    page = f"/g/{game.edit_token}/"
+    page = url("game", game.edit_token)
     with django_assert_max_num_queries(3):
         preview = client.post(page, {**save_data(), "action": "preview"}, headers=HTMX)
     assert preview.status_code == 200
@@ -120,12 +121,12 @@ def linked_static_files(html: str) -> list[str]:
     urls = [element.get("href") or element.get("src") for element in linked]
     assert urls, "the page links no stylesheet or script"
     prefix = "/" + settings.STATIC_URL.lstrip("/")
-    return [url.removeprefix(prefix) for url in urls]
+    return [address.removeprefix(prefix) for address in urls]
 
 
 def test_the_first_visit_of_the_game_page_weighs_at_most_60_kb_gzipped(client):
     game = six_player_game(60)
-    html = client.get(f"/g/{game.edit_token}/").content
+    html = client.get(url("game", game.edit_token)).content
     names = linked_static_files(html.decode())
     assert any(name.endswith(".css") for name in names)
     assert any("htmx" in name for name in names)
@@ -138,7 +139,7 @@ def test_the_first_visit_of_the_game_page_weighs_at_most_60_kb_gzipped(client):
 
 def test_pages_are_sent_gzipped(client):
     game = six_player_game(10)
-    response = client.get(f"/g/{game.edit_token}/", headers={"Accept-Encoding": "gzip"})
+    response = client.get(url("game", game.edit_token), headers={"Accept-Encoding": "gzip"})
     assert response["Content-Encoding"] == "gzip"
     assert b'class="round-table"' in gzip.decompress(response.content)
 

@@ -17,6 +17,7 @@ from django.db import connection
 from scoring.models import Game
 from scoring.rules import Hand, RoundEntry
 from tests.conftest import round_post, round_rows, totals
+from tests.links import url
 from tests.pages import read
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -26,7 +27,7 @@ HTMX = {"HX-Request": "true"}
 
 def poll(client, game: Game, version: int):
     return client.get(
-        f"/g/{game.edit_token}/poll", {"v": str(version), "shown": "playing"}, headers=HTMX
+        url("poll", game.edit_token), {"v": str(version), "shown": "playing"}, headers=HTMX
     )
 
 
@@ -50,7 +51,7 @@ def test_a_save_between_the_reads_of_a_poll_is_in_the_next_one_and_never_half_in
     client, monkeypatch
 ):
     game = Game.start(["Ana", "Boris", "Cyril"])
-    page = f"/g/{game.edit_token}/"
+    page = url("game", game.edit_token)
     for boris in range(10):
         client.post(page, round_post(0, {1: 2 + boris, 2: 3}))
     seen = Game.objects.get(pk=game.pk).version

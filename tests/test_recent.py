@@ -6,6 +6,7 @@ from django.utils.formats import date_format
 from scoring import recent
 from scoring.models import Game
 from tests.conftest import round_post
+from tests.links import url
 from tests.pages import read
 
 pytestmark = pytest.mark.django_db
@@ -24,8 +25,8 @@ def started(game: Game) -> str:
 def test_games_opened_are_listed_newest_first_with_players_and_status(
     client, four_players, every_kind_game
 ):
-    client.get(f"/g/{four_players.edit_token}/")
-    client.get(f"/v/{every_kind_game.view_token}/")
+    client.get(url("game", four_players.edit_token))
+    client.get(url("view", every_kind_game.view_token))
     html = client.get("/").content.decode()
     assert "Ana, Boris, Cyril, Dana" in read(html).texts(".recent-names")
     first, second = (
@@ -45,9 +46,9 @@ def test_two_games_of_the_same_players_are_told_apart_by_rounds_winner_and_start
     client, every_kind_game
 ):
     rematch = Game.start(every_kind_game.names, first_dealer=1)
-    client.post(f"/g/{rematch.edit_token}/", round_post(0, {1: 5, 2: 6, 3: 7}))
-    client.get(f"/g/{every_kind_game.edit_token}/")
-    client.get(f"/g/{rematch.edit_token}/")
+    client.post(url("game", rematch.edit_token), round_post(0, {1: 5, 2: 6, 3: 7}))
+    client.get(url("game", every_kind_game.edit_token))
+    client.get(url("game", rematch.edit_token))
     html = client.get("/").content.decode()
     names = read(html).select(".recent-names")
     assert [each.text for each in names] == ["Ana, Boris, Cyril, Dana"] * 2
@@ -62,11 +63,11 @@ def test_two_games_of_the_same_players_are_told_apart_by_rounds_winner_and_start
 
 
 def test_a_game_can_be_removed_from_the_list_and_stays(client, four_players):
-    client.get(f"/g/{four_players.edit_token}/")
+    client.get(url("game", four_players.edit_token))
     response = client.post("/", {"action": "forget", "token": four_players.edit_token})
     assert response.status_code == 303
     assert four_players.edit_token not in client.get("/").content.decode()
-    assert client.get(f"/g/{four_players.edit_token}/").status_code == 200
+    assert client.get(url("game", four_players.edit_token)).status_code == 200
 
 
 def test_the_list_cannot_be_forged(client, four_players):
@@ -75,8 +76,8 @@ def test_the_list_cannot_be_forged(client, four_players):
 
 
 def test_an_edit_link_is_kept_over_a_view_link(client, four_players):
-    client.get(f"/g/{four_players.edit_token}/")
-    client.get(f"/v/{four_players.view_token}/")
+    client.get(url("game", four_players.edit_token))
+    client.get(url("view", four_players.view_token))
     html = client.get("/").content.decode()
     assert f"/g/{four_players.edit_token}/" in html
     assert "watch only" not in html
@@ -85,7 +86,7 @@ def test_an_edit_link_is_kept_over_a_view_link(client, four_players):
 def test_the_start_page_lists_recent_games_in_a_fixed_number_of_queries(
     client, four_players, every_kind_game, django_assert_max_num_queries
 ):
-    client.get(f"/g/{four_players.edit_token}/")
-    client.get(f"/g/{every_kind_game.edit_token}/")
+    client.get(url("game", four_players.edit_token))
+    client.get(url("game", every_kind_game.edit_token))
     with django_assert_max_num_queries(4):
         assert client.get("/").status_code == 200

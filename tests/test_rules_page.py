@@ -5,6 +5,7 @@ import pytest
 from scoring import counting, rules
 from scoring.models import Game, Hand
 from tests.conftest import round_post
+from tests.links import url
 from tests.pages import Element, read
 
 pytestmark = pytest.mark.django_db
@@ -183,7 +184,7 @@ def test_what_the_help_page_says_of_a_hand_rummy_is_what_the_form_does(client, d
     """No "Not opened yet" box ticked, no cards: a hand rummy is saved, every opponent counted
     as never opened (200 each by the seeds)."""
     game = Game.start(["Ana", "Boris", "Cyril"])
-    response = client.post(f"/g/{game.edit_token}/", round_post(0, hand_rummy="on"))
+    response = client.post(url("game", game.edit_token), round_post(0, hand_rummy="on"))
     assert response.status_code == 303
     assert game.totals() == [0, 200, 200]
     assert not Hand.objects.filter(round__game=game, opened=True).exclude(player__seat=0).exists()

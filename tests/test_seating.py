@@ -10,6 +10,7 @@ from scoring.exchange import ExchangeError
 from scoring.models import Game, GameEvent, Seating, Status, Table, rematch
 from scoring.rules import Hand, RoundEntry, RulesError
 from tests.conftest import delete_post, history_change, round_post
+from tests.links import url
 from tests.pages import read
 
 pytestmark = pytest.mark.django_db
@@ -36,7 +37,7 @@ def now(game: Game) -> Seating:
 
 
 @pytest.fixture
-def game(db) -> Game:
+def four_rounds(db) -> Game:
     """Ana, Boris, Cyril, Dana, four rounds played: dealt by Ana, Boris, Cyril, Dana."""
     game = Game.start(NAMES)
     play(game, 4)
@@ -46,75 +47,77 @@ def game(db) -> Game:
 # The model
 
 
-def test_before_any_change_the_deal_moves_one_seat_a_round(game):
-    assert dealers(game, range(1, 9)) == ["Ana", "Boris", "Cyril", "Dana"] * 2
-    assert now(game) == Seating(0, (0, 1, 2, 3))
+def test_before_any_change_the_deal_moves_one_seat_a_round(four_rounds):
+    assert dealers(four_rounds, range(1, 9)) == ["Ana", "Boris", "Cyril", "Dana"] * 2
+    assert now(four_rounds) == Seating(0, (0, 1, 2, 3))
 
 
-def test_a_new_dealer_deals_the_next_round_and_the_deal_follows_on(game):
-    assert game.change_seating(2, [0, 1, 2, 3], seen=Seating(0, (0, 1, 2, 3)), phone="p")
+def test_a_new_dealer_deals_the_next_round_and_the_deal_follows_on(four_rounds):
+    assert four_rounds.change_seating(2, [0, 1, 2, 3], seen=Seating(0, (0, 1, 2, 3)), phone="p")
     # Rounds 1-4 keep their dealers; Cyril deals round 5, then Dana, Ana, Boris, Cyril.
-    assert dealers(game, range(1, 10)) == [
+    assert dealers(four_rounds, range(1, 10)) == [
         *["Ana", "Boris", "Cyril", "Dana"],
         *["Cyril", "Dana", "Ana", "Boris", "Cyril"],
     ]
-    assert game.seating == [{"from": 5, "dealer": 2, "order": [0, 1, 2, 3]}]
-    play(game, 2)
-    assert dealers(game, range(1, 8)) == [
+    assert four_rounds.seating == [{"from": 5, "dealer": 2, "order": [0, 1, 2, 3]}]
+    play(four_rounds, 2)
+    assert dealers(four_rounds, range(1, 8)) == [
         *["Ana", "Boris", "Cyril", "Dana"],
         *["Cyril", "Dana", "Ana"],
     ]
 
 
-def test_a_new_order_moves_the_deal_along_it(game):
+def test_a_new_order_moves_the_deal_along_it(four_rounds):
     # Cyril and Boris swapped places after the break: Ana, Cyril, Boris, Dana round the table.
-    assert game.change_seating(0, [0, 2, 1, 3], seen=now(game))
-    play(game, 3)
-    assert dealers(game, range(1, 10)) == [
+    assert four_rounds.change_seating(0, [0, 2, 1, 3], seen=now(four_rounds))
+    play(four_rounds, 3)
+    assert dealers(four_rounds, range(1, 10)) == [
         *["Ana", "Boris", "Cyril", "Dana"],
         *["Ana", "Cyril", "Boris", "Dana", "Ana"],
     ]
     # The seats keep their players: hands and totals are by seat as before.
-    assert Game.objects.get(pk=game.pk).names == NAMES
+    assert Game.objects.get(pk=four_rounds.pk).names == NAMES
 
 
-def test_a_second_change_later_keeps_the_first_for_its_rounds(game):
-    game.change_seating(2, [0, 1, 2, 3], seen=now(game))
-    play(game, 2)  # Cyril, Dana
-    game.change_seating(1, [3, 2, 1, 0], seen=now(game))
-    play(game, 2)
-    assert dealers(game, range(1, 11)) == [
+def test_a_second_change_later_keeps_the_first_for_its_rounds(four_rounds):
+    four_rounds.change_seating(2, [0, 1, 2, 3], seen=now(four_rounds))
+    play(four_rounds, 2)  # Cyril, Dana
+    four_rounds.change_seating(1, [3, 2, 1, 0], seen=now(four_rounds))
+    play(four_rounds, 2)
+    assert dealers(four_rounds, range(1, 11)) == [
         *["Ana", "Boris", "Cyril", "Dana"],
         *["Cyril", "Dana"],
         *["Boris", "Ana", "Dana", "Cyril"],
     ]
-    assert [change["from"] for change in Game.objects.get(pk=game.pk).seating] == [5, 7]
+    assert [change["from"] for change in Game.objects.get(pk=four_rounds.pk).seating] == [5, 7]
 
 
-def test_a_change_at_the_same_round_replaces_the_one_there(game):
-    game.change_seating(2, [0, 1, 2, 3], seen=now(game))
-    game.change_seating(3, [0, 2, 1, 3], seen=now(game))
-    assert Game.objects.get(pk=game.pk).seating == [{"from": 5, "dealer": 3, "order": [0, 2, 1, 3]}]
-    assert dealers(game, range(5, 8)) == ["Dana", "Ana", "Cyril"]
+def test_a_change_at_the_same_round_replaces_the_one_there(four_rounds):
+    four_rounds.change_seating(2, [0, 1, 2, 3], seen=now(four_rounds))
+    four_rounds.change_seating(3, [0, 2, 1, 3], seen=now(four_rounds))
+    assert Game.objects.get(pk=four_rounds.pk).seating == [
+        {"from": 5, "dealer": 3, "order": [0, 2, 1, 3]}
+    ]
+    assert dealers(four_rounds, range(5, 8)) == ["Dana", "Ana", "Cyril"]
 
 
-def test_sent_twice_changes_once_not_even_the_version(game):
-    seen = now(game)
-    assert game.change_seating(2, [0, 2, 1, 3], seen=seen, phone="p")
-    version = Game.objects.get(pk=game.pk).version
+def test_sent_twice_changes_once_not_even_the_version(four_rounds):
+    seen = now(four_rounds)
+    assert four_rounds.change_seating(2, [0, 2, 1, 3], seen=seen, phone="p")
+    version = Game.objects.get(pk=four_rounds.pk).version
     # The same form again: what it asks for is so already, its page now old.
-    assert not game.change_seating(2, [0, 2, 1, 3], seen=seen, phone="p")
+    assert not four_rounds.change_seating(2, [0, 2, 1, 3], seen=seen, phone="p")
     # The same order written from another seat is the same order round the table.
-    assert not game.change_seating(2, [2, 1, 3, 0], seen=seen, phone="p")
-    assert Game.objects.get(pk=game.pk).version == version
-    assert game.events.filter(kind=GameEvent.Kind.SEATED).count() == 1
+    assert not four_rounds.change_seating(2, [2, 1, 3, 0], seen=seen, phone="p")
+    assert Game.objects.get(pk=four_rounds.pk).version == version
+    assert four_rounds.events.filter(kind=GameEvent.Kind.SEATED).count() == 1
 
 
-def test_the_same_dealer_and_order_as_now_changes_nothing(game):
-    version = game.version
-    assert not game.change_seating(0, [0, 1, 2, 3], seen=now(game))
-    assert Game.objects.get(pk=game.pk).version == version
-    assert not game.events.filter(kind=GameEvent.Kind.SEATED).exists()
+def test_the_same_dealer_and_order_as_now_changes_nothing(four_rounds):
+    version = four_rounds.version
+    assert not four_rounds.change_seating(0, [0, 1, 2, 3], seen=now(four_rounds))
+    assert Game.objects.get(pk=four_rounds.pk).version == version
+    assert not four_rounds.events.filter(kind=GameEvent.Kind.SEATED).exists()
 
 
 @pytest.mark.parametrize(
@@ -139,15 +142,15 @@ def test_the_same_dealer_and_order_as_now_changes_nothing(game):
     ],
 )
 def test_an_order_that_drops_or_repeats_a_player_is_refused(
-    game, dealer, order, code, player, message
+    four_rounds, dealer, order, code, player, message
 ):
-    version = game.version
+    version = four_rounds.version
     with pytest.raises(RulesError) as refused:
-        game.change_seating(dealer, order, seen=now(game))
+        four_rounds.change_seating(dealer, order, seen=now(four_rounds))
     assert (refused.value.code, refused.value.player) == (code, player)
     assert errors.english(refused.value, NAMES) == message
-    assert Game.objects.get(pk=game.pk).version == version
-    assert Game.objects.get(pk=game.pk).seating == []
+    assert Game.objects.get(pk=four_rounds.pk).version == version
+    assert Game.objects.get(pk=four_rounds.pk).seating == []
 
 
 def test_a_finished_game_is_refused(every_kind_game):
@@ -156,33 +159,33 @@ def test_a_finished_game_is_refused(every_kind_game):
     assert refused.value.code == "game_finished"
 
 
-def test_a_page_older_than_another_phones_change_is_refused(game):
-    seen = now(game)
-    game.change_seating(2, [0, 1, 2, 3], seen=seen, phone="other")
-    version = Game.objects.get(pk=game.pk).version
+def test_a_page_older_than_another_phones_change_is_refused(four_rounds):
+    seen = now(four_rounds)
+    four_rounds.change_seating(2, [0, 1, 2, 3], seen=seen, phone="other")
+    version = Game.objects.get(pk=four_rounds.pk).version
     with pytest.raises(RulesError) as refused:
-        game.change_seating(1, [0, 2, 1, 3], seen=seen, phone="mine")
+        four_rounds.change_seating(1, [0, 2, 1, 3], seen=seen, phone="mine")
     assert refused.value.code == "seating_changed"
-    assert Game.objects.get(pk=game.pk).version == version
-    assert dealers(game, range(5, 6)) == ["Cyril"]
+    assert Game.objects.get(pk=four_rounds.pk).version == version
+    assert dealers(four_rounds, range(5, 6)) == ["Cyril"]
 
 
-def test_a_page_older_than_a_round_saved_elsewhere_is_refused(game):
-    seen = now(game)  # Ana deals round 5
-    play(game)  # saved on another phone: Boris deals round 6
+def test_a_page_older_than_a_round_saved_elsewhere_is_refused(four_rounds):
+    seen = now(four_rounds)  # Ana deals round 5
+    play(four_rounds)  # saved on another phone: Boris deals round 6
     with pytest.raises(RulesError) as refused:
-        game.change_seating(3, [0, 1, 2, 3], seen=seen)
+        four_rounds.change_seating(3, [0, 1, 2, 3], seen=seen)
     assert refused.value.code == "seating_changed"
 
 
-def test_the_change_is_in_the_history_and_the_other_phones_redraw(game):
-    seen_version = str(Game.objects.get(pk=game.pk).version)
-    game.change_seating(2, [0, 2, 1, 3], seen=now(game), phone="p")
-    event = game.events.get(kind=GameEvent.Kind.SEATED)
+def test_the_change_is_in_the_history_and_the_other_phones_redraw(four_rounds):
+    seen_version = str(Game.objects.get(pk=four_rounds.pk).version)
+    four_rounds.change_seating(2, [0, 2, 1, 3], seen=now(four_rounds), phone="p")
+    event = four_rounds.events.get(kind=GameEvent.Kind.SEATED)
     assert (event.number, event.phone) == (5, "p")
     assert event.before == {"from": 5, "dealer": 0, "order": [0, 1, 2, 3]}
     assert event.after == {"from": 5, "dealer": 2, "order": [0, 2, 1, 3]}
-    fresh = Game.objects.get(pk=game.pk)
+    fresh = Game.objects.get(pk=four_rounds.pk)
     assert fresh.changes_since(seen_version).what == "everything"
     # Not a change to the rounds: nothing to undo, and the latest round change is still round 4.
     assert fresh.latest_round_change().number == 4
@@ -190,47 +193,51 @@ def test_the_change_is_in_the_history_and_the_other_phones_redraw(game):
         fresh.undo(event, "p")
 
 
-def test_an_undo_of_a_round_is_not_overtaken_by_a_seating_change(game):
-    game.record_round(
+def test_an_undo_of_a_round_is_not_overtaken_by_a_seating_change(four_rounds):
+    four_rounds.record_round(
         RoundEntry(hands=(Hand(), Hand(value=2), Hand(value=2), Hand(value=2)), winner=0), phone="p"
     )
-    game.change_seating(2, [0, 1, 2, 3], seen=now(game), phone="p")
-    added = game.events.filter(kind=GameEvent.Kind.ADDED).first()
-    game.undo(added, "p")
+    four_rounds.change_seating(2, [0, 1, 2, 3], seen=now(four_rounds), phone="p")
+    added = four_rounds.events.filter(kind=GameEvent.Kind.ADDED).first()
+    four_rounds.undo(added, "p")
     # Round 5 gone: the change, from round 6, is kept for when the game gets there.
-    assert Game.objects.get(pk=game.pk).rounds.count() == 4
-    assert dealers(game, range(5, 7)) == ["Ana", "Cyril"]
+    assert Game.objects.get(pk=four_rounds.pk).rounds.count() == 4
+    assert dealers(four_rounds, range(5, 7)) == ["Ana", "Cyril"]
 
 
-def test_after_the_last_round_is_deleted_and_entered_again(game):
-    game.change_seating(2, [0, 2, 1, 3], seen=now(game))
-    play(game, 2)  # rounds 5 and 6: Cyril, Boris
-    last = game.rounds.get(number=6)
-    game.delete_round(last)
+def test_after_the_last_round_is_deleted_and_entered_again(four_rounds):
+    four_rounds.change_seating(2, [0, 2, 1, 3], seen=now(four_rounds))
+    play(four_rounds, 2)  # rounds 5 and 6: Cyril, Boris
+    last = four_rounds.rounds.get(number=6)
+    four_rounds.delete_round(last)
     # Round 6 is dealt by Boris again when entered again; the finished rounds keep theirs.
-    assert dealers(game, range(1, 7)) == ["Ana", "Boris", "Cyril", "Dana", "Cyril", "Boris"]
-    play(game)
-    assert dealers(game, range(1, 8)) == [
+    assert dealers(four_rounds, range(1, 7)) == ["Ana", "Boris", "Cyril", "Dana", "Cyril", "Boris"]
+    play(four_rounds)
+    assert dealers(four_rounds, range(1, 8)) == [
         *["Ana", "Boris", "Cyril", "Dana"],
         *["Cyril", "Boris", "Dana"],
     ]
     # Back to round 5, and a new change from there drops the one from round 5 on.
     for number in (6, 5):
-        game.delete_round(game.rounds.get(number=number))
-    assert now(game) == Seating(2, (0, 2, 1, 3))
-    game.change_seating(1, [0, 1, 2, 3], seen=now(game))
-    assert Game.objects.get(pk=game.pk).seating == [{"from": 5, "dealer": 1, "order": [0, 1, 2, 3]}]
+        four_rounds.delete_round(four_rounds.rounds.get(number=number))
+    assert now(four_rounds) == Seating(2, (0, 2, 1, 3))
+    four_rounds.change_seating(1, [0, 1, 2, 3], seen=now(four_rounds))
+    assert Game.objects.get(pk=four_rounds.pk).seating == [
+        {"from": 5, "dealer": 1, "order": [0, 1, 2, 3]}
+    ]
 
 
-def test_a_change_from_a_round_since_deleted_is_dropped_by_the_next_change(game):
-    play(game, 2)  # rounds 5, 6
-    game.change_seating(3, [0, 1, 2, 3], seen=now(game))  # from round 7
-    game.delete_round(game.rounds.get(number=6))
-    game.delete_round(game.rounds.get(number=5))
+def test_a_change_from_a_round_since_deleted_is_dropped_by_the_next_change(four_rounds):
+    play(four_rounds, 2)  # rounds 5, 6
+    four_rounds.change_seating(3, [0, 1, 2, 3], seen=now(four_rounds))  # from round 7
+    four_rounds.delete_round(four_rounds.rounds.get(number=6))
+    four_rounds.delete_round(four_rounds.rounds.get(number=5))
     # Round 5 is next: before the change from round 7.
-    assert now(game) == Seating(0, (0, 1, 2, 3))
-    game.change_seating(1, [0, 1, 2, 3], seen=now(game))
-    assert Game.objects.get(pk=game.pk).seating == [{"from": 5, "dealer": 1, "order": [0, 1, 2, 3]}]
+    assert now(four_rounds) == Seating(0, (0, 1, 2, 3))
+    four_rounds.change_seating(1, [0, 1, 2, 3], seen=now(four_rounds))
+    assert Game.objects.get(pk=four_rounds.pk).seating == [
+        {"from": 5, "dealer": 1, "order": [0, 1, 2, 3]}
+    ]
 
 
 def finish(game: Game) -> None:
@@ -240,13 +247,13 @@ def finish(game: Game) -> None:
         game.record_round(RoundEntry(hands=hands, winner=0))
 
 
-def test_a_rematch_seats_the_players_in_the_order_the_deal_went_and_follows_on(game):
-    game.change_seating(2, [0, 2, 1, 3], seen=now(game))
-    finish(game)
-    game = Game.objects.get(pk=game.pk)
-    rounds = game.rounds.count()
-    next_dealer = game.names[game.dealer_for(rounds + 1, 4)]
-    rematch = game.rematch()
+def test_a_rematch_seats_the_players_in_the_order_the_deal_went_and_follows_on(four_rounds):
+    four_rounds.change_seating(2, [0, 2, 1, 3], seen=now(four_rounds))
+    finish(four_rounds)
+    four_rounds = Game.objects.get(pk=four_rounds.pk)
+    rounds = four_rounds.rounds.count()
+    next_dealer = four_rounds.names[four_rounds.dealer_for(rounds + 1, 4)]
+    rematch = four_rounds.rematch()
     assert rematch.names == ["Ana", "Cyril", "Boris", "Dana"]
     assert rematch.names[rematch.first_dealer] == next_dealer
     assert rematch.seating == []
@@ -275,16 +282,16 @@ def test_a_rematch_at_a_table_keeps_each_member_in_their_new_seat(thursday_table
     assert again.table_id == table.pk
 
 
-def test_a_backup_keeps_the_seating_and_so_the_dealers(game):
-    game.change_seating(2, [0, 2, 1, 3], seen=now(game))
-    play(game, 3)
-    game = Game.objects.get(pk=game.pk)
-    document = backup.backup_document(game)
+def test_a_backup_keeps_the_seating_and_so_the_dealers(four_rounds):
+    four_rounds.change_seating(2, [0, 2, 1, 3], seen=now(four_rounds))
+    play(four_rounds, 3)
+    four_rounds = Game.objects.get(pk=four_rounds.pk)
+    document = backup.backup_document(four_rounds)
     assert document["backup"]["seating"] == [{"from": 5, "dealer": 2, "order": [0, 2, 1, 3]}]
-    before = dealers(game, range(1, 10))
+    before = dealers(four_rounds, range(1, 10))
     Game.objects.all().delete()
     restored = backup.restore(document)
-    assert restored.seating == game.seating
+    assert restored.seating == four_rounds.seating
     assert dealers(restored, range(1, 10)) == before
     # The batch restore stores the same.
     Game.objects.all().delete()
@@ -292,8 +299,8 @@ def test_a_backup_keeps_the_seating_and_so_the_dealers(game):
     assert dealers(batched, range(1, 10)) == before
 
 
-def test_a_backup_without_seating_changes_writes_none(game):
-    assert "seating" not in backup.backup_document(game)["backup"]
+def test_a_backup_without_seating_changes_writes_none(four_rounds):
+    assert "seating" not in backup.backup_document(four_rounds)["backup"]
 
 
 @pytest.mark.parametrize(
@@ -311,8 +318,8 @@ def test_a_backup_without_seating_changes_writes_none(game):
         ],
     ],
 )
-def test_a_backup_with_bad_seating_is_refused_in_one_line(game, seating):
-    document = backup.backup_document(game)
+def test_a_backup_with_bad_seating_is_refused_in_one_line(four_rounds, seating):
+    document = backup.backup_document(four_rounds)
     document["backup"]["seating"] = seating
     Game.objects.all().delete()
     with pytest.raises(ExchangeError) as refused:
@@ -325,10 +332,6 @@ def test_a_backup_with_bad_seating_is_refused_in_one_line(game, seating):
 
 
 # The pages
-
-
-def url(game: Game) -> str:
-    return f"/g/{game.edit_token}/players/"
 
 
 def seating_post(order, dealer, seen: Seating | None = None) -> dict:
@@ -353,18 +356,20 @@ def chosen(answer) -> tuple[list[str], str]:
 def at_round_5(client) -> Game:
     game = Game.start(NAMES)
     for _ in range(4):
-        client.post(f"/g/{game.edit_token}/", round_post(0, {1: 2, 2: 3, 3: 4}))
+        client.post(url("game", game.edit_token), round_post(0, {1: 2, 2: 3, 3: 4}))
     return game
 
 
 def test_the_players_page_offers_the_seats_and_the_dealer_prefilled(client, at_round_5):
-    shown = read(client.get(url(at_round_5)))
+    shown = read(client.get(url("players", at_round_5.edit_token)))
     section = shown.one("section.seating")
     assert section.one("h2").text == "Seats and dealer"
     assert section.texts("label")[:5] == ["Seat 1", "Seat 2", "Seat 3", "Seat 4", "Deals next"]
     assert chosen(shown) == (NAMES, "Ana")
     form = section.one("form")
-    assert form.get("method") == "post" and form.get("action") == url(at_round_5)
+    assert form.get("method") == "post" and form.get("action") == url(
+        "players", at_round_5.edit_token
+    )
     assert form.one("input[name=action]").get("value") == "seating"
     assert form.one("input[name=seen_dealer]").get("value") == "0"
     assert form.one("input[name=seen_order]").get("value") == "0,1,2,3"
@@ -375,7 +380,9 @@ def test_the_players_page_offers_the_seats_and_the_dealer_prefilled(client, at_r
 
 def test_saving_goes_to_the_game_whose_heading_names_the_new_dealer(client, at_round_5):
     seen = Seating(0, (0, 1, 2, 3))
-    response = client.post(url(at_round_5), seating_post([0, 2, 1, 3], 2, seen))
+    response = client.post(
+        url("players", at_round_5.edit_token), seating_post([0, 2, 1, 3], 2, seen)
+    )
     assert response.status_code == 303
     assert response["Location"] == f"/g/{at_round_5.edit_token}/"
     page = read(client.get(response["Location"]))
@@ -388,18 +395,24 @@ def test_saving_goes_to_the_game_whose_heading_names_the_new_dealer(client, at_r
         "Ana dealt",
     ]
     # The page shows the change, ready for another.
-    assert chosen(client.get(url(at_round_5))) == (["Ana", "Cyril", "Boris", "Dana"], "Cyril")
-    client.post(f"/g/{at_round_5.edit_token}/", round_post(0, {1: 2, 2: 3, 3: 4}))
-    page = read(client.get(f"/g/{at_round_5.edit_token}/"))
+    assert chosen(client.get(url("players", at_round_5.edit_token))) == (
+        ["Ana", "Cyril", "Boris", "Dana"],
+        "Cyril",
+    )
+    client.post(url("game", at_round_5.edit_token), round_post(0, {1: 2, 2: 3, 3: 4}))
+    page = read(client.get(url("game", at_round_5.edit_token)))
     assert page.one("#entry-title").text == "Round 6 · Boris deals"
     assert page.texts("tr[id^=round-] .dealt")[0] == "Cyril dealt"
 
 
 def test_the_history_page_says_the_change_in_words(client, at_round_5):
-    client.post(url(at_round_5), seating_post([0, 2, 1, 3], 2, Seating(0, (0, 1, 2, 3))))
+    client.post(
+        url("players", at_round_5.edit_token),
+        seating_post([0, 2, 1, 3], 2, Seating(0, (0, 1, 2, 3))),
+    )
     # A later rename: the history names the players as they were called then.
     client.post(
-        url(at_round_5),
+        url("players", at_round_5.edit_token),
         {
             **{
                 f"name_{seat}": name
@@ -408,7 +421,7 @@ def test_the_history_page_says_the_change_in_words(client, at_round_5):
             **{f"seen_{seat}": name for seat, name in enumerate(NAMES)},
         },
     )
-    answer = client.get(f"/g/{at_round_5.edit_token}/history/")
+    answer = client.get(url("history", at_round_5.edit_token))
     assert answer.status_code == 200
     change = history_change(answer, "Seats and dealer changed · from round 5")
     assert change.one("p.seating").text == "Ana, Cyril, Boris, Dana; Cyril deals"
@@ -431,7 +444,9 @@ def test_the_history_page_says_the_change_in_words(client, at_round_5):
 def test_a_bad_choice_is_refused_next_to_it_and_kept(
     client, at_round_5, order, dealer, field, message
 ):
-    response = client.post(url(at_round_5), seating_post(order, dealer, Seating(0, (0, 1, 2, 3))))
+    response = client.post(
+        url("players", at_round_5.edit_token), seating_post(order, dealer, Seating(0, (0, 1, 2, 3)))
+    )
     assert response.status_code == 200
     shown = read(response)
     select = shown.one(f"form.seating-form select[name={field}]")
@@ -444,8 +459,10 @@ def test_a_bad_choice_is_refused_next_to_it_and_kept(
 
 def test_a_page_older_than_another_phones_change_is_refused_with_409(client, at_round_5):
     seen = Seating(0, (0, 1, 2, 3))
-    client.post(url(at_round_5), seating_post([0, 1, 2, 3], 3, seen))
-    response = client.post(url(at_round_5), seating_post([0, 2, 1, 3], 1, seen))
+    client.post(url("players", at_round_5.edit_token), seating_post([0, 1, 2, 3], 3, seen))
+    response = client.post(
+        url("players", at_round_5.edit_token), seating_post([0, 2, 1, 3], 1, seen)
+    )
     assert response.status_code == 409
     shown = read(response)
     assert shown.one(".banner.conflict").text == (
@@ -462,15 +479,17 @@ def test_a_page_older_than_another_phones_change_is_refused_with_409(client, at_
 
 def test_sent_twice_from_the_page_changes_once(client, at_round_5):
     data = seating_post([0, 2, 1, 3], 2, Seating(0, (0, 1, 2, 3)))
-    assert client.post(url(at_round_5), data).status_code == 303
-    assert client.post(url(at_round_5), data).status_code == 303
+    assert client.post(url("players", at_round_5.edit_token), data).status_code == 303
+    assert client.post(url("players", at_round_5.edit_token), data).status_code == 303
     assert at_round_5.events.filter(kind=GameEvent.Kind.SEATED).count() == 1
 
 
 def test_a_finished_game_offers_no_seats(client, every_kind_game):
-    shown = read(client.get(url(every_kind_game)))
+    shown = read(client.get(url("players", every_kind_game.edit_token)))
     assert not shown.select("section.seating")
-    response = client.post(url(every_kind_game), seating_post([0, 1, 2, 3], 1))
+    response = client.post(
+        url("players", every_kind_game.edit_token), seating_post([0, 1, 2, 3], 1)
+    )
     assert response.status_code == 409
     assert read(response).one(".banner.conflict").text == (
         "The game is over: start a rematch to play on."
@@ -479,18 +498,23 @@ def test_a_finished_game_offers_no_seats(client, every_kind_game):
 
 def test_a_game_at_a_table_changes_the_same_way(client, thursday_table):
     game = Table.objects.get(pk=thursday_table.pk).new_game(NAMES, first_dealer=1)
-    response = client.post(url(game), seating_post([3, 2, 1, 0], 0, Seating(1, (0, 1, 2, 3))))
+    response = client.post(
+        url("players", game.edit_token), seating_post([3, 2, 1, 0], 0, Seating(1, (0, 1, 2, 3)))
+    )
     assert response.status_code == 303
-    assert read(client.get(f"/g/{game.edit_token}/")).one("#entry-title").text == (
+    assert read(client.get(url("game", game.edit_token))).one("#entry-title").text == (
         "Round 1 · Ana deals"
     )
 
 
 def test_deleting_the_last_round_gives_it_back_its_dealer(client, at_round_5):
-    client.post(url(at_round_5), seating_post([0, 1, 2, 3], 3, Seating(0, (0, 1, 2, 3))))
-    client.post(f"/g/{at_round_5.edit_token}/", round_post(0, {1: 2, 2: 3, 3: 4}))
-    client.post(f"/g/{at_round_5.edit_token}/", delete_post(at_round_5, 5))
-    page = read(client.get(f"/g/{at_round_5.edit_token}/"))
+    client.post(
+        url("players", at_round_5.edit_token),
+        seating_post([0, 1, 2, 3], 3, Seating(0, (0, 1, 2, 3))),
+    )
+    client.post(url("game", at_round_5.edit_token), round_post(0, {1: 2, 2: 3, 3: 4}))
+    client.post(url("game", at_round_5.edit_token), delete_post(at_round_5, 5))
+    page = read(client.get(url("game", at_round_5.edit_token)))
     assert page.one("#entry-title").text == "Round 5 · Dana deals"
 
 
@@ -501,5 +525,7 @@ def test_the_section_and_its_messages_are_translated(client, at_round_5, languag
             error = RulesError(code, 1, missing=2)
             assert errors.rules_error_message(error, NAMES) != errors.english(error, NAMES)
     client.cookies["django_language"] = language
-    shown = read(client.get(url(at_round_5), headers={"Accept-Language": language}))
+    shown = read(
+        client.get(url("players", at_round_5.edit_token), headers={"Accept-Language": language})
+    )
     assert shown.one("section.seating h2").text != "Seats and dealer"

@@ -15,7 +15,8 @@ import time
 import pytest
 from django.conf import settings
 
-from tests.test_two_servers import free_port, production_environment
+from scripts.throwaway_site import free_port
+from tests.test_two_servers import production_environment
 from tests.test_worker_kill import HOST, start_serve, wait_until_healthy
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
@@ -29,7 +30,7 @@ def test_a_new_phone_is_answered_while_1200_others_keep_their_connections_open(t
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft < KEPT_OPEN + 200:
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, KEPT_OPEN + 1000), hard))
-    port = free_port(set())
+    port = free_port()
     log = tmp_path / "serve.log"
     serve = start_serve(port, production_environment(), log)
     phones: list[socket.socket] = []

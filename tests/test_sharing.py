@@ -15,6 +15,7 @@ from scoring import sharing
 from scoring.exchange import export_game
 from scoring.models import Game
 from tests.conftest import round_post, totals
+from tests.links import url
 from tests.pages import read
 
 pytestmark = pytest.mark.django_db
@@ -44,7 +45,9 @@ def qr_codes(html: str) -> list[str]:
 
 
 def test_both_links_and_their_qr_codes_are_on_the_game_page(client, four_players):
-    html = client.get(f"/g/{four_players.edit_token}/", HTTP_HOST="rami.example").content.decode()
+    html = client.get(
+        url("game", four_players.edit_token), HTTP_HOST="rami.example"
+    ).content.decode()
     edit = f"http://rami.example/g/{four_players.edit_token}/"
     view = f"http://rami.example/v/{four_players.view_token}/"
     assert f'value="{edit}"' in html and f'value="{view}"' in html
@@ -55,14 +58,18 @@ def test_links_opened_as_localhost_use_the_machines_network_address(
     client, four_players, monkeypatch
 ):
     monkeypatch.setattr(sharing, "_lan_address", lambda: "192.0.2.7")
-    html = client.get(f"/g/{four_players.edit_token}/", HTTP_HOST="localhost:8000").content.decode()
+    html = client.get(
+        url("game", four_players.edit_token), HTTP_HOST="localhost:8000"
+    ).content.decode()
     assert f"http://192.0.2.7:8000/v/{four_players.view_token}/" in qr_codes(html)
     assert "http://localhost" not in html
 
 
 def test_rami_public_url_wins(client, four_players, settings):
     settings.RAMI_PUBLIC_URL = "https://rami.example.org/"
-    html = client.get(f"/g/{four_players.edit_token}/", HTTP_HOST="127.0.0.1:8000").content.decode()
+    html = client.get(
+        url("game", four_players.edit_token), HTTP_HOST="127.0.0.1:8000"
+    ).content.decode()
     assert qr_codes(html) == [
         f"https://rami.example.org/g/{four_players.edit_token}/",
         f"https://rami.example.org/v/{four_players.view_token}/",
@@ -70,7 +77,7 @@ def test_rami_public_url_wins(client, four_players, settings):
 
 
 def test_the_view_page_shows_the_scoreboard_and_only_the_view_link(client, every_kind_game):
-    response = client.get(f"/v/{every_kind_game.view_token}/")
+    response = client.get(url("view", every_kind_game.view_token))
     html = response.content.decode()
     shown = read(html)
     assert response.status_code == 200
@@ -87,20 +94,23 @@ def test_the_view_link_cannot_change_anything(client, every_kind_game):
     before = export_game(every_kind_game)
     # The view link's own URLs take no change.
     for path in (
-        f"/v/{view}/",
-        f"/v/{view}/poll",
-        f"/v/{view}/export.csv",
-        f"/v/{view}/export.json",
+        url("view", view),
+        url("view_poll", view),
+        url("view_export_csv", view),
+        url("view_export_json", view),
     ):
         for method in ("post", "put", "patch", "delete"):
             response = getattr(client, method)(path, round_post(0, {1: 1, 2: 1, 3: 1}))
             assert response.status_code == 405, (method, path)
     # The view token opens none of the edit link's URLs.
     for action in ({"action": "save"}, {"action": "delete", "number": "1"}, {"action": "rematch"}):
-        assert client.post(f"/g/{view}/", action).status_code == 404
-    assert client.post(f"/g/{view}/rounds/1/", round_post(0, {1: 1, 2: 1, 3: 1})).status_code == 404
-    assert client.get(f"/g/{view}/poll").status_code == 404
-    assert client.get(f"/g/{view}/export.json").status_code == 404
+        assert client.post(url("game", view), action).status_code == 404
+    assert (
+        client.post(url("round", view, number=1), round_post(0, {1: 1, 2: 1, 3: 1})).status_code
+        == 404
+    )
+    assert client.get(url("poll", view)).status_code == 404
+    assert client.get(url("export_json", view)).status_code == 404
     assert export_game(every_kind_game) == before
     assert Game.objects.count() == 1
 
@@ -117,18 +127,20 @@ def watch_only_urls(game: Game, table) -> list[str]:
 
 def test_every_watch_only_url_answers_only_get(client, every_kind_game, thursday_table):
     urls = watch_only_urls(every_kind_game, thursday_table)
-    assert {url.split("/")[1] for url in urls} == {"v", "w"} and len(urls) == 7
-    for url in urls:
-        assert client.get(url).status_code == 200, url
+    assert {address.split("/")[1] for address in urls} == {"v", "w"} and len(urls) == 7
+    for address in urls:
+        assert client.get(address).status_code == 200, address
         for method in ("post", "put", "patch", "delete", "head", "options"):
-            response = getattr(client, method)(url)
-            assert response.status_code == 405, (method, url)
+            response = getattr(client, method)(address)
+            assert response.status_code == 405, (method, address)
             assert response["Allow"] == "GET"
             assert every_kind_game.edit_token not in response.content.decode()
     # Their edit links' pages take posts.
     edit = every_kind_game.edit_token
-    assert client.post(f"/g/{edit}/", {"action": "nope"}).status_code == 400
-    assert client.post(f"/t/{thursday_table.edit_token}/", {"action": "nope"}).status_code == 400
+    assert client.post(url("game", edit), {"action": "nope"}).status_code == 400
+    assert (
+        client.post(url("table", thursday_table.edit_token), {"action": "nope"}).status_code == 400
+    )
 
 
 def test_unknown_tokens_are_a_plain_404(client, every_kind_game):
@@ -140,7 +152,7 @@ def test_unknown_tokens_are_a_plain_404(client, every_kind_game):
 
 def test_names_stay_inert_in_links_and_qr_codes(client):
     game = Game.start(["<script>alert(1)</script>", '"><img src=x onerror=alert(1)>'])
-    html = client.get(f"/g/{game.edit_token}/").content.decode()
+    html = client.get(url("game", game.edit_token)).content.decode()
     assert "<script>alert(1)" not in html and "<img src=x" not in html
     # Shown as the name it is.
     assert "<script>alert(1)</script>" in read(html).text
@@ -204,7 +216,9 @@ def test_make_run_names_each_network_address_once_and_no_loopback(network, capsy
 @pytest.mark.parametrize("names", [None, ["127.0.1.1"]])
 def test_without_a_named_address_the_route_out_gives_it(client, four_players, network, names):
     network.names, network.route = names, "192.0.2.9"
-    html = client.get(f"/g/{four_players.edit_token}/", HTTP_HOST="localhost:8000").content.decode()
+    html = client.get(
+        url("game", four_players.edit_token), HTTP_HOST="localhost:8000"
+    ).content.decode()
     assert qr_codes(html) == [
         f"http://192.0.2.9:8000/g/{four_players.edit_token}/",
         f"http://192.0.2.9:8000/v/{four_players.view_token}/",
@@ -216,7 +230,9 @@ def test_a_machine_off_the_network_shares_the_links_it_was_opened_by(
     client, four_players, network, capsys, route
 ):
     network.names, network.route = ["127.0.1.1"], route
-    html = client.get(f"/v/{four_players.view_token}/", HTTP_HOST="localhost:8000").content.decode()
+    html = client.get(
+        url("view", four_players.view_token), HTTP_HOST="localhost:8000"
+    ).content.decode()
     assert qr_codes(html) == [f"http://localhost:8000/v/{four_players.view_token}/"]
     addresses.main("8000")
     assert "on a phone" not in capsys.readouterr().out
@@ -238,13 +254,13 @@ def test_each_way_of_opening_the_page_shares_links_phones_can_open(
     client, four_players, network, host, base
 ):
     network.names = ["192.0.2.7"]
-    html = client.get(f"/v/{four_players.view_token}/", HTTP_HOST=host).content.decode()
+    html = client.get(url("view", four_players.view_token), HTTP_HOST=host).content.decode()
     assert qr_codes(html) == [f"{base}/v/{four_players.view_token}/"]
 
 
 def test_a_page_opened_over_https_shares_https_links(client, four_players):
     html = client.get(
-        f"/g/{four_players.edit_token}/", HTTP_HOST="rami.example", secure=True
+        url("game", four_players.edit_token), HTTP_HOST="rami.example", secure=True
     ).content.decode()
     assert qr_codes(html) == [
         f"https://rami.example/g/{four_players.edit_token}/",
@@ -254,7 +270,9 @@ def test_a_page_opened_over_https_shares_https_links(client, four_players):
 
 def test_rami_public_url_wins_on_the_table_pages_too(client, thursday_table, settings):
     settings.RAMI_PUBLIC_URL = "https://rami.example.org"
-    html = client.get(f"/t/{thursday_table.edit_token}/", HTTP_HOST="localhost").content.decode()
+    html = client.get(
+        url("table", thursday_table.edit_token), HTTP_HOST="localhost"
+    ).content.decode()
     assert qr_codes(html) == [
         f"https://rami.example.org/t/{thursday_table.edit_token}/",
         f"https://rami.example.org/w/{thursday_table.view_token}/",
@@ -262,7 +280,7 @@ def test_rami_public_url_wins_on_the_table_pages_too(client, thursday_table, set
 
 
 def test_a_qr_code_is_a_picture_that_screen_readers_skip_and_the_csp_allows(client, four_players):
-    codes = read(client.get(f"/g/{four_players.edit_token}/")).select("svg.qr")
+    codes = read(client.get(url("game", four_players.edit_token))).select("svg.qr")
     assert len(codes) == 2
     for code in codes:
         assert (code.get("role"), code.get("aria-hidden")) == ("img", "true")

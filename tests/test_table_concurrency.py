@@ -22,6 +22,8 @@ from django.test import Client
 from scoring import exchange, rules
 from scoring.models import MAX_MEMBERS, Game, Member, NewMember, Table, rename_players
 from scoring.rules import Hand, RoundEntry, RulesError
+from tests.conftest import finished_game
+from tests.links import url
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -70,17 +72,12 @@ def fresh(table: Table) -> Table:
     return Table.objects.get(pk=table.pk)
 
 
-@pytest.fixture
-def table() -> Table:
-    return Table.start("Friday", ["Ana", "Boris", "Cyril", "Dana"])
-
-
-def test_six_phones_adding_the_same_member_at_once_add_one(table):
+def test_six_phones_adding_the_same_member_at_once_add_one(friday_table_of_four):
     for name in ("Eva", "Filip", "Greta", "Hana", "Ivan"):
-        added = at_once([lambda name=name: fresh(table).add_member(name)] * 6)
+        added = at_once([lambda name=name: fresh(friday_table_of_four).add_member(name)] * 6)
         assert refusals(added) == Counter()
         assert len({member.pk for member in added}) == 1
-    assert [member.name for member in table.members.all()] == [
+    assert [member.name for member in friday_table_of_four.members.all()] == [
         "Ana",
         "Boris",
         "Cyril",
@@ -93,27 +90,38 @@ def test_six_phones_adding_the_same_member_at_once_add_one(table):
     ]
 
 
-def test_members_renamed_to_one_name_at_once_are_told_it_is_taken(table):
-    members = list(table.members.all())
+def test_members_renamed_to_one_name_at_once_are_told_it_is_taken(friday_table_of_four):
+    members = list(friday_table_of_four.members.all())
     for name in ("Eva", "Filip", "Greta", "Hana", "Ivan"):
         renamed = at_once(
-            [lambda m=member, n=name: table.rename_member(m, n) for member in members]
+            [
+                lambda m=member, n=name: friday_table_of_four.rename_member(m, n)
+                for member in members
+            ]
         )
         # One takes it; each other is refused: the name is taken when its turn comes.
         assert refusals(renamed) == Counter({"name_taken": 3})
-        names = [member.name for member in table.members.all()]
+        names = [member.name for member in friday_table_of_four.members.all()]
         assert names.count(name) == 1
         assert len(set(names)) == 4
 
 
-def test_members_taking_each_others_names_at_once_are_told_the_name_is_taken(table):
+def test_members_taking_each_others_names_at_once_are_told_the_name_is_taken(friday_table_of_four):
     ana, boris = Member.objects.get(name="Ana"), Member.objects.get(name="Boris")
     renamed = at_once(
-        [lambda: table.rename_member(ana, "Boris"), lambda: table.rename_member(boris, "Ana")]
+        [
+            lambda: friday_table_of_four.rename_member(ana, "Boris"),
+            lambda: friday_table_of_four.rename_member(boris, "Ana"),
+        ]
     )
     # Each is refused: the other still has the name when its turn comes.
     assert refusals(renamed) == Counter({"name_taken": 2})
-    assert [member.name for member in table.members.all()] == ["Ana", "Boris", "Cyril", "Dana"]
+    assert [member.name for member in friday_table_of_four.members.all()] == [
+        "Ana",
+        "Boris",
+        "Cyril",
+        "Dana",
+    ]
 
 
 def test_six_new_members_at_once_at_29_members_make_30_and_the_table_still_imports():
@@ -136,7 +144,7 @@ def test_six_new_members_at_once_at_29_members_make_30_and_the_table_still_impor
 def test_six_play_forms_with_a_new_member_at_29_members_are_refused_as_a_form_error():
     table = Table.start("Club", [f"Member {number}" for number in range(1, 30)])
     first = table.members.first()
-    path = f"/t/{table.edit_token}/"
+    path = url("table", table.edit_token)
 
     def play(number: int) -> Callable[[], object]:
         data = {
@@ -163,10 +171,12 @@ def won_by(seat: int, value: int) -> RoundEntry:
     )
 
 
-def test_renames_on_two_games_of_a_table_while_rounds_are_saved_never_deadlock(table):
-    everyone = list(table.members.all())
-    first = table.new_game(everyone)
-    second = table.new_game(everyone)
+def test_renames_on_two_games_of_a_table_while_rounds_are_saved_never_deadlock(
+    friday_table_of_four,
+):
+    everyone = list(friday_table_of_four.members.all())
+    first = friday_table_of_four.new_game(everyone)
+    second = friday_table_of_four.new_game(everyone)
     renames = 5
     rounds = 8
 
@@ -196,25 +206,21 @@ def test_renames_on_two_games_of_a_table_while_rounds_are_saved_never_deadlock(t
         ]
     )
     assert refusals(results) == Counter()
-    assert [member.name for member in table.members.all()] == ["Ana 4", "Boris 4", "Cyril", "Dana"]
+    assert [member.name for member in friday_table_of_four.members.all()] == [
+        "Ana 4",
+        "Boris 4",
+        "Cyril",
+        "Dana",
+    ]
     for game in (first, second):
         game = Game.with_players(pk=game.pk)
         assert game.names == ["Ana 4", "Boris 4", "Cyril", "Dana"]
         assert game.rounds.count() == rounds
 
 
-def finished_game() -> Game:
-    game = Game.start(["Ana", "Boris"], house_rules=rules.Rules(ace=1))
-    game.record_round(
-        RoundEntry(hands=(Hand(opened=True), Hand(opened=False)), winner=0, hand_rummy=True)
-    )
-    assert game.status == "finished"
-    return game
-
-
 def test_two_phones_keeping_a_game_and_its_rematch_at_once_make_one_table():
     for _ in range(4):
-        game = finished_game()
+        game = finished_game(house_rules=rules.Rules(ace=1))
         rematch = game.rematch()
         before = Table.objects.count()
         kept = at_once(

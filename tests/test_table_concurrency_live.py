@@ -23,6 +23,7 @@ import pytest
 from scoring import exchange
 from scoring.models import MAX_MEMBERS, Game, Member, Player, Table
 from tests.conftest import round_post
+from tests.links import url
 from tests.test_concurrency_live import all_at_once, phones
 from tests.test_table_concurrency import finished_game
 
@@ -42,13 +43,8 @@ def report(case: str, statuses: Counter, **figures) -> None:
     print(f"\n[{case}] answers {{{shown}}}{extra}")
 
 
-@pytest.fixture
-def table() -> Table:
-    return Table.start("Friday", ["Ana", "Boris", "Cyril", "Dana"])
-
-
-def test_six_phones_adding_the_same_member_at_once_add_it_once(live_server, table):
-    path = f"/t/{table.edit_token}/"
+def test_six_phones_adding_the_same_member_at_once_add_it_once(live_server, friday_table_of_four):
+    path = url("table", friday_table_of_four.edit_token)
     table_phones = phones(live_server, PHONES)
     answers: Counter = Counter()
     for name in ("Eva", "Filip", "Greta"):
@@ -62,7 +58,7 @@ def test_six_phones_adding_the_same_member_at_once_add_it_once(live_server, tabl
                 ]
             )
         )
-    names = list(table.members.values_list("name", flat=True))
+    names = list(friday_table_of_four.members.values_list("name", flat=True))
     report("add one member x6", answers, members=names)
 
     assert all(status < 500 for status in answers)
@@ -72,7 +68,7 @@ def test_six_phones_adding_the_same_member_at_once_add_it_once(live_server, tabl
 def test_six_play_forms_with_a_new_member_at_29_members_make_30(live_server):
     table = Table.start("Club", [f"Member {number}" for number in range(1, 30)])
     first = table.members.first()
-    path = f"/t/{table.edit_token}/"
+    path = url("table", table.edit_token)
     table_phones = phones(live_server, PHONES)
     for phone in table_phones:
         phone.open(path)
@@ -114,14 +110,14 @@ def test_keep_together_tapped_on_a_game_and_its_rematch_at_once_makes_one_table(
         rematch = game.rematch()
         on_game, on_rematch = phones(live_server, 2)
         # The finished game's page offers the form; the rematch's own keep page shows it too.
-        on_game.open(f"/g/{game.edit_token}/")
-        on_rematch.open(f"/g/{rematch.edit_token}/keep/")
+        on_game.open(url("game", game.edit_token))
+        on_rematch.open(url("keep_together", rematch.edit_token))
         before = Table.objects.count()
         answers.update(
             all_at_once(
                 [
-                    (on_game, f"/g/{game.edit_token}/keep/", {"name": ""}),
-                    (on_rematch, f"/g/{rematch.edit_token}/keep/", {"name": ""}),
+                    (on_game, url("keep_together", game.edit_token), {"name": ""}),
+                    (on_rematch, url("keep_together", rematch.edit_token), {"name": ""}),
                 ]
             )
         )
@@ -135,9 +131,11 @@ def test_keep_together_tapped_on_a_game_and_its_rematch_at_once_makes_one_table(
     assert apart == 0
 
 
-def test_renames_on_a_tables_games_while_rounds_are_saved_never_fail(live_server, table):
-    everyone = list(table.members.all())
-    games = [table.new_game(everyone), table.new_game(everyone)]
+def test_renames_on_a_tables_games_while_rounds_are_saved_never_fail(
+    live_server, friday_table_of_four
+):
+    everyone = list(friday_table_of_four.members.all())
+    games = [friday_table_of_four.new_game(everyone), friday_table_of_four.new_game(everyone)]
     deadline = time.monotonic() + BUSY_SECONDS
     statuses: dict[str, Counter] = {"rename": Counter(), "save": Counter()}
     errors: list[BaseException] = []
@@ -151,7 +149,7 @@ def test_renames_on_a_tables_games_while_rounds_are_saved_never_fail(live_server
         # The players' page of one game renames the member in every game of the table; the
         # second game's page renames Ana, the first game's Boris (as the attack did).
         phone = phones(live_server, 1)[0]
-        path = f"/g/{game.edit_token}/players/"
+        path = url("players", game.edit_token)
         phone.open(path)
         shown = everyone[seat].name
         for number in range(MAX_POSTS):
@@ -165,7 +163,7 @@ def test_renames_on_a_tables_games_while_rounds_are_saved_never_fail(live_server
 
     def save(game: Game, first_winner: int) -> None:
         phone = phones(live_server, 1)[0]
-        path = f"/g/{game.edit_token}/"
+        path = url("game", game.edit_token)
         phone.open(path)
         next_round = 1
         for number in range(MAX_POSTS):
@@ -204,7 +202,7 @@ def test_renames_on_a_tables_games_while_rounds_are_saved_never_fail(live_server
     # Every member's players carry the member's name, in both games.
     apart = [
         (member.name, player.name)
-        for member in Member.objects.filter(table=table)
+        for member in Member.objects.filter(table=friday_table_of_four)
         for player in Player.objects.filter(member=member)
         if player.name != member.name
     ]

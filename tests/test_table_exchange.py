@@ -15,6 +15,7 @@ from scoring.exchange import ExchangeError, export_game
 from scoring.models import Game, Member, Player, Table
 from scoring.rules import Hand, RoundEntry
 from tests.conftest import GAMES, thursday
+from tests.links import url
 
 pytestmark = pytest.mark.django_db
 
@@ -242,7 +243,7 @@ def test_import_table_prints_the_edit_link_and_export_table_prints_the_document(
     call_command("export_table", table.edit_token)
     assert json.loads(capsys.readouterr().out) == exchange.export_table(table)
     # The link's path is taken as well as the bare token.
-    call_command("export_table", f"/t/{table.edit_token}/")
+    call_command("export_table", url("table", table.edit_token))
     assert json.loads(capsys.readouterr().out)["name"] == "Thursday cards"
 
 

@@ -15,6 +15,7 @@ from scoring.exchange import ExchangeError
 from scoring.models import Game, Member, NewMember, Table, TableEvent, rematch
 from scoring.rules import Hand, RoundEntry
 from tests.conftest import thursday
+from tests.links import url
 from tests.pages import read
 from tests.test_backup import run
 from tests.test_concurrency_live import all_at_once, phones
@@ -253,7 +254,7 @@ def test_the_deal_still_follows_on_with_a_retired_member(thursday_table):
 
 
 def here(table: Table) -> str:
-    return f"/t/{table.edit_token}/"
+    return url("table", table.edit_token)
 
 
 def change(table: Table, action: str, name: str, seen: int | None = None) -> dict:
@@ -388,7 +389,7 @@ def test_a_member_toggled_on_a_page_from_before_they_retired_plays(client, thurs
 
 def test_the_watch_only_page_shows_who_retired_and_no_button(client, thursday_table):
     retire(thursday_table, "Dana")
-    watched = f"/w/{thursday_table.view_token}/"
+    watched = url("table_view", thursday_table.view_token)
     shown = read(client.get(watched))
     assert shown.texts("#members .member-list:not(.retired-list) .member-name") == [
         "Ana",
@@ -418,7 +419,7 @@ def test_the_export_lists_the_retired_members_always(thursday_table, client):
     assert exported["members"] == ["Ana", "Boris", "Cyril", "Dana"]
     assert exported["retired"] == ["Boris"]
     assert exported["standings"]["Boris"]["games"] == 3
-    streamed = b"".join(client.get(f"/w/{thursday_table.view_token}/export.json"))
+    streamed = b"".join(client.get(url("table_view_export_json", thursday_table.view_token)))
     assert json.loads(streamed) == exported
 
 

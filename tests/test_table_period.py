@@ -12,6 +12,7 @@ from django.utils import timezone
 from scoring import exchange, tables
 from scoring.models import Table
 from tests.conftest import thursday
+from tests.links import url
 from tests.pages import read
 
 pytestmark = pytest.mark.django_db
@@ -28,7 +29,7 @@ def today(monkeypatch):
 
 
 @pytest.fixture
-def table() -> Table:
+def dated_thursday() -> Table:
     document = thursday()
     for game, started in zip(document["games"], STARTED, strict=True):
         game["started"] = started
@@ -52,22 +53,22 @@ def pairs(table: Table, period: str) -> list[tuple]:
 # Reading
 
 
-def test_the_standings_count_the_games_started_in_the_period(table):
-    assert numbers(table, "all") == {
+def test_the_standings_count_the_games_started_in_the_period(dated_thursday):
+    assert numbers(dated_thursday, "all") == {
         "Ana": (2, 1, 130.0, 3),
         "Boris": (3, 0, 166.7, 5),
         "Cyril": (2, 1, 125.0, 3),
         "Dana": (2, 1, 121.0, 4),
     }
     # This year: games 2 (Boris went out, then Dana's hand rummy) and 3.
-    assert numbers(table, "year") == {
+    assert numbers(dated_thursday, "year") == {
         "Ana": (1, 0, 260.0, 2),
         "Boris": (2, 0, 150.0, 4),
         "Cyril": (1, 1, 50.0, 2),
         "Dana": (2, 1, 121.0, 4),
     }
     # This month: game 3 only; Ana played none of it.
-    assert numbers(table, "month") == {
+    assert numbers(dated_thursday, "month") == {
         "Ana": (0, 0, None, 0),
         "Boris": (1, 0, 100.0, 2),
         "Cyril": (1, 1, 50.0, 2),
@@ -75,14 +76,14 @@ def test_the_standings_count_the_games_started_in_the_period(table):
     }
 
 
-def test_head_to_head_follows_the_period(table):
-    assert pairs(table, "month") == [
+def test_head_to_head_follows_the_period(dated_thursday):
+    assert pairs(dated_thursday, "month") == [
         ("Boris", "Cyril", 1, 0, 1),
         ("Boris", "Dana", 1, 1, 0),
         ("Cyril", "Dana", 1, 1, 0),
     ]
-    assert len(pairs(table, "year")) == 5
-    assert len(pairs(table, "all")) == 6
+    assert len(pairs(dated_thursday, "year")) == 5
+    assert len(pairs(dated_thursday, "all")) == 6
 
 
 def test_an_unknown_period_is_all_time():
@@ -112,21 +113,23 @@ def test_december_ends_the_year(monkeypatch):
     assert (start.date().isoformat(), end.date().isoformat()) == ("2026-12-01", "2027-01-01")
 
 
-def test_a_game_started_just_after_local_midnight_counts_in_that_month(table, settings):
+def test_a_game_started_just_after_local_midnight_counts_in_that_month(dated_thursday, settings):
     """At 23:30 UTC on 28 February it is already 1 March in Prague: the game counts in March
     there, and not in UTC."""
-    game = table.games.order_by("created_at").first()
-    table.games.filter(pk=game.pk).update(created_at=datetime(2027, 2, 28, 23, 30, tzinfo=UTC))
-    assert numbers(table, "month")["Ana"][0] == 0
+    game = dated_thursday.games.order_by("created_at").first()
+    dated_thursday.games.filter(pk=game.pk).update(
+        created_at=datetime(2027, 2, 28, 23, 30, tzinfo=UTC)
+    )
+    assert numbers(dated_thursday, "month")["Ana"][0] == 0
     settings.TIME_ZONE = "Europe/Prague"
-    assert numbers(table, "month")["Ana"] == (1, 1, 0.0, 1)
+    assert numbers(dated_thursday, "month")["Ana"] == (1, 1, 0.0, 1)
 
 
 # The table page
 
 
-def test_the_page_offers_three_periods_all_time_first_chosen(client, table):
-    shown = read(client.get(f"/t/{table.edit_token}/"))
+def test_the_page_offers_three_periods_all_time_first_chosen(client, dated_thursday):
+    shown = read(client.get(url("table", dated_thursday.edit_token)))
     links = shown.select(".period-tabs a")
     assert [link.text for link in links] == ["This month", "This year", "All time"]
     assert [link.get("href") for link in links] == [
@@ -137,8 +140,8 @@ def test_the_page_offers_three_periods_all_time_first_chosen(client, table):
     assert [link.get("aria-current") for link in links] == [None, None, "page"]
 
 
-def test_the_months_standings_and_pairs_and_every_game_listed(client, table):
-    response = client.get(f"/t/{table.edit_token}/?period=month")
+def test_the_months_standings_and_pairs_and_every_game_listed(client, dated_thursday):
+    response = client.get(url("table", dated_thursday.edit_token) + "?period=month")
     shown = read(response)
     assert [link.get("aria-current") for link in shown.select(".period-tabs a")] == [
         "page",
@@ -159,16 +162,18 @@ def test_the_months_standings_and_pairs_and_every_game_listed(client, table):
     assert len(shown.select("#games-played .table-games .table-game")) == 3
 
 
-def test_the_year_and_a_watch_only_page(client, table):
-    shown = read(client.get(f"/w/{table.view_token}/?period=year"))
+def test_the_year_and_a_watch_only_page(client, dated_thursday):
+    shown = read(client.get(url("table_view", dated_thursday.view_token) + "?period=year"))
     assert "Only the games started this year count here (2027)." in shown.text
     standings = {row[0]: row[1:3] for row in shown.one("table.standings-table").rows()[1:]}
     assert standings["Boris"] == ["2", "0"]
     assert shown.one(".period-tabs [aria-current]").text == "This year"
 
 
-def test_every_game_listed_stays_listed_when_the_period_changes(client, table):
-    shown = read(client.get(f"/t/{table.edit_token}/?games=all&history=all&period=year"))
+def test_every_game_listed_stays_listed_when_the_period_changes(client, dated_thursday):
+    shown = read(
+        client.get(url("table", dated_thursday.edit_token) + "?games=all&history=all&period=year")
+    )
     assert [link.get("href") for link in shown.select(".period-tabs a")] == [
         "?games=all&history=all&period=month#standings-title",
         "?games=all&history=all&period=year#standings-title",
@@ -182,14 +187,14 @@ def test_the_period_chosen_is_in_the_address_and_kept_by_the_other_links(client)
     document = thursday()
     document["games"] = document["games"] * 4  # twelve games: the latest ten listed
     table = exchange.import_table(document)
-    shown = read(client.get(f"/t/{table.edit_token}/?period=month"))
+    shown = read(client.get(url("table", table.edit_token) + "?period=month"))
     assert shown.one(".period-tabs [aria-current]").text == "This month"
     assert shown.one("#games-played a.link-button").get("href") == (
         "?period=month&games=all#played-title"
     )
     assert shown.one("#poller").get("hx-get").startswith(f"/t/{table.edit_token}/?period=month&v=")
     # A live update's answer draws the same links, without its own `v`.
-    pull = f"/t/{table.edit_token}/?period=month&v=0"  # a page older than every change
+    pull = url("table", table.edit_token) + "?period=month&v=0"  # a page older than every change
     again = read(client.get(pull, headers={"HX-Request": "true"}))
     assert again.one("#games-played a.link-button").get("href") == (
         "?period=month&games=all#played-title"
@@ -197,8 +202,8 @@ def test_the_period_chosen_is_in_the_address_and_kept_by_the_other_links(client)
 
 
 @pytest.mark.parametrize("period", ["week", "", "%00", "month&period=year"])
-def test_an_unknown_period_shows_all_time(client, table, period):
-    response = client.get(f"/t/{table.edit_token}/?period={period}")
+def test_an_unknown_period_shows_all_time(client, dated_thursday, period):
+    response = client.get(url("table", dated_thursday.edit_token) + f"?period={period}")
     assert response.status_code == 200
     shown = read(response)
     if period.startswith("month"):
@@ -208,11 +213,11 @@ def test_an_unknown_period_shows_all_time(client, table, period):
     assert standings["Boris"] == ["3", "0"]
 
 
-def test_a_period_costs_no_query_more(client, table):
+def test_a_period_costs_no_query_more(client, dated_thursday):
     counts = []
     for query in ("", "?period=month", "?period=year"):
         with CaptureQueriesContext(connection) as captured:
-            assert client.get(f"/t/{table.edit_token}/{query}").status_code == 200
+            assert client.get(url("table", dated_thursday.edit_token) + query).status_code == 200
         counts.append(len(captured))
     assert counts[0] == counts[1] == counts[2]
 
@@ -224,11 +229,11 @@ def exported(client, path: str) -> dict:
     return json.loads(b"".join(client.get(path).streaming_content))
 
 
-def test_the_export_says_its_period_and_keeps_every_game(client, table):
-    whole = exported(client, f"/t/{table.edit_token}/export.json")
+def test_the_export_says_its_period_and_keeps_every_game(client, dated_thursday):
+    whole = exported(client, url("table_export_json", dated_thursday.edit_token))
     assert whole["period"] == "all"
     assert list(whole)[-2:] == ["period", "standings"]
-    month = exported(client, f"/t/{table.edit_token}/export.json?period=month")
+    month = exported(client, url("table_export_json", dated_thursday.edit_token) + "?period=month")
     assert month["period"] == "month"
     assert len(month["games"]) == 3 and month["games"] == whole["games"]
     assert {name: standing["games"] for name, standing in month["standings"].items()} == {
@@ -237,30 +242,43 @@ def test_the_export_says_its_period_and_keeps_every_game(client, table):
         "Cyril": 1,
         "Dana": 1,
     }
-    assert exported(client, f"/w/{table.view_token}/export.json?period=month") == month
-    year = exported(client, f"/w/{table.view_token}/export.json?period=year")
+    assert (
+        exported(client, url("table_view_export_json", dated_thursday.view_token) + "?period=month")
+        == month
+    )
+    year = exported(
+        client, url("table_view_export_json", dated_thursday.view_token) + "?period=year"
+    )
     assert year["period"] == "year" and year["standings"]["Boris"]["average_total"] == 150.0
-    assert exported(client, f"/t/{table.edit_token}/export.json?period=decade") == whole
+    assert (
+        exported(client, url("table_export_json", dated_thursday.edit_token) + "?period=decade")
+        == whole
+    )
     # Streamed, it is the export as dumps writes it.
-    text = b"".join(client.get(f"/t/{table.edit_token}/export.json?period=month")).decode()
-    assert text == exchange.dumps(exchange.export_table(table, "month"))
+    text = b"".join(
+        client.get(url("table_export_json", dated_thursday.edit_token) + "?period=month")
+    ).decode()
+    assert text == exchange.dumps(exchange.export_table(dated_thursday, "month"))
 
 
-def test_the_pages_table_file_is_of_the_period_it_shows(client, table):
+def test_the_pages_table_file_is_of_the_period_it_shows(client, dated_thursday):
     def file_link(path: str) -> str:
         return read(client.get(path)).one(".exports a[download]").get("href")
 
-    assert file_link(f"/t/{table.edit_token}/") == f"/t/{table.edit_token}/export.json"
-    month = file_link(f"/t/{table.edit_token}/?period=month")
-    assert month == f"/t/{table.edit_token}/export.json?period=month"
+    assert (
+        file_link(url("table", dated_thursday.edit_token))
+        == f"/t/{dated_thursday.edit_token}/export.json"
+    )
+    month = file_link(url("table", dated_thursday.edit_token) + "?period=month")
+    assert month == f"/t/{dated_thursday.edit_token}/export.json?period=month"
     assert exported(client, month)["period"] == "month"
-    assert file_link(f"/w/{table.view_token}/?period=year") == (
-        f"/w/{table.view_token}/export.json?period=year"
+    assert file_link(url("table_view", dated_thursday.view_token) + "?period=year") == (
+        url("table_view_export_json", dated_thursday.view_token) + "?period=year"
     )
 
 
-def test_the_period_of_a_file_is_ignored_on_import(client, table):
-    month = exported(client, f"/t/{table.edit_token}/export.json?period=month")
+def test_the_period_of_a_file_is_ignored_on_import(client, dated_thursday):
+    month = exported(client, url("table_export_json", dated_thursday.edit_token) + "?period=month")
     again = exchange.import_table(month)
     assert exchange.export_table(again)["period"] == "all"
     assert exchange.export_table(again)["standings"]["Boris"]["games"] == 3

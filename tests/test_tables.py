@@ -9,7 +9,7 @@ from scoring import rules, tables
 from scoring.exchange import export_game, import_game
 from scoring.models import Game, GameEvent, Member, NewMember, Player, Table
 from scoring.rules import Hand, RoundEntry, RulesError
-from tests.conftest import big_table, thursday
+from tests.conftest import big_table, finished_game, thursday
 
 pytestmark = pytest.mark.django_db
 
@@ -317,15 +317,14 @@ def test_the_deal_follows_the_latest_game_of_the_table(four):
 # Keeping a game at a table
 
 
-def finished_game(names=("Ana", "Boris")) -> Game:
-    game = Game.start(list(names), house_rules=rules.Rules(ace=1))
-    game.record_round(hand_rummy(len(names), 0))
-    assert game.status == "finished"
-    return game
+def finished_by_ace_one(names=("Ana", "Boris")) -> Game:
+    """conftest's finished game, played by a house rule (the ace counts 1) that a table kept
+    from it must carry on."""
+    return finished_game(names, house_rules=rules.Rules(ace=1))
 
 
 def test_keeping_a_game_makes_a_table_of_its_players():
-    game = finished_game(("Ana", "Boris", "Cyril"))
+    game = finished_by_ace_one(("Ana", "Boris", "Cyril"))
     version = game.version
     table = Table.keep_together(game, "Friday")
     assert (table.name, [m.name for m in table.members.all()]) == (
@@ -342,16 +341,16 @@ def test_keeping_a_game_makes_a_table_of_its_players():
 
 
 def test_a_kept_game_without_a_name_is_named_after_its_players():
-    assert Table.keep_together(finished_game()).name == "Ana, Boris"
+    assert Table.keep_together(finished_by_ace_one()).name == "Ana, Boris"
     long = [letter * 25 for letter in "ABC"]
-    name = Table.keep_together(finished_game(long)).name
+    name = Table.keep_together(finished_by_ace_one(long)).name
     assert len(name) == 60
     assert name.endswith("…")
 
 
 def test_keeping_a_game_at_a_table_links_its_players_by_name_and_adds_the_others():
     table = Table.start("Thursday", ["Ana", "Cyril"])
-    game = finished_game(("ANA", "Boris"))
+    game = finished_by_ace_one(("ANA", "Boris"))
     assert table.keep_game(game) == table
     assert [m.name for m in table.members.all()] == ["Ana", "Cyril", "Boris"]
     ana = table.members.get(name="Ana")
@@ -360,7 +359,7 @@ def test_keeping_a_game_at_a_table_links_its_players_by_name_and_adds_the_others
 
 
 def test_keeping_a_game_twice_changes_nothing_and_another_table_is_refused():
-    game = finished_game()
+    game = finished_by_ace_one()
     table = Table.keep_together(game, "Friday")
     game.refresh_from_db()
     version = game.version

@@ -3,7 +3,7 @@ the other, a round sent to both (the same key) is recorded once, and the limit o
 holds across both.
 
 Two real gunicorn servers of two workers each (production settings: DEBUG off, one secret key)
-run as separate processes on free ports of 127.0.0.1 (8400-8499) against the test database,
+run as separate processes on free ports of 127.0.0.1 against the test database,
 migrated first as a deployment would: the SQLite file on SQLite (`make test`), the PostgreSQL
 database on PostgreSQL (`make test-postgres`, as CI runs it). Their limits are counted in one
 throwaway Redis (scripts/with-redis, RAMI_REDIS_URL). Every wait is bounded and the servers and
@@ -13,10 +13,8 @@ Redis are always stopped.
 from __future__ import annotations
 
 import os
-import random
 import secrets
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -30,11 +28,11 @@ from django.db import connection
 from django.urls import reverse
 
 from scoring.models import Game
+from scripts.throwaway_site import free_port
 from tests.conftest import Phone, round_post, totals
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
-PORTS = range(8400, 8500)
 STARTUP = 30  # seconds for a server to answer /healthz
 MIGRATE = 60  # seconds for `manage.py migrate`
 NEW_GAMES_PER_MINUTE = 3
@@ -70,19 +68,6 @@ def production_environment(**extra: str) -> dict[str, str]:
         timeout=MIGRATE,
     )
     return environment
-
-
-def free_port(taken: set[int]) -> int:
-    for port in random.sample(PORTS, len(PORTS)):
-        if port in taken:
-            continue
-        with socket.socket() as probe:
-            try:
-                probe.bind(("127.0.0.1", port))
-            except OSError:
-                continue
-            return port
-    pytest.fail("no free port between 8400 and 8499")
 
 
 class Server:

@@ -14,6 +14,7 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from rami_site.middleware import RETRY_AFTER_SECONDS
 from scoring.models import Game, Round
 from tests.conftest import round_post
+from tests.links import url
 from tests.pages import read
 
 pytestmark = pytest.mark.django_db
@@ -51,14 +52,14 @@ def assert_try_again(response):
 
 @pytest.mark.parametrize("headers", [{}, HTMX], ids=["plain", "htmx"])
 def test_a_game_page_is_a_503_that_says_to_try_again(client, four_players, database_down, headers):
-    response = client.get(f"/g/{four_players.edit_token}/", headers=headers)
+    response = client.get(url("game", four_players.edit_token), headers=headers)
     assert_try_again(response)
 
 
 @pytest.mark.parametrize("headers", [{}, HTMX], ids=["plain", "htmx"])
 def test_a_save_is_a_503_and_saves_nothing(client, four_players, database_down, headers):
     response = client.post(
-        f"/g/{four_players.edit_token}/",
+        url("game", four_players.edit_token),
         round_post(0, {1: "AH 5C", 2: 10, 3: 4}),
         headers=headers,
     )
@@ -79,13 +80,13 @@ def test_starting_a_game_is_a_503_and_starts_nothing(client, database_down, head
 def test_every_page_reached_by_a_token_is_a_503(client, every_kind_game, database_down):
     edit, view = every_kind_game.edit_token, every_kind_game.view_token
     for path in [
-        f"/g/{edit}/rounds/1/",
-        f"/g/{edit}/poll?v=0",
-        f"/g/{edit}/history/",
-        f"/g/{edit}/export.json",
-        f"/v/{view}/",
-        f"/v/{view}/poll?v=0",
-        f"/v/{view}/export.csv",
+        url("round", edit, number=1),
+        url("poll", edit) + "?v=0",
+        url("history", edit),
+        url("export_json", edit),
+        url("view", view),
+        url("view_poll", view) + "?v=0",
+        url("view_export_csv", view),
     ]:
         assert_try_again(client.get(path))
 
@@ -95,14 +96,14 @@ def test_an_interface_error_is_a_503_too(client, four_players, monkeypatch):
         raise InterfaceError("connection already closed")
 
     monkeypatch.setattr(BaseDatabaseWrapper, "ensure_connection", closed)
-    assert_try_again(client.get(f"/v/{four_players.view_token}/"))
+    assert_try_again(client.get(url("view", four_players.view_token)))
 
 
 def test_one_log_line_per_failed_request_without_the_token(
     client, four_players, database_down, caplog
 ):
     caplog.set_level(logging.INFO)
-    client.get(f"/g/{four_players.edit_token}/")
+    client.get(url("game", four_players.edit_token))
     records = [r for r in caplog.records if r.levelno >= logging.WARNING]
     assert len(records) == 1, [r.getMessage() for r in records]
     (record,) = records
@@ -117,7 +118,7 @@ def test_one_log_line_per_failed_request_without_the_token(
 
 
 def test_the_503_page_is_in_the_visitors_language(client, four_players, database_down):
-    response = client.get(f"/g/{four_players.edit_token}/", headers={"Accept-Language": "cs"})
+    response = client.get(url("game", four_players.edit_token), headers={"Accept-Language": "cs"})
     assert response.status_code == 503
     assert '<html lang="cs">' in response.content.decode()
 
@@ -145,7 +146,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_the_page_carries_the_messages_for_a_failed_save(client, four_players):
-    shown = read(client.get(f"/g/{four_players.edit_token}/"))
+    shown = read(client.get(url("game", four_players.edit_token)))
     carrier = shown.one("[data-save-unreachable]")
     assert carrier.get("data-save-unreachable").startswith("The save could not reach the server.")
     assert carrier.get("data-save-busy").startswith(

@@ -6,6 +6,7 @@ import pytest
 from django.db import OperationalError, connection
 
 from scoring.exchange import export_game
+from tests.links import url
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +25,7 @@ def test_healthz_answers_ok_after_checking_the_database(client, django_assert_nu
 
 
 def test_export_json_serves_the_exchange_document(client, every_kind_game):
-    response = client.get(f"/g/{every_kind_game.edit_token}/export.json")
+    response = client.get(url("export_json", every_kind_game.edit_token))
     assert response.status_code == 200
     assert response["Content-Type"] == "application/json"
     assert "attachment" in response["Content-Disposition"]
@@ -32,7 +33,7 @@ def test_export_json_serves_the_exchange_document(client, every_kind_game):
 
 
 def test_export_json_of_an_unknown_token_is_404(client, every_kind_game):
-    response = client.get(f"/g/{every_kind_game.view_token}/export.json")
+    response = client.get(url("export_json", every_kind_game.view_token))
     assert response.status_code == 404
 
 

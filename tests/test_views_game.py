@@ -5,6 +5,7 @@ import pytest
 from scoring.exchange import export_game
 from scoring.models import Game, Hand, Player, Round
 from tests.conftest import delete_post, round_post, totals
+from tests.links import url
 from tests.pages import Element, read
 
 pytestmark = pytest.mark.django_db
@@ -12,12 +13,8 @@ pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}
 
 
-def url(game: Game) -> str:
-    return f"/g/{game.edit_token}/"
-
-
 def test_an_empty_game_shows_the_players_the_target_and_the_dealer(client, four_players):
-    shown = read(client.get(url(four_players)))
+    shown = read(client.get(url("game", four_players.edit_token)))
     assert totals(shown) == [0, 0, 0, 0]
     assert "Target 300" in shown.text
     assert "Round 1" in shown.text and "Ana deals" in shown.text
@@ -25,13 +22,15 @@ def test_an_empty_game_shows_the_players_the_target_and_the_dealer(client, four_
 
 
 def test_unknown_token_is_a_plain_404(client, four_players):
-    response = client.get(f"/g/{four_players.view_token}/")
+    response = client.get(url("game", four_players.view_token))
     assert response.status_code == 404
     assert four_players.edit_token not in response.content.decode()
 
 
 def test_saving_a_round_without_javascript_redirects_to_the_updated_page(client, four_players):
-    response = client.post(url(four_players), round_post(0, {1: "AH JK 5C", 2: (20, "no"), 3: 4}))
+    response = client.post(
+        url("game", four_players.edit_token), round_post(0, {1: "AH JK 5C", 2: (20, "no"), 3: 4})
+    )
     assert response.status_code == 303
     shown = read(client.get(response["Location"]))
     assert totals(shown) == [0, 36, 45, 4]
@@ -40,7 +39,9 @@ def test_saving_a_round_without_javascript_redirects_to_the_updated_page(client,
 
 def test_saving_a_round_with_htmx_returns_the_scoreboard_and_a_fresh_form(client, four_players):
     response = client.post(
-        url(four_players), round_post(0, {1: "AH JK 5C", 2: 10, 3: 4}), headers=HTMX
+        url("game", four_players.edit_token),
+        round_post(0, {1: "AH JK 5C", 2: 10, 3: 4}),
+        headers=HTMX,
     )
     html = response.content.decode()
     assert response.status_code == 200
@@ -59,7 +60,7 @@ TYPED = ("cards_1", "value_2", "cards_3")
 def test_an_invalid_round_keeps_everything_typed_and_says_what_to_fix(client, four_players):
     data = round_post(0, {1: "AH AH AH", 2: 10, 3: ("KH QS", "no")})
     for headers in ({}, HTMX):
-        shown = read(client.post(url(four_players), data, headers=headers))
+        shown = read(client.post(url("game", four_players.edit_token), data, headers=headers))
         assert (
             "this round holds 3 copies of the card “ace of hearts”, but the deck has only 2"
             in shown.text
@@ -71,31 +72,34 @@ def test_an_invalid_round_keeps_everything_typed_and_says_what_to_fix(client, fo
 
 
 def test_the_error_stands_next_to_the_player_concerned(client, four_players):
-    shown = read(client.post(url(four_players), round_post(0, {1: 3, 2: "1X", 3: 4})))
+    shown = read(
+        client.post(url("game", four_players.edit_token), round_post(0, {1: 3, 2: "1X", 3: 4}))
+    )
     assert "Unknown card “1X”" in shown.one("#errors-2").text
 
 
 def test_a_missing_hand_is_an_error(client, four_players):
-    shown = read(client.post(url(four_players), round_post(0, {1: 3, 3: 4})))
+    shown = read(client.post(url("game", four_players.edit_token), round_post(0, {1: 3, 3: 4})))
     assert "missing" in shown.one("#errors-2").text
     assert four_players.rounds.count() == 0
 
 
 def test_a_hand_rummy_needs_no_hands(client, four_players):
-    client.post(url(four_players), round_post(2, hand_rummy="on"))
+    client.post(url("game", four_players.edit_token), round_post(2, hand_rummy="on"))
     assert four_players.totals() == [200, 200, 0, 200]
 
 
 def test_a_blocked_round_needs_every_hand_and_the_lowest_wins(client, four_players):
     client.post(
-        url(four_players), round_post("blocked", {0: 5, 1: "3H 4C", 2: 30, 3: ("JK", "no")})
+        url("game", four_players.edit_token),
+        round_post("blocked", {0: 5, 1: "3H 4C", 2: 30, 3: ("JK", "no")}),
     )
     assert four_players.totals() == [0, 7, 30, 45]
 
 
 def test_preview_gives_each_players_points_as_typed_so_far(client, four_players):
     data = round_post(0, {1: "AH JK 5C", 2: ("KH KS QD JC 9H 8C 7D JK", "no")}, action="preview")
-    response = client.post(url(four_players), data, headers=HTMX)
+    response = client.post(url("game", four_players.edit_token), data, headers=HTMX)
     points = {seat: read(response).one(f"output#points-{seat}").text for seat in range(4)}
     assert points == {0: "0", 1: "36", 2: "100", 3: ""}
     assert four_players.rounds.count() == 0
@@ -103,7 +107,7 @@ def test_preview_gives_each_players_points_as_typed_so_far(client, four_players)
 
 def test_preview_shows_errors_next_to_the_player(client, four_players):
     data = round_post(0, {1: "AH AH AH"}, action="preview")
-    shown = read(client.post(url(four_players), data, headers=HTMX))
+    shown = read(client.post(url("game", four_players.edit_token), data, headers=HTMX))
     assert "3 copies of the card “ace of hearts”" in shown.one("#errors-1").text
 
 
@@ -111,8 +115,12 @@ def test_a_players_errors_read_the_same_in_a_preview_as_in_the_form(client, four
     """One markup (rami.seat_errors): the preview's errors are announced (role="alert") and
     named by the field's aria-describedby, as the round form's own row draws them."""
     data = round_post(0, {1: "AH AH AH", 2: "5X"})
-    preview = read(client.post(url(four_players), {**data, "action": "preview"}, headers=HTMX))
-    form = read(client.post(url(four_players), data, headers=HTMX))
+    preview = read(
+        client.post(
+            url("game", four_players.edit_token), {**data, "action": "preview"}, headers=HTMX
+        )
+    )
+    form = read(client.post(url("game", four_players.edit_token), data, headers=HTMX))
     for seat in (1, 2):
         inside = [
             [Element(child).markup for child in page.one(f"#errors-{seat}").node]
@@ -123,25 +131,31 @@ def test_a_players_errors_read_the_same_in_a_preview_as_in_the_form(client, four
 
 def test_the_same_form_sent_twice_records_one_round(client, four_players):
     data = round_post(0, {1: 3, 2: 4, 3: 5}, key="abc123")
-    client.post(url(four_players), data)
-    client.post(url(four_players), data)
+    client.post(url("game", four_players.edit_token), data)
+    client.post(url("game", four_players.edit_token), data)
     assert four_players.rounds.count() == 1
 
 
 def test_delete_and_undo_bring_the_round_back_exactly(client, every_kind_game):
     before = export_game(every_kind_game)
-    response = client.post(url(every_kind_game), delete_post(every_kind_game, 2))
+    response = client.post(url("game", every_kind_game.edit_token), delete_post(every_kind_game, 2))
     assert response.status_code == 303
-    shown = read(client.get(url(every_kind_game)))
+    shown = read(client.get(url("game", every_kind_game.edit_token)))
     assert "Round 2 was deleted." in shown.one(".banner.undo").text
     assert totals(shown) == [0, 107, 66, 210]
     event = every_kind_game.events.first()
-    client.post(url(every_kind_game), {"action": "undo", "event": str(event.pk)}, headers=HTMX)
+    client.post(
+        url("game", every_kind_game.edit_token),
+        {"action": "undo", "event": str(event.pk)},
+        headers=HTMX,
+    )
     assert export_game(every_kind_game) == before
 
 
 def test_delete_with_htmx_returns_the_game_body_with_undo(client, every_kind_game):
-    response = client.post(url(every_kind_game), delete_post(every_kind_game, 4), headers=HTMX)
+    response = client.post(
+        url("game", every_kind_game.edit_token), delete_post(every_kind_game, 4), headers=HTMX
+    )
     shown = read(response)
     banner = shown.one(".banner.undo")
     assert "Round 4 was deleted." in banner.text
@@ -150,32 +164,34 @@ def test_delete_with_htmx_returns_the_game_body_with_undo(client, every_kind_gam
 
 
 def test_a_finished_game_shows_the_winner_and_offers_a_rematch(client, every_kind_game):
-    shown = read(client.get(url(every_kind_game)))
+    shown = read(client.get(url("game", every_kind_game.edit_token)))
     assert "Ana wins the game!" in shown.text
     assert shown.one("button[value=rematch]")
     assert not shown.select("[name=winner]")
-    response = client.post(url(every_kind_game), {"action": "rematch"})
+    response = client.post(url("game", every_kind_game.edit_token), {"action": "rematch"})
     rematch = Game.objects.exclude(pk=every_kind_game.pk).get()
-    assert response["Location"] == url(rematch)
+    assert response["Location"] == url("game", rematch.edit_token)
     assert rematch.names == every_kind_game.names
     assert rematch.first_dealer == 0  # four rounds dealt by seats 0-3: seat 0 deals next
 
 
 def test_a_finished_game_refuses_a_new_round(client, every_kind_game):
-    response = client.post(url(every_kind_game), round_post(0, {1: 2, 2: 2, 3: 2}))
+    response = client.post(
+        url("game", every_kind_game.edit_token), round_post(0, {1: 2, 2: 2, 3: 2})
+    )
     assert "The game is over: start a rematch" in read(response).text
     assert every_kind_game.rounds.count() == 4
 
 
 def test_a_tie_break_shows_its_banner_and_keeps_the_form(client, every_kind_game):
     every_kind_game.delete_round(every_kind_game.rounds.get(number=4))
-    shown = read(client.get(url(every_kind_game)))
+    shown = read(client.get(url("game", every_kind_game.edit_token)))
     assert "Tie-break round: Ana and Dana share the lowest total" in shown.text
     assert shown.select("input[name=winner]")
 
 
 def test_round_kinds_and_cards_are_shown_in_the_table(client, every_kind_game):
-    table = read(client.get(url(every_kind_game))).one(".round-table")
+    table = read(client.get(url("game", every_kind_game.edit_token))).one(".round-table")
     assert {"hand rummy", "blocked", "tie-break"} <= set(table.texts(".tag"))
     cards = {card.get("aria-label") for card in table.select(".card")}
     assert {"ace of hearts", "joker"} <= cards
@@ -183,8 +199,8 @@ def test_round_kinds_and_cards_are_shown_in_the_table(client, every_kind_game):
 
 def test_names_are_escaped_everywhere_on_the_page(client):
     game = Game.start(["<script>alert(1)</script>", '"><img src=x onerror=alert(1)>'])
-    client.post(url(game), round_post(0, {1: 5}))
-    html = client.get(url(game)).content.decode()
+    client.post(url("game", game.edit_token), round_post(0, {1: 5}))
+    html = client.get(url("game", game.edit_token)).content.decode()
     assert "<script>alert(1)</script>" not in html
     assert "<img src=x" not in html
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
@@ -194,7 +210,7 @@ def test_the_501st_round_is_refused_with_a_clear_error(client, four_players):
     Round.objects.bulk_create(
         Round(game=four_players, number=n, winner_seat=0) for n in range(1, 501)
     )
-    response = client.post(url(four_players), round_post(0, {1: 3, 2: 4, 3: 5}))
+    response = client.post(url("game", four_players.edit_token), round_post(0, {1: 3, 2: 4, 3: 5}))
     assert response.status_code == 200
     assert (
         "A game has at most 500 rounds: start a new game from the start page to play on."
@@ -209,18 +225,18 @@ def test_two_phones_get_their_own_csrf_token_and_form_key(four_players):
     the first."""
     from django.test import Client
 
-    url = f"/g/{four_players.edit_token}/"
+    address = url("game", four_players.edit_token)
     keys, tokens = [], []
     phones = [Client(enforce_csrf_checks=True) for _ in range(2)]
     for seat, phone in enumerate(phones):
-        form = read(phone.get(url)).one("form#round-form")
+        form = read(phone.get(address)).one("form#round-form")
         token = form.one("input[name=csrfmiddlewaretoken]").get("value")
         key = form.one("input[name=key]").get("value")
         tokens.append(token)
         keys.append(key)
         data = round_post(seat, {s: 2 for s in range(4) if s != seat})
         data.update(csrfmiddlewaretoken=token, key=key)
-        assert phone.post(url, data).status_code == 303
+        assert phone.post(address, data).status_code == 303
     assert keys[0] != keys[1] and tokens[0] != tokens[1]
     assert four_players.rounds.count() == 2  # two keys: neither round taken for a resend
 
@@ -236,8 +252,15 @@ def test_a_change_made_behind_the_apps_back_shows_at_once(client, four_players):
     round table, the totals and the chart, on the edit page, the view page and a poll."""
     game = four_players
     for winner in range(3):
-        client.post(url(game), round_post(winner, {s: 5 for s in range(4) if s != winner}))
-    pages = [url(game), f"/v/{game.view_token}/", f"/g/{game.edit_token}/poll?v=0"]
+        client.post(
+            url("game", game.edit_token),
+            round_post(winner, {s: 5 for s in range(4) if s != winner}),
+        )
+    pages = [
+        url("game", game.edit_token),
+        url("view", game.view_token),
+        url("poll", game.edit_token) + "?v=0",
+    ]
     for page in pages:
         response = client.get(page, headers=HTMX if "poll" in page else {})
         assert round_row(response, 2).texts(".points") == ["5", "0", "5", "5"]
@@ -260,7 +283,7 @@ def test_a_change_made_behind_the_apps_back_shows_at_once(client, four_players):
 def test_a_blocked_round_shows_its_lowest_hand_and_nobody_out(client, every_kind_game):
     """Round 4 of every_kind is blocked: Ana's 5 is the lowest hand, which wins it and scores
     0, but nobody went out of it."""
-    page = client.get(url(every_kind_game))
+    page = client.get(url("game", every_kind_game.edit_token))
     went_out = round_row(page, 1)
     assert len(went_out.select("td.went-out")) == 1
     assert went_out.texts(".note").count("out") == 1
@@ -275,8 +298,11 @@ def test_a_blocked_round_shows_its_lowest_hand_and_nobody_out(client, every_kind
 
 
 def test_a_shared_lowest_hand_is_marked_on_each_player(client, four_players):
-    client.post(url(four_players), round_post("blocked", {0: 5, 1: 5, 2: 30, 3: ("JK", "no")}))
-    blocked = round_row(client.get(url(four_players)), 1)
+    client.post(
+        url("game", four_players.edit_token),
+        round_post("blocked", {0: 5, 1: 5, 2: 30, 3: ("JK", "no")}),
+    )
+    blocked = round_row(client.get(url("game", four_players.edit_token)), 1)
     assert len(blocked.select("td.lowest")) == 2
     assert not blocked.select(".went-out")
     # Each of them wins the round.

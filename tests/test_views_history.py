@@ -8,6 +8,7 @@ import pytest
 from scoring.models import Game
 from scoring.rules import Hand, RoundEntry
 from tests.conftest import delete_post, edit_post, history_change, round_post
+from tests.links import url
 from tests.pages import Element, read
 
 pytestmark = pytest.mark.django_db
@@ -16,33 +17,31 @@ pytestmark = pytest.mark.django_db
 TIME = "time.local-time"
 
 
-def url(game: Game) -> str:
-    return f"/g/{game.edit_token}/history/"
-
-
 def changes(shown: Element) -> list[str]:
     """The heading of each change, in page order."""
     return shown.texts("li.change h2")
 
 
 @pytest.fixture
-def game(client) -> Game:
+def changed_game(client) -> Game:
     """Three rounds through the game page; round 2 edited, round 1 deleted and restored, then
     round 3 (round 2 by then) deleted."""
     game = Game.start(["Ana", "Boris", "Cyril"])
-    page = f"/g/{game.edit_token}/"
+    page = url("game", game.edit_token)
     client.post(page, round_post(0, {1: "AH JK 5C", 2: (20, "not opened")}))
     client.post(page, round_post(1, {0: 12, 2: 3}))
     client.post(page, round_post(2, {0: "KH", 1: "2C 3C"}))
-    client.post(f"/g/{game.edit_token}/rounds/2/", edit_post(game, 2, 1, {0: 15, 2: 4}))
+    client.post(url("round", game.edit_token, number=2), edit_post(game, 2, 1, {0: 15, 2: 4}))
     client.post(page, delete_post(game, 1))
-    client.post(url(game), {"action": "restore", "event": str(game.events.first().pk)})
+    client.post(
+        url("history", game.edit_token), {"action": "restore", "event": str(game.events.first().pk)}
+    )
     client.post(page, delete_post(game, 3))
     return game
 
 
-def test_the_history_lists_every_change_newest_first(client, game):
-    response = client.get(url(game))
+def test_the_history_lists_every_change_newest_first(client, changed_game):
+    response = client.get(url("history", changed_game.edit_token))
     assert response.status_code == 200
     shown = read(response)
     assert changes(shown) == [
@@ -56,11 +55,11 @@ def test_the_history_lists_every_change_newest_first(client, game):
     ]
     assert "Ana, Boris, Cyril" in shown.text
     back = shown.one("section.history > p.meta a")
-    assert (back.text, back.get("href")) == ("Back to the game", f"/g/{game.edit_token}/")
+    assert (back.text, back.get("href")) == ("Back to the game", f"/g/{changed_game.edit_token}/")
 
 
-def test_each_change_shows_the_round_with_cards_hands_and_points(client, game):
-    shown = read(client.get(url(game)))
+def test_each_change_shows_the_round_with_cards_hands_and_points(client, changed_game):
+    shown = read(client.get(url("history", changed_game.edit_token)))
     added = history_change(shown, "Round 1 saved")
     cards = [card.get("aria-label") for card in added.select(".card")]
     assert cards == ["ace of hearts", "joker", "five of clubs"]
@@ -75,33 +74,41 @@ def test_each_change_shows_the_round_with_cards_hands_and_points(client, game):
     assert after.texts("td.points") == ["15", "0", "4"]
 
 
-def test_each_change_says_when(client, game):
-    shown = read(client.get(url(game)))
-    event = game.events.first()
+def test_each_change_says_when(client, changed_game):
+    shown = read(client.get(url("history", changed_game.edit_token)))
+    event = changed_game.events.first()
     assert shown.select(TIME)[0].get("datetime") == event.created_at.isoformat()
 
 
-def test_only_a_deleted_round_not_yet_back_can_be_restored(client, game):
-    shown = read(client.get(url(game)))
+def test_only_a_deleted_round_not_yet_back_can_be_restored(client, changed_game):
+    shown = read(client.get(url("history", changed_game.edit_token)))
     assert len(shown.select("button[value=restore]")) == 1
     deleted = history_change(shown, "Round 3 deleted")
     assert deleted.one("button[value=restore]").text == "Restore round 3"
     assert "Restored since." in history_change(shown, "Round 1 deleted").text
 
 
-def test_restoring_from_the_history_puts_the_round_back_at_its_place(client, game):
-    form = history_change(client.get(url(game)), "Round 3 deleted").one("form.restore")
+def test_restoring_from_the_history_puts_the_round_back_at_its_place(client, changed_game):
+    form = history_change(
+        client.get(url("history", changed_game.edit_token)), "Round 3 deleted"
+    ).one("form.restore")
     event = form.one("input[name=event]").get("value")
     # The form posts to the page itself.
     assert (form.get("method"), form.get("action")) == ("post", None)
-    response = client.post(url(game), {"action": "restore", "event": event})
+    response = client.post(
+        url("history", changed_game.edit_token), {"action": "restore", "event": event}
+    )
     assert response.status_code == 303
-    assert list(game.rounds.values_list("number", "winner_seat")) == [(1, 0), (2, 1), (3, 2)]
-    assert game.totals() == [25, 41, 49]
+    assert list(changed_game.rounds.values_list("number", "winner_seat")) == [
+        (1, 0),
+        (2, 1),
+        (3, 2),
+    ]
+    assert changed_game.totals() == [25, 41, 49]
     # The game page says what happened: the round is back (not "changed").
     landed = read(client.get(response["Location"]))
     assert landed.one(".banner.saved p").text.startswith("Round 3 is back as it was")
-    shown = read(client.get(url(game)))
+    shown = read(client.get(url("history", changed_game.edit_token)))
     assert changes(shown)[0] == "Round 3 restored"
     assert not shown.select("button[value=restore]")
 
@@ -117,7 +124,7 @@ def test_kinds_of_round_are_named(client, four_players):
             hands=(Hand(value=3), Hand(value=3), Hand(cards=("9C",)), Hand(value=4)), winner=None
         )
     )
-    shown = read(client.get(url(game)))
+    shown = read(client.get(url("history", game.edit_token)))
     assert history_change(shown, "Round 1 saved").one("figcaption").text == "The round hand rummy"
     blocked = history_change(shown, "Round 2 saved")
     assert blocked.one("figcaption").text == "The round blocked"
@@ -137,7 +144,7 @@ def test_a_blocked_round_shows_its_lowest_hands_and_nobody_out(client, four_play
             hands=(Hand(value=3), Hand(value=3), Hand(cards=("9C",)), Hand(value=4)), winner=None
         )
     )
-    shown = read(client.get(url(game)))
+    shown = read(client.get(url("history", game.edit_token)))
     normal = history_change(shown, "Round 1 saved")
     assert len(normal.select("tr.winner")) == 1
     assert normal.texts(".note").count("out") == 1
@@ -149,23 +156,27 @@ def test_a_blocked_round_shows_its_lowest_hands_and_nobody_out(client, four_play
     assert "out" not in " ".join(notes).split()
 
 
-def test_dates_in_bulgarian_are_written_the_bulgarian_way(client, game):
+def test_dates_in_bulgarian_are_written_the_bulgarian_way(client, changed_game):
     """Django has no Bulgarian DATETIME_FORMAT: without rami_site/formats/bg the history read
     "Ноем. 30, 2026, 4:14 преди обяд". A date in figures and a 24-hour time instead, as the
     phone writes them (rami.js, Intl): the day and the hour without a leading zero."""
     afternoon = datetime(2026, 11, 30, 16, 14, tzinfo=UTC)
     morning = datetime(2026, 5, 3, 4, 7, tzinfo=UTC)
-    game.events.update(created_at=afternoon)
-    game.events.filter(pk=game.events.order_by("pk").first().pk).update(created_at=morning)
-    shown = read(client.get(url(game), headers={"accept-language": "bg"}))
+    changed_game.events.update(created_at=afternoon)
+    changed_game.events.filter(pk=changed_game.events.order_by("pk").first().pk).update(
+        created_at=morning
+    )
+    shown = read(
+        client.get(url("history", changed_game.edit_token), headers={"accept-language": "bg"})
+    )
     times = shown.texts(TIME)
     assert set(times) == {"30.11.2026 г., 16:14", "3.05.2026 г., 4:07"}
     assert "преди обяд" not in shown.text and "след обяд" not in shown.text
     assert "Ноем." not in shown.text
 
 
-def test_dates_in_every_language_use_its_own_formats(client, game):
-    game.events.update(created_at=datetime(2026, 11, 30, 4, 7, tzinfo=UTC))
+def test_dates_in_every_language_use_its_own_formats(client, changed_game):
+    changed_game.events.update(created_at=datetime(2026, 11, 30, 4, 7, tzinfo=UTC))
     expected = {
         "en": "Nov. 30, 2026, 4:07 a.m.",
         "cs": "30. listopadu 2026 4:07",
@@ -174,33 +185,48 @@ def test_dates_in_every_language_use_its_own_formats(client, game):
         "id": "30 November 2026, 04.07",
     }
     for language, when in expected.items():
-        shown = read(client.get(url(game), headers={"accept-language": language}))
+        shown = read(
+            client.get(
+                url("history", changed_game.edit_token), headers={"accept-language": language}
+            )
+        )
         assert set(shown.texts(TIME)) == {when}, language
 
 
 def test_a_game_without_changes_says_so(client, four_players):
-    assert "No round has been saved yet." in read(client.get(url(four_players))).text
+    assert (
+        "No round has been saved yet."
+        in read(client.get(url("history", four_players.edit_token))).text
+    )
 
 
-def test_the_game_page_links_to_its_history(client, game):
-    shown = read(client.get(f"/g/{game.edit_token}/"))
-    assert shown.select(f'a[href="/g/{game.edit_token}/history/"]')
+def test_the_game_page_links_to_its_history(client, changed_game):
+    shown = read(client.get(url("game", changed_game.edit_token)))
+    assert shown.select(f'a[href="/g/{changed_game.edit_token}/history/"]')
 
 
-def test_an_unknown_token_is_404(client, game):
+def test_an_unknown_token_is_404(client, changed_game):
     assert client.get("/g/not-a-game/history/").status_code == 404
 
 
-def test_the_view_token_does_not_open_the_history(client, game):
-    response = client.get(f"/g/{game.view_token}/history/")
+def test_the_view_token_does_not_open_the_history(client, changed_game):
+    response = client.get(url("history", changed_game.view_token))
     assert response.status_code == 404
-    assert game.edit_token not in response.content.decode()
+    assert changed_game.edit_token not in response.content.decode()
 
 
-def test_the_history_takes_only_its_own_actions(client, game):
-    assert client.put(url(game)).status_code == 405
-    assert client.post(url(game), {"action": "delete", "event": "1"}).status_code == 400
-    assert client.post(url(game), {"action": "restore"}).status_code == 400
+def test_the_history_takes_only_its_own_actions(client, changed_game):
+    assert client.put(url("history", changed_game.edit_token)).status_code == 405
+    assert (
+        client.post(
+            url("history", changed_game.edit_token), {"action": "delete", "event": "1"}
+        ).status_code
+        == 400
+    )
+    assert (
+        client.post(url("history", changed_game.edit_token), {"action": "restore"}).status_code
+        == 400
+    )
 
 
 def notes(cell: Element) -> list[str]:
@@ -213,13 +239,13 @@ def test_a_hand_reads_the_same_in_the_history_as_on_the_round_table(client):
     value, not opened, as the round table showed the round before it was deleted (which also
     says how a never-opened hand's points came about)."""
     game = Game.start(["Ana", "Boris", "Cyril"])
-    page = f"/g/{game.edit_token}/"
+    page = url("game", game.edit_token)
     client.post(page, round_post(0, {1: "AH JK 5C", 2: 12}))
     client.post(page, round_post(1, {0: (30, "not opened"), 2: "KH 2C"}))
     row = read(client.get(page)).one("#round-2")
     shown = [notes(cell) for cell in row.select("td")]
     assert shown[0] == ["hand 30", "not opened: 30 + 25 = 55"]
     client.post(page, delete_post(game, 2))
-    deleted = history_change(read(client.get(url(game))), "Round 2 deleted")
+    deleted = history_change(read(client.get(url("history", game.edit_token))), "Round 2 deleted")
     kept = [notes(cell) for cell in deleted.select("figure td:not(.points)")]
     assert kept == [["hand 30", "not opened"], *shown[1:]]

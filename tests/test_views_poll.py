@@ -6,6 +6,7 @@ from django.test import Client
 
 from scoring.rules import Hand, RoundEntry
 from tests.conftest import delete_post, round_post, totals
+from tests.links import url
 from tests.pages import read
 
 pytestmark = pytest.mark.django_db
@@ -22,19 +23,19 @@ def test_an_unchanged_game_costs_one_query_and_no_rendering(
     client, four_players, link, django_assert_max_num_queries
 ):
     token = four_players.edit_token if link == "g" else four_players.view_token
-    url = poll_url(client.get(f"/{link}/{token}/").content.decode())
-    assert url == f"/{link}/{token}/poll?v={four_players.version}"
+    address = poll_url(client.get(f"/{link}/{token}/").content.decode())
+    assert address == f"/{link}/{token}/poll?v={four_players.version}"
     with django_assert_max_num_queries(1):
-        response = client.get(url, headers=HTMX)
+        response = client.get(address, headers=HTMX)
     assert response.status_code == 204
     assert response.content == b""
     assert "no-cache" in response["Cache-Control"]
 
 
 def test_a_changed_game_sends_the_new_scoreboard_and_a_fresh_form(client, four_players):
-    url = poll_url(client.get(f"/g/{four_players.edit_token}/").content.decode())
-    client.post(f"/g/{four_players.edit_token}/", round_post(0, {1: 36, 2: 10, 3: 4}))
-    response = client.get(url, headers=HTMX)
+    address = poll_url(client.get(url("game", four_players.edit_token)).content.decode())
+    client.post(url("game", four_players.edit_token), round_post(0, {1: 36, 2: 10, 3: 4}))
+    response = client.get(address, headers=HTMX)
     html = response.content.decode()
     assert response.status_code == 200
     assert html.lstrip().startswith('<section id="scoreboard"')
@@ -48,26 +49,26 @@ def test_a_changed_game_sends_the_new_scoreboard_and_a_fresh_form(client, four_p
 
 
 def test_someone_typing_keeps_their_form_and_is_told(client, four_players):
-    url = poll_url(client.get(f"/g/{four_players.edit_token}/").content.decode())
-    client.post(f"/g/{four_players.edit_token}/", round_post(0, {1: 36, 2: 10, 3: 4}))
-    html = client.get(url + "&typing=1", headers=HTMX).content.decode()
+    address = poll_url(client.get(url("game", four_players.edit_token)).content.decode())
+    client.post(url("game", four_players.edit_token), round_post(0, {1: 36, 2: 10, 3: 4}))
+    html = client.get(address + "&typing=1", headers=HTMX).content.decode()
     assert 'id="round-entry"' not in html
     assert 'id="round-notice"' in html and "Another phone has just saved a round" in html
 
 
 def test_someone_typing_is_told_when_the_seats_changed_not_a_round(client, four_players):
-    url = poll_url(client.get(f"/g/{four_players.edit_token}/").content.decode())
+    address = poll_url(client.get(url("game", four_players.edit_token)).content.decode())
     four_players.change_seating(2, [0, 1, 2, 3])
-    html = client.get(url + "&typing=1", headers=HTMX).content.decode()
+    html = client.get(address + "&typing=1", headers=HTMX).content.decode()
     assert 'id="round-entry"' not in html
     notice = read(html).one("#round-notice").text
     assert notice.startswith("Another phone has just changed a name, the seats or who deals.")
 
 
 def test_the_view_page_poll_sends_no_form_and_no_edit_token(client, four_players):
-    url = f"/v/{four_players.view_token}/poll?v=0"
-    client.post(f"/g/{four_players.edit_token}/", round_post(0, {1: 36, 2: 10, 3: 4}))
-    html = client.get(url, headers=HTMX).content.decode()
+    address = url("view_poll", four_players.view_token) + "?v=0"
+    client.post(url("game", four_players.edit_token), round_post(0, {1: 36, 2: 10, 3: 4}))
+    html = client.get(address, headers=HTMX).content.decode()
     assert totals(html) == [0, 36, 10, 4]
     assert "round-entry" not in html and four_players.edit_token not in html
 
@@ -75,7 +76,7 @@ def test_the_view_page_poll_sends_no_form_and_no_edit_token(client, four_players
 def test_two_phones_entering_the_same_round(client, four_players):
     """Both forms are for round 1; the first saves; the second is told, shown what was saved,
     keeps what it typed, and may save it as round 2. Nothing is duplicated or lost."""
-    page = f"/g/{four_players.edit_token}/"
+    page = url("game", four_players.edit_token)
     first = round_post(0, {1: 36, 2: 10, 3: 4}, for_round="1", key="phone-a")
     second = round_post(1, {0: "KH QS", 2: 7, 3: 9}, for_round="1", key="phone-b")
     assert client.post(page, first).status_code == 303
@@ -103,7 +104,7 @@ def test_a_page_drawn_after_a_live_update_has_no_part_meant_for_another_place(
     no round table yet, htmx looks for #more-rounds out of band, finds none, and says
     htmx:oobErrorNoTarget (a fresh-clone run, on PostgreSQL: the poll of the other phone
     drawn before the saving phone's answer)."""
-    page = f"/g/{four_players.edit_token}/"
+    page = url("game", four_players.edit_token)
     seen = four_players.version
     for _ in range(rounds):
         four_players.record_round(
@@ -121,11 +122,11 @@ def test_a_page_drawn_after_a_live_update_has_no_part_meant_for_another_place(
 def test_a_live_update_of_the_rounds_brings_the_count_of_rounds_too(client, four_players):
     """The line over the rounds ("Target 300 · 2 rounds") is a number the page shows: a live
     update that brings only the changed rounds brings it as a fresh page has it."""
-    page = f"/g/{four_players.edit_token}/"
+    page = url("game", four_players.edit_token)
     client.post(page, round_post(0, {1: 36, 2: 10, 3: 4}))
-    url = poll_url(client.get(page).content.decode())
+    address = poll_url(client.get(page).content.decode())
     client.post(page, round_post(1, {0: 5, 2: 10, 3: 4}))
-    answer = client.get(url + "&shown=playing", headers=HTMX)
+    answer = client.get(address + "&shown=playing", headers=HTMX)
     assert answer["HX-Reswap"] == "none"  # only the rounds changed: the #changes part
     line = read(answer.content.decode()).one("#board-line")
     assert line.get("hx-swap-oob") == "true"
@@ -140,7 +141,7 @@ def test_the_phones_of_a_table_asking_the_same_get_one_answer_drawn_once(
     four_players, django_assert_max_num_queries
 ):
     phones = [Client() for _ in range(3)]
-    page = f"/g/{four_players.edit_token}/"
+    page = url("game", four_players.edit_token)
     phones[0].post(page, round_post(0, {1: 36, 2: 10, 3: 4}))
     urls = [poll_url(phone.get(page).content.decode()) + "&shown=playing" for phone in phones]
     phones[0].post(page, round_post(1, {0: 5, 2: 6, 3: 7}))
@@ -164,7 +165,7 @@ def test_a_deletion_is_told_to_each_phone_as_its_own(four_players):
     """Only the phone that deleted a round is offered its Undo: its answer is never handed to
     another phone, nor another's to it."""
     ana, boris, cyril = Client(), Client(), Client()
-    page = f"/g/{four_players.edit_token}/"
+    page = url("game", four_players.edit_token)
     ana.post(page, round_post(0, {1: 36, 2: 10, 3: 4}))
     ana.post(page, round_post(1, {0: 5, 2: 6, 3: 7}))
     urls = {phone: poll_url(phone.get(page).content.decode()) for phone in (ana, boris, cyril)}

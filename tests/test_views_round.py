@@ -4,17 +4,14 @@ import pytest
 from django.test import Client
 
 from tests.conftest import edit_post
+from tests.links import url
 from tests.pages import read
 
 pytestmark = pytest.mark.django_db
 
 
-def url(game, number):
-    return f"/g/{game.edit_token}/rounds/{number}/"
-
-
 def test_the_edit_form_is_prefilled(client, every_kind_game):
-    shown = read(client.get(url(every_kind_game, 1)))
+    shown = read(client.get(url("round", every_kind_game.edit_token, number=1)))
     assert "Edit round 1" in shown.text
     assert shown.one("#id_cards_1").get("value") == "AH JK 5C"
     assert shown.one("#id_value_2").get("value") == "20"
@@ -25,7 +22,7 @@ def test_the_edit_form_is_prefilled(client, every_kind_game):
 
 def test_editing_a_round_recomputes_every_total_and_the_state(client, every_kind_game):
     data = edit_post(every_kind_game, 3, 0, {1: 10, 2: 10, 3: 10})
-    response = client.post(url(every_kind_game, 3), data)
+    response = client.post(url("round", every_kind_game.edit_token, number=3), data)
     assert response.status_code == 303
     round_ = every_kind_game.rounds.get(number=3)
     assert response["Location"] == f"/g/{every_kind_game.edit_token}/?changed={round_.pk}"
@@ -47,7 +44,8 @@ def test_editing_a_round_recomputes_every_total_and_the_state(client, every_kind
 def test_an_invalid_edit_keeps_what_was_typed(client, every_kind_game):
     shown = read(
         client.post(
-            url(every_kind_game, 1), edit_post(every_kind_game, 1, 0, {1: "ZZ", 2: 3, 3: 4})
+            url("round", every_kind_game.edit_token, number=1),
+            edit_post(every_kind_game, 1, 0, {1: "ZZ", 2: 3, 3: 4}),
         )
     )
     assert "Unknown card “ZZ”" in shown.one("#errors-1").text
@@ -56,4 +54,4 @@ def test_an_invalid_edit_keeps_what_was_typed(client, every_kind_game):
 
 
 def test_an_unknown_round_is_404(client, every_kind_game):
-    assert client.get(url(every_kind_game, 9)).status_code == 404
+    assert client.get(url("round", every_kind_game.edit_token, number=9)).status_code == 404

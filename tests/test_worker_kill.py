@@ -25,8 +25,10 @@ import pytest
 from django.conf import settings
 
 from scoring.models import Game, GameEvent
+from scripts.throwaway_site import free_port
 from tests.conftest import Phone, round_post
-from tests.test_two_servers import free_port, production_environment
+from tests.links import url
+from tests.test_two_servers import production_environment
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
@@ -182,8 +184,8 @@ def test_killed_workers_are_replaced_and_every_acknowledged_round_is_kept_once(t
     began = time.monotonic()
     environment = production_environment()
     game = Game.start(["Ana", "Boris", "Cyril", "Dana", "Emil", "Fran"])
-    path = f"/g/{game.edit_token}/"
-    port = free_port(set())
+    path = url("game", game.edit_token)
+    port = free_port()
     log = tmp_path / "serve.log"
     serve = start_serve(port, environment, log)
     stop = threading.Event()
@@ -258,7 +260,7 @@ def test_a_granian_that_does_not_obey_sigterm_is_killed_after_the_grace(tmp_path
     RAMI_STOP_GRACE seconds after passing on the SIGTERM, and ends."""
     grace = 2
     environment = production_environment(RAMI_STOP_GRACE=str(grace))
-    port = free_port(set())
+    port = free_port()
     log = tmp_path / "serve.log"
     serve = start_serve(port, environment, log)
     try:

@@ -9,6 +9,7 @@ import os
 import shutil
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, sync_playwright
 
 # pytest-django's live server and Playwright's sync API share the test thread.
@@ -28,6 +29,12 @@ CHROMIUM_FLAGS = [
     "--disable-sync",
     "--no-first-run",
 ]
+
+
+def assert_accessible(page: Page) -> None:
+    """axe-core finds no violation on the page as it stands."""
+    results = Axe().run(page)
+    assert results.violations_count == 0, results.generate_report()
 
 
 def pytest_collection_modifyitems(items):

@@ -7,13 +7,13 @@ import itertools
 import re
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from scoring.exchange import import_game
 from scoring.models import Game
-from tests.browser.conftest import PHONE
+from scripts.long_games import LONG_NAMES, long_game_document
+from tests.browser.conftest import PHONE, assert_accessible
 from tests.browser.game_steps import (
     OnScreenTaps,
     choose_winner,
@@ -22,13 +22,13 @@ from tests.browser.game_steps import (
     tap_cards,
     type_value,
 )
-from tests.long_games import LONG_NAMES, long_game_document
+from tests.links import url
 
 LANGUAGES = ["en", "cs", "sv", "bg", "id"]
 
 
 def long_game(rounds: int, players: int, seed: int = 3) -> Game:
-    """A game of long names and real-looking hands (tests/long_games.py)."""
+    """A game of long names and real-looking hands (scripts/long_games.py)."""
     return import_game(long_game_document(rounds, players, seed))
 
 
@@ -56,14 +56,9 @@ def in_view(page: Page, selector: str, timeout: float = 5_000) -> bool:
     return True
 
 
-def no_axe_violations(page: Page) -> None:
-    results = Axe().run(page)
-    assert results.violations_count == 0, results.generate_report()
-
-
 def test_a_typical_round_on_a_44_round_game_is_17_taps_in_one_screen(page: Page, live_server):
     game = long_game(44, players=4)
-    page.goto(f"/g/{game.edit_token}/")
+    page.goto(url("game", game.edit_token))
     height = page.viewport_size["height"]
     entry_top = page.evaluate(
         "document.querySelector('#round-form .out-choice').getBoundingClientRect().top"
@@ -96,7 +91,7 @@ def test_a_typical_round_on_a_44_round_game_is_17_taps_in_one_screen(page: Page,
     assert in_view(page, ".banner.saved")
     assert in_view(page, ".total")
     expect(page.locator(".banner.saved")).to_be_focused()
-    no_axe_violations(page)
+    assert_accessible(page)
 
     # Undo takes the round back into the form, to be put right: nothing changes until then.
     page.locator(".banner.saved").get_by_role("link", name="Undo").click()
@@ -109,7 +104,7 @@ def test_six_players_fit_in_1_3_screens_and_the_tie_break_is_in_view_after_the_s
     page: Page, live_server
 ):
     game = Game.start(LONG_NAMES)
-    page.goto(f"/g/{game.edit_token}/")
+    page.goto(url("game", game.edit_token))
     assert box(page, "#round-form")["height"] <= 1.3 * 844
     # A blocked round: the two lowest hands score 0, everyone else passes the target, and the
     # two players level on 0 play a tie-break round.
@@ -120,12 +115,12 @@ def test_six_players_fit_in_1_3_screens_and_the_tie_break_is_in_view_after_the_s
     expect(page.locator(".banner.tie-break")).to_be_visible()
     assert in_view(page, ".banner.tie-break")
     assert in_view(page, ".banner.saved")
-    no_axe_violations(page)
+    assert_accessible(page)
 
 
 def test_errors_are_shown_all_at_once_in_view_and_the_first_is_focused(page: Page, live_server):
     game = long_game(30, players=4)
-    page.goto(f"/g/{game.edit_token}/")
+    page.goto(url("game", game.edit_token))
     choose_winner(page, LONG_NAMES[0])
     type_value(page, LONG_NAMES[1], 1)  # less than the cheapest card
     tap_cards(page, LONG_NAMES[3], "KH 5C")
@@ -139,7 +134,7 @@ def test_errors_are_shown_all_at_once_in_view_and_the_first_is_focused(page: Pag
     # Dana's points are there beside the others' errors, and what was tapped is kept.
     expect(hand(page, LONG_NAMES[3]).locator(".points-preview")).to_have_text("15")
     expect(hand(page, LONG_NAMES[3]).locator(".chosen .chip")).to_have_count(2)
-    no_axe_violations(page)
+    assert_accessible(page)
 
 
 def test_a_card_the_deck_cannot_hold_is_said_next_to_its_player_as_it_is_tapped(
@@ -156,7 +151,7 @@ def test_a_card_the_deck_cannot_hold_is_said_next_to_its_player_as_it_is_tapped(
             else None
         ),
     )
-    page.goto(f"/g/{game.edit_token}/")
+    page.goto(url("game", game.edit_token))
     page.locator("label[for=id_winner_0]").tap()
     tap_cards(page, "Fay", "KH 5C")
     expect(page.locator("#points-5")).to_have_text("15")
@@ -214,7 +209,7 @@ def the_same_round_saved_on_two_phones(page: Page, browser, live_server):
     other_context = browser.new_context(base_url=live_server.url, **PHONE)
     other = other_context.new_page()
     for phone in (page, other):
-        phone.goto(f"/g/{game.edit_token}/")
+        phone.goto(url("game", game.edit_token))
         choose_winner(phone, LONG_NAMES[0])
         for name, value in zip(LONG_NAMES[1:4], (12, 7, 9), strict=True):
             type_value(phone, name, value)
@@ -244,7 +239,7 @@ def test_the_same_round_on_two_phones_is_saved_once_and_another_is_explained_in_
         box(other, "#round-form .banner.conflict"),
         other.evaluate("window.scrollY"),
     )
-    no_axe_violations(other)
+    assert_accessible(other)
     # The heading names the round in question; a round saved meanwhile on the first phone
     # brings the other one's notice that a round was saved, which says nothing more: one box.
     expect(other.locator("#entry-title")).to_have_text("Round 22, saved on another phone first")
@@ -272,8 +267,8 @@ def test_another_phone_gets_only_the_changed_rows_and_keeps_its_chart(
             else None
         ),
     )
-    watcher.goto(f"/v/{game.view_token}/")
-    page.goto(f"/g/{game.edit_token}/")
+    watcher.goto(url("view", game.view_token))
+    page.goto(url("game", game.edit_token))
     choose_winner(page, LONG_NAMES[0])
     for name in LONG_NAMES[1:]:
         type_value(page, name, 4)
@@ -303,7 +298,7 @@ def test_six_long_names_fit_every_screen_in_every_language(
         extra_http_headers={"Accept-Language": language},
     )
     page = context.new_page()
-    page.goto(f"/g/{game.edit_token}/")
+    page.goto(url("game", game.edit_token))
     assert page.locator("html").get_attribute("lang") == language
     assert page.evaluate("document.documentElement.scrollWidth") == width
     language_box = box(page, "#language-select")
@@ -317,25 +312,25 @@ def test_six_long_names_fit_every_screen_in_every_language(
             left["x"] + left["width"] <= right["x"] for left, right in itertools.pairwise(rows)
         )
         assert box(page, "#round-form button[value=save]")["y"] + 44 <= height
-    page.goto(f"/g/{game.edit_token}/?rounds=all")
+    page.goto(url("game", game.edit_token) + "?rounds=all")
     assert page.evaluate("document.documentElement.scrollWidth") == width
     context.close()
 
 
 def test_every_state_of_the_page_passes_axe(page: Page, live_server):
     game = long_game(20, players=6)
-    page.goto(f"/g/{game.edit_token}/")
-    no_axe_violations(page)
+    page.goto(url("game", game.edit_token))
+    assert_accessible(page)
     page.get_by_role("link", name=re.compile("Show all 20 rounds")).click()
     expect(page.locator("#round-rows tr")).to_have_count(20)
-    no_axe_violations(page)
+    assert_accessible(page)
     choose_winner(page, LONG_NAMES[0])
     hand(page, LONG_NAMES[1]).get_by_label("Not opened yet").check()
     type_value(page, LONG_NAMES[1], 81)
     expect(page.locator("#explain-1")).to_have_text("81 + 25 → 100, the cap")
-    no_axe_violations(page)
-    page.goto(f"/v/{game.view_token}/")
-    no_axe_violations(page)
+    assert_accessible(page)
+    page.goto(url("view", game.view_token))
+    assert_accessible(page)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -363,7 +358,7 @@ def test_a_live_update_that_crosses_a_save_never_shows_a_round_twice(
     other = other_context.new_page()
     phones = [page, other]
     for value, phone in enumerate(phones):
-        phone.goto(f"/g/{game.edit_token}/")
+        phone.goto(url("game", game.edit_token))
         choose_winner(phone, LONG_NAMES[0])
         for name in LONG_NAMES[1:4]:
             type_value(phone, name, 5 + value)
@@ -394,7 +389,7 @@ def test_five_and_six_players_save_rounds_in_a_row_with_the_answer_and_save_in_v
     page.set_extra_http_headers({"Accept-Language": language})
     game = long_game(12, players)
     names = LONG_NAMES[:players]
-    page.goto(f"/g/{game.edit_token}/")
+    page.goto(url("game", game.edit_token))
     page.locator("#entry-title").evaluate("element => element.scrollIntoView()")
     for number in (13, 14, 15):
         winner = names[number % players]

@@ -42,6 +42,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from scoring import rules
 from scoring.models import Game, GameEvent, Round
 from tests.browser.conftest import PHONE
+from tests.links import url
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -317,9 +318,9 @@ def open_watcher(browser, origin: str, label: str, path: str, slow: bool = False
 
     def console(message) -> None:
         # The browser asks for /favicon.ico by itself; the page's own icons are linked.
-        url = message.location.get("url", "")
-        if message.type == "error" and not url.endswith("/favicon.ico"):
-            errors.append(f"{label}: {message.text} ({url})")
+        address = message.location.get("url", "")
+        if message.type == "error" and not address.endswith("/favicon.ico"):
+            errors.append(f"{label}: {message.text} ({address})")
 
     page.on("console", console)
     watcher = Watcher(label, path, context, page, errors)
@@ -422,7 +423,7 @@ def test_every_watching_phone_converges_to_a_fresh_load(
     for _ in range(SEED_ROUNDS):
         game.record_round(random_entry(seeding), for_round=None)
 
-    view, edit = f"/v/{game.view_token}/", f"/g/{game.edit_token}/"
+    view, edit = url("view", game.view_token), url("game", game.edit_token)
     watchers = [
         open_watcher(browser, origin, "view 1", view),
         open_watcher(browser, origin, "view 2 (slow network)", view, slow=True),

@@ -7,12 +7,13 @@ from there. The round form of four players fits one
 above Save, and nothing scrolls inside the entry."""
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
 from scoring.models import Game
+from tests.browser.conftest import assert_accessible
 from tests.browser.game_steps import OnScreenTaps
 from tests.browser.test_at_the_table import long_game
+from tests.links import url
 
 # A typical round: the winner's "went out", then each loser's cards, one rank tap a card (the
 # suits are not needed for the points), then Save.
@@ -46,11 +47,6 @@ def form_height(page: Page) -> float:
     )
 
 
-def no_axe_violations(page: Page) -> None:
-    results = Axe().run(page)
-    assert results.violations_count == 0, results.generate_report()
-
-
 def play_a_round(page: Page, winner: int = 0) -> int:
     """Tap a typical round where the page stands, each control checked on the screen first;
     returns the taps it took."""
@@ -76,7 +72,7 @@ def play_a_round(page: Page, winner: int = 0) -> int:
 def test_rounds_in_a_row_without_a_scroll(page: Page, live_server, width, height):
     page.set_viewport_size({"width": width, "height": height})
     game = long_game(20, players=4)
-    page.goto(f"/g/{game.edit_token}/")
+    page.goto(url("game", game.edit_token))
     assert form_height(page) <= height
     answers = []
     for number, winner in zip((21, 22, 23), (0, 2, 1), strict=True):
@@ -101,7 +97,7 @@ def test_rounds_in_a_row_without_a_scroll(page: Page, live_server, width, height
             assert found["y"] + found["height"] <= save["y"], found
         entry = page.locator("#round-entry")
         assert entry.evaluate("element => element.scrollHeight <= element.clientHeight + 1")
-    no_axe_violations(page)
+    assert_accessible(page)
 
 
 @pytest.mark.parametrize("players, budget", [(4, 740), (6, 962)])
@@ -111,6 +107,6 @@ def test_the_round_form_fits_a_360_phone(page: Page, live_server, players, budge
         Game.start(["Ana", "Boris", "Cyril", "Dana", "Eva", "Fay"][:players]),
         long_game(20, players=players),
     ):
-        page.goto(f"/g/{game.edit_token}/")
+        page.goto(url("game", game.edit_token))
         assert form_height(page) <= budget
         assert page.evaluate("document.documentElement.scrollWidth") <= 360

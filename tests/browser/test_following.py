@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 from scoring.exchange import import_game
 from tests.browser.conftest import PHONE, until_held
 from tests.conftest import game_document
+from tests.links import url
 
 LAPTOP = {"viewport": {"width": 1366, "height": 768}}
 
@@ -37,9 +38,9 @@ def opened(browser, live_server, static_from_the_source):
 
 def test_two_phones_and_a_watching_laptop_follow_a_rematch(db, opened):
     game = import_game(game_document("every_kind"))
-    tapping = opened(f"/g/{game.edit_token}/", **PHONE)
-    other_phone = opened(f"/g/{game.edit_token}/", **PHONE)
-    laptop = opened(f"/v/{game.view_token}/", **LAPTOP)
+    tapping = opened(url("game", game.edit_token), **PHONE)
+    other_phone = opened(url("game", game.edit_token), **PHONE)
+    laptop = opened(url("view", game.view_token), **LAPTOP)
     for page in (tapping, other_phone, laptop):
         expect(page.locator(".banner.winner")).to_contain_text("Ana wins the game!")
 
@@ -125,9 +126,9 @@ def test_the_tapping_phone_is_told_of_the_rematch_once_whatever_the_poll_does(db
     for _ in range(TRIES // 2):
         game = import_game(game_document("every_kind"))
         if phone is None:
-            phone = opened(f"/g/{game.edit_token}/", **PHONE)
+            phone = opened(url("game", game.edit_token), **PHONE)
         else:
-            phone.goto(f"/g/{game.edit_token}/")
+            phone.goto(url("game", game.edit_token))
         expect(phone.locator(".banner.winner")).to_contain_text("Ana wins the game!")
         polls = _held(phone, "**/poll?*", "GET")
         # A poll on its way when Rematch is tapped.
@@ -146,7 +147,7 @@ def test_the_tapping_phone_is_told_of_the_rematch_once_whatever_the_poll_does(db
             # A live update sent with the cookies the tap's answer left, its own going to the
             # phone's (the page itself asks no more once Rematch is tapped: rami.js).
             late = phone.context.request.get(
-                f"/g/{game.edit_token}/poll?v={game.version}&shown=finished",
+                url("poll", game.edit_token) + f"?v={game.version}&shown=finished",
                 headers={"HX-Request": "true"},
                 max_redirects=0,
             )

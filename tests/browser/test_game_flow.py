@@ -3,9 +3,9 @@
 import re
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
+from tests.browser.conftest import assert_accessible
 from tests.browser.game_steps import (
     choose_winner,
     expect_preview,
@@ -17,11 +17,6 @@ from tests.browser.game_steps import (
     tap_cards,
     type_value,
 )
-
-
-def assert_accessible(page: Page) -> None:
-    results = Axe().run(page)
-    assert results.violations_count == 0, results.generate_report()
 
 
 def test_the_worked_examples_tapped_in_with_live_preview(page: Page):

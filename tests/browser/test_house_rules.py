@@ -4,10 +4,10 @@ round by them (the live preview too), and a doubled hand rummy that asks for the
 import re
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
 from scoring.models import Table
+from tests.browser.conftest import assert_accessible
 from tests.browser.game_steps import (
     choose_winner,
     expect_preview,
@@ -18,6 +18,7 @@ from tests.browser.game_steps import (
     tap_cards,
     type_value,
 )
+from tests.links import url
 
 
 def test_a_game_with_house_rules_from_the_start_form_to_the_board(page: Page):
@@ -39,8 +40,7 @@ def test_a_game_with_house_rules_from_the_start_form_to_the_board(page: Page):
     expect(page.locator(".target-for:not([hidden])")).to_have_text(
         "Target: 500 points with 3 players"
     )
-    results = Axe().run(page)
-    assert results.violations_count == 0, results.generate_report()
+    assert_accessible(page)
     page.get_by_role("button", name="Start the game").click()
     expect(page).to_have_url(re.compile(r"/g/[\w-]{22,}/$"))
 
@@ -74,14 +74,13 @@ def test_a_game_with_house_rules_from_the_start_form_to_the_board(page: Page):
 
     page.get_by_role("link", name="This game's rules").click()
     expect(page.get_by_role("heading", name="This game's rules")).to_be_visible()
-    results = Axe().run(page)
-    assert results.violations_count == 0, results.generate_report()
+    assert_accessible(page)
 
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("form", ["start", "table"])
 def test_the_points_of_a_hand_rummy_are_asked_only_while_they_are_fixed(page: Page, form):
-    """"twice the value of the cards in hand" needs no number: the field of a fixed hand
+    """ "twice the value of the cards in hand" needs no number: the field of a fixed hand
     rummy's points goes while it is chosen, on the start form and on a table's rules, and
     comes back with "a fixed number of points" (what was in it kept)."""
     if form == "start":
@@ -89,7 +88,7 @@ def test_the_points_of_a_hand_rummy_are_asked_only_while_they_are_fixed(page: Pa
         page.locator("summary", has_text="House rules").click()
     else:
         table = Table.start("Friday", ["Ana", "Boris", "Cyril"])
-        page.goto(f"/t/{table.edit_token}/rules/")
+        page.goto(url("table_rules", table.edit_token))
     points = page.get_by_label("Points for each opponent of a hand rummy")
     expect(points).to_be_visible()
     page.get_by_label("twice the value of the cards in hand").check()

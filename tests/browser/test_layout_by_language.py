@@ -9,8 +9,9 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from scoring.exchange import import_game
-from tests.layout_games import LABELS_OUTSIDE, LANGUAGES, every_kind_document
-from tests.long_games import long_game_document
+from scripts.layout_games import LABELS_OUTSIDE, LANGUAGES, every_kind_document
+from scripts.long_games import long_game_document
+from tests.links import url
 
 WIDTHS = [320, 390]
 
@@ -82,10 +83,10 @@ def games(live_server):
     plain = import_game(document)
     finished = import_game(every_kind_document())
     return {
-        "playing": [f"/g/{game.edit_token}/" for game in (six, four, plain)],
+        "playing": [url("game", game.edit_token) for game in (six, four, plain)],
         # The scoreboard's own lines (a bar to the target, with words): a watch-only page and
         # a finished game, where one player has reached the target.
-        "board": [f"/v/{plain.view_token}/", f"/g/{finished.edit_token}/"],
+        "board": [url("view", plain.view_token), url("game", finished.edit_token)],
     }
 
 

@@ -7,20 +7,21 @@ with the names and round numbers pinned, every chart label lies inside its SVG f
 bench/layout.py measures the same pages and writes the figures to bench/LAYOUT.md."""
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
 from scoring import exchange
 from scoring.exchange import import_game
 from scoring.rules import Hand, RoundEntry
-from tests.browser.game_steps import unfold
-from tests.layout_games import (
+from scripts.layout_games import (
     LABELS_OUTSIDE,
     LANGUAGES,
     every_kind_document,
     group_table_document,
 )
-from tests.long_games import long_game_document
+from scripts.long_games import long_game_document
+from tests.browser.conftest import assert_accessible
+from tests.browser.game_steps import unfold
+from tests.links import url
 
 PHONES = [(360, 740), (320, 640)]
 GAME_BOXES = ["#rounds .table-scroll", ".statistics", ".score-chart svg"]
@@ -41,7 +42,7 @@ def narrow_pages(live_server):
     """The finished four-player game and the group's table, by their edit links."""
     game = import_game(every_kind_document())
     table = exchange.import_table(group_table_document())
-    return {"game": f"/g/{game.edit_token}/", "table": f"/t/{table.edit_token}/"}
+    return {"game": url("game", game.edit_token), "table": url("table", table.edit_token)}
 
 
 def phone(browser, live_server, language: str, width: int, height: int) -> Page:
@@ -64,11 +65,6 @@ def assert_boxes_fit(page: Page, selectors: list[str]) -> None:
         assert not box.get("missing"), box
         assert box["scroll"] <= box["client"], box
         assert box["left"] >= 0 and box["right"] <= width, box
-
-
-def assert_accessible(page: Page) -> None:
-    results = Axe().run(page)
-    assert results.violations_count == 0, results.generate_report()
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -142,7 +138,7 @@ def test_a_tables_page_at_360_px_shows_the_game_in_play_and_the_standings_first(
     px in English, 6,256 in Bulgarian); each pair of the head to head reads on one line, a
     retired member marked in it as in the standings."""
     page = phone(browser, live_server, language, 360, 740)
-    page.goto(f"/t/{table_in_play.edit_token}/")
+    page.goto(url("table", table_in_play.edit_token))
     assert page.evaluate(PARTS) == [
         ["in-play", True],
         ["new-game", False],
@@ -184,7 +180,7 @@ def test_six_players_scroll_the_round_table_with_names_and_round_numbers_pinned(
     game = import_game(long_game_document(12, 6, seed=3))
     for width, height in PHONES:
         page = phone(browser, live_server, "en", width, height)
-        page.goto(f"/g/{game.edit_token}/")
+        page.goto(url("game", game.edit_token))
         assert page.evaluate("document.documentElement.scrollWidth") == width
         box = page.locator("#rounds .table-scroll")
         sizes = box.evaluate("box => [box.scrollWidth, box.clientWidth]")
@@ -213,9 +209,9 @@ def test_four_and_six_long_names_are_never_clipped_at_any_width(
     page = phone(browser, live_server, "bg", 320, 640)
     for width in (320, 360, 480, 600, 700, 1366):
         page.set_viewport_size({"width": width, "height": 800})
-        page.goto(f"/g/{four.edit_token}/")
+        page.goto(url("game", four.edit_token))
         assert_boxes_fit(page, GAME_BOXES)
-        page.goto(f"/g/{six.edit_token}/")
+        page.goto(url("game", six.edit_token))
         assert page.evaluate("document.documentElement.scrollWidth") == width
         scroll, client, overflow = page.locator("#rounds .table-scroll").evaluate(
             "box => [box.scrollWidth, box.clientWidth, getComputedStyle(box).overflowX]"
@@ -246,7 +242,7 @@ def test_a_game_page_of_80_rounds_and_6_players_stays_under_1500_elements(
     document = long_game_document(80, 6, seed=1, hand_sizes=(1, 1, 2, 2, 3))
     game = import_game(document)
     page = phone(browser, live_server, "en", 360, 740)
-    page.goto(f"/g/{game.edit_token}/")
+    page.goto(url("game", game.edit_token))
     expect(page.locator("#round-form")).to_be_visible()  # still being played
     counted = page.evaluate(
         """() => Object.fromEntries(

@@ -5,11 +5,10 @@ import re
 import time
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, Route, expect
 
 from scoring.models import Game
-from tests.browser.conftest import _page
+from tests.browser.conftest import _page, assert_accessible
 from tests.browser.game_steps import expect_totals, start_game
 
 KEPT = "Your round is kept here and will be sent again as soon as the phone is back online."
@@ -90,8 +89,7 @@ def test_a_round_saved_offline_is_kept_and_recorded_once_back_online(phone):
     )
     expect(page.locator("#round-notice")).to_be_in_viewport()
     expect_round_kept(page)
-    results = Axe().run(page)
-    assert results.violations_count == 0, results.generate_report()
+    assert_accessible(page)
     # Offline, nothing is sent again by itself (the phone waits for its "online" event).
     sent = save_requests(page)
     page.wait_for_timeout(6_000)

@@ -22,9 +22,11 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from scoring.models import Game, Table
+from scripts.throwaway_site import free_port
 from tests.browser.conftest import PHONE, until_held
 from tests.browser.game_steps import choose_winner, save, type_value
-from tests.test_two_servers import free_port, production_environment
+from tests.links import url
+from tests.test_two_servers import production_environment
 from tests.test_worker_kill import start_serve, wait_until_healthy
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
@@ -45,7 +47,7 @@ class Served:
     def __init__(self, tmp_path: Path, environment: dict, name: str = "a") -> None:
         self.environment = environment
         self.log = tmp_path / f"serve-{name}.log"
-        self.port = free_port(set())
+        self.port = free_port()
         self.process = self._start()
 
     def _start(self) -> subprocess.Popen:
@@ -168,9 +170,9 @@ def equals_a_fresh_page(page: Page) -> None:
 
 def test_a_round_saved_on_one_phone_reaches_the_others_through_their_streams(served, phones):
     game = Game.start(["Ana", "Boris", "Cyril"])
-    saving = phones.open(served.url, f"/g/{game.edit_token}/")
-    other = phones.open(served.url, f"/g/{game.edit_token}/")
-    watching = phones.open(served.url, f"/v/{game.view_token}/", **LAPTOP)
+    saving = phones.open(served.url, url("game", game.edit_token))
+    other = phones.open(served.url, url("game", game.edit_token))
+    watching = phones.open(served.url, url("view", game.view_token), **LAPTOP)
     for page in (saving, other, watching):
         stream_open(page)
     # No poll on the clock while the stream is open: two of its ticks go by without one.
@@ -190,8 +192,8 @@ def test_a_round_saved_on_one_phone_reaches_the_others_through_their_streams(ser
 
 def test_a_phone_whose_stream_is_refused_polls_every_2_seconds_and_converges(served, phones):
     game = Game.start(["Ana", "Boris", "Cyril"])
-    saving = phones.open(served.url, f"/g/{game.edit_token}/")
-    behind_a_proxy = phones.open(served.url, f"/v/{game.view_token}/", before=refuse_streams)
+    saving = phones.open(served.url, url("game", game.edit_token))
+    behind_a_proxy = phones.open(served.url, url("view", game.view_token), before=refuse_streams)
     stream_open(saving)
     expect(behind_a_proxy.locator("html")).to_have_attribute("data-stream", "closed")
     behind_a_proxy.polls.clear()
@@ -205,8 +207,8 @@ def test_a_phone_whose_stream_is_refused_polls_every_2_seconds_and_converges(ser
 
 def test_phones_get_their_streams_back_after_a_restart_and_miss_nothing(served, phones):
     game = Game.start(["Ana", "Boris", "Cyril"])
-    saving = phones.open(served.url, f"/g/{game.edit_token}/")
-    watching = phones.open(served.url, f"/v/{game.view_token}/")
+    saving = phones.open(served.url, url("game", game.edit_token))
+    watching = phones.open(served.url, url("view", game.view_token))
     for page in (saving, watching):
         stream_open(page)
     save_round(saving, 3, 4)
@@ -234,7 +236,7 @@ def test_phones_get_their_streams_back_after_a_restart_and_miss_nothing(served, 
 
 def test_a_page_opened_on_an_old_version_is_told_the_current_one_at_once(served, phones):
     game = Game.start(["Ana", "Boris", "Cyril"])
-    saving = phones.open(served.url, f"/g/{game.edit_token}/")
+    saving = phones.open(served.url, url("game", game.edit_token))
     # The watcher's page is drawn, then the round is saved before its stream is answered;
     # meanwhile its polls hear of nothing.
     held: list = []
@@ -243,7 +245,7 @@ def test_a_page_opened_on_an_old_version_is_told_the_current_one_at_once(served,
         page.route("**/live/**", lambda route: held.append(route))
         page.route("**/poll?*", lambda route: route.fulfill(status=204))
 
-    watching = phones.open(served.url, f"/v/{game.view_token}/", before=hold_the_stream)
+    watching = phones.open(served.url, url("view", game.view_token), before=hold_the_stream)
     until_held(watching, held)  # the page opened its stream
     save_round(saving, 8, 9)
     watching.unroute("**/poll?*")
@@ -260,8 +262,8 @@ def test_a_tables_pages_follow_a_new_game_and_its_rounds(served, phones):
     table = Table.objects.create(name="Thursday")
     for name in ("Ana", "Boris", "Cyril"):
         table.add_member(name)
-    table_page = phones.open(served.url, f"/t/{table.edit_token}/", **LAPTOP)
-    watching = phones.open(served.url, f"/w/{table.view_token}/")
+    table_page = phones.open(served.url, url("table", table.edit_token), **LAPTOP)
+    watching = phones.open(served.url, url("table_view", table.view_token))
     for page in (table_page, watching):
         stream_open(page)
         expect(page.locator(".in-play")).to_have_count(0)
@@ -275,7 +277,7 @@ def test_a_tables_pages_follow_a_new_game_and_its_rounds(served, phones):
         expect(page.locator("#table-history")).to_have_attribute("open", "")
         expect(page.locator("#games-played")).not_to_have_attribute("open", "")
     expect(watching.locator("#members")).not_to_have_attribute("open", "")
-    playing = phones.open(served.url, f"/g/{game.edit_token}/")
+    playing = phones.open(served.url, url("game", game.edit_token))
     save_round(playing, 12, 30)
     for page in (table_page, watching):
         expect(page.locator(".in-play .player-total")).to_have_text(["0", "12", "30"])

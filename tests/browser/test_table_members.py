@@ -10,9 +10,11 @@ from playwright.sync_api import Page, expect
 
 from scoring import exchange
 from scoring.models import Table
+from tests.browser.conftest import assert_accessible
 from tests.browser.game_steps import unfold
-from tests.browser.test_tables import assert_accessible, assert_fits, standing
+from tests.browser.test_tables import assert_fits, standing
 from tests.conftest import thursday
+from tests.links import url
 
 
 def the_table() -> Table:
@@ -33,7 +35,7 @@ def toggles(page: Page) -> list[str]:
 
 def test_a_member_retires_stays_in_the_standings_and_comes_back(page: Page):
     table = the_table()
-    page.goto(f"/t/{table.edit_token}/")
+    page.goto(url("table", table.edit_token))
     assert toggles(page) == ["Ana", "Boris", "Cyril", "Dana"]
 
     unfold(page, "members")
@@ -57,7 +59,7 @@ def test_a_member_retires_stays_in_the_standings_and_comes_back(page: Page):
 
 def test_the_last_two_members_cannot_retire_and_say_why(page: Page):
     table = Table.start("Three", ["Ana", "Boris", "Cyril"])
-    page.goto(f"/t/{table.edit_token}/")
+    page.goto(url("table", table.edit_token))
     unfold(page, "members")
     page.get_by_role("button", name="Retire Ana").click()
     page.get_by_role("button", name="Retire Boris").click()
@@ -72,7 +74,7 @@ def test_the_last_two_members_cannot_retire_and_say_why(page: Page):
 
 def test_the_standings_switch_to_this_month_and_back(page: Page):
     table = the_table()
-    page.goto(f"/t/{table.edit_token}/")
+    page.goto(url("table", table.edit_token))
     tabs = page.get_by_role("navigation", name="Period of the standings")
     expect(tabs.get_by_role("link", name="All time")).to_have_attribute("aria-current", "page")
     assert standing(page, "Boris")[1:3] == ["3", "0"]

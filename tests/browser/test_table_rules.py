@@ -10,8 +10,10 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from scoring.models import Table
+from tests.browser.conftest import assert_accessible
 from tests.browser.game_steps import unfold
-from tests.browser.test_tables import assert_accessible, assert_fits
+from tests.browser.test_tables import assert_fits
+from tests.links import url
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -32,7 +34,7 @@ def screenshot(page: Page, name: str, part: str | None = None) -> None:
 def test_the_tables_rules_change_for_its_next_games_and_one_game_has_its_own(page: Page):
     page.set_viewport_size({"width": 390, "height": 844})
     table = Table.start("Friday", ["Ana", "Boris", "Cyril"])
-    page.goto(f"/t/{table.edit_token}/")
+    page.goto(url("table", table.edit_token))
     unfold(page, "table-history")
     expect(page.get_by_text("No change to the table's rules or members yet.")).to_be_visible()
 
@@ -80,7 +82,7 @@ def test_the_tables_rules_change_for_its_next_games_and_one_game_has_its_own(pag
     expect(page.locator("main")).to_contain_text("joker 50, fixed target")
 
     # The table keeps its rules: its next game plays by them.
-    page.goto(f"/t/{table.edit_token}/")
+    page.goto(url("table", table.edit_token))
     expect(page.locator(".table-head")).to_contain_text("House rules: joker 50")
     expect(page.locator(".table-head")).not_to_contain_text("fixed target")
     expect(page.locator(".table-change")).to_have_count(1)
@@ -96,7 +98,7 @@ def test_a_game_with_its_own_rules_without_javascript(page_without_js: Page):
     page = page_without_js
     page.set_viewport_size({"width": 390, "height": 844})
     table = Table.start("Friday", ["Ana", "Boris"])
-    page.goto(f"/t/{table.edit_token}/")
+    page.goto(url("table", table.edit_token))
     page.locator(".member-toggle", has_text="Ana").click()
     page.locator(".member-toggle", has_text="Boris").click()
     rules = page.locator(".play-form details.house-rules")
@@ -106,5 +108,5 @@ def test_a_game_with_its_own_rules_without_javascript(page_without_js: Page):
     expect(page).to_have_url(re.compile(r"/g/[\w-]{22,}/$"))
     page.get_by_role("link", name="This game's rules").click()
     expect(page.locator("main")).to_contain_text("ace 1")
-    page.goto(f"/t/{table.edit_token}/rules/")
+    page.goto(url("table_rules", table.edit_token))
     expect(page.get_by_label("An ace left in hand counts")).to_have_value("11")

@@ -4,15 +4,10 @@ its forms pass axe, and nothing on it is wider than a small phone."""
 
 import re
 
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
+from tests.browser.conftest import assert_accessible
 from tests.browser.game_steps import choose_winner, save, unfold
-
-
-def assert_accessible(page: Page) -> None:
-    results = Axe().run(page)
-    assert results.violations_count == 0, results.generate_report()
 
 
 def assert_fits(page: Page) -> None:

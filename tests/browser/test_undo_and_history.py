@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import _page
+from tests.browser.conftest import _page, assert_accessible
 from tests.browser.game_steps import (
     choose_winner,
     expect_totals,
@@ -17,7 +17,7 @@ from tests.browser.game_steps import (
     start_game,
     type_value,
 )
-from tests.browser.test_at_the_table import in_view, no_axe_violations
+from tests.browser.test_at_the_table import in_view
 
 
 @pytest.fixture
@@ -48,7 +48,7 @@ def test_anas_undo_to_fix_while_boriss_phone_is_open(page: Page, boris: Page):
     expect(ana.locator("#entry-title")).to_have_text(re.compile(r"Round 2, back in the form"))
     assert in_view(ana, "#entry-title")
     expect(hand(ana, "Cyril").locator(".value-input")).to_have_value("20")
-    no_axe_violations(ana)
+    assert_accessible(ana)
     # Nothing has changed yet; Boris's phone is offered no Undo of Ana's round.
     expect_totals(boris, 12, 10, 40, 38)
     expect(boris.get_by_text("Undo", exact=True)).to_have_count(0)
@@ -73,7 +73,7 @@ def test_anas_undo_to_fix_while_boriss_phone_is_open(page: Page, boris: Page):
     )
     expect(ana.get_by_role("button", name=re.compile("Restore"))).to_have_count(0)
     expect(ana.get_by_role("button", name="Go back to the version before")).to_have_count(1)
-    no_axe_violations(ana)
+    assert_accessible(ana)
 
 
 def test_a_deletion_is_undone_on_its_phone_and_told_on_the_other(page: Page, boris: Page):
@@ -115,7 +115,7 @@ def test_a_conflict_shows_the_difference_and_mine_can_replace_it(page: Page, bor
     expect(table.locator("tbody tr")).to_have_count(1)
     expect(table.locator("tbody th")).to_have_text("Dana")
     expect(table.locator("tbody td .points")).to_have_text(["12", "13"])
-    no_axe_violations(boris)
+    assert_accessible(boris)
 
     boris.get_by_role("button", name="Replace round 1 with mine").click()
     expect(boris.locator(".banner.saved")).to_contain_text("Round 1 changed.")

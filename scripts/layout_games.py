@@ -9,7 +9,7 @@ import copy
 import json
 from pathlib import Path
 
-GAMES = Path(__file__).resolve().parent / "games"
+GAMES = Path(__file__).resolve().parent.parent / "tests" / "games"
 LANGUAGES = ["en", "cs", "sv", "bg", "id"]
 # Real first names, as long as people's names at a table often are.
 NAMES = {"Ana": "Anastázie", "Boris": "Borislav", "Cyril": "Cyrillus", "Dana": "Wijayakusuma"}
