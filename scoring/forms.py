@@ -414,6 +414,10 @@ class RoundForm(ShowsRefusals, forms.Form):
     A hand is typed as cards in the card notation ("AH JK 5C", filled by the card picker when
     JavaScript runs) or as a number. Hidden fields carry the round this form is for and a
     fresh key, so that sending the same form twice records the round once.
+
+    `cleaned_data["entry"]` is the RoundEntry typed, when every hand is right; `typed_round()`
+    is the round so far, for rules.points_so_far (the points shown as the hands are typed).
+    Nothing is scored here: the game scores the round it records.
     """
 
     winner = forms.ChoiceField(
@@ -438,17 +442,16 @@ class RoundForm(ShowsRefusals, forms.Form):
         players: list[Player],
         target: int,
         house_rules: rules.Rules,
-        preview: bool = False,
         **kwargs,
     ) -> None:
         super().__init__(*args, **kwargs)
         self.players = players
         self.target = target
         self.rules = house_rules
-        # A preview shows the points of the hands typed so far; the others are still to come.
-        self.previewing = preview
-        self.untyped: set[int] = set()
+        # The points seats() shows beside each hand (rules.points_so_far), once worked out.
         self.shown_points: list[tuple] | None = None
+        # The seats where cards or a value were typed, right or wrong (set by _hand).
+        self.typed: set[int] = set()
         self.fields["winner"].choices = [(str(p.seat), p.name) for p in players] + [
             (BLOCKED, _("Nobody: blocked round"))
         ]
@@ -527,8 +530,11 @@ class RoundForm(ShowsRefusals, forms.Form):
 
     def seats(self) -> list[dict]:
         """The bound fields of each player, for the template, with the points and how a
-        never-opened hand's came about when `show_points` has worked them out; in the order
-        of the deal (`deal_order`) when it is set, else in seat order."""
+        never-opened hand's came about when they have been worked out (`shown_points`), and
+        whether anything was typed in the hand; in the order of the deal (`deal_order`) when
+        it is set, else in seat order."""
+        if self.is_bound:
+            self.errors  # noqa: B018 (cleaned first: `typed` is set as the hands are read)
         shown = self.shown_points or [(None, None)] * len(self.players)
         place = {seat: position for position, seat in enumerate(self.deal_order)}
         rows = [
@@ -537,6 +543,7 @@ class RoundForm(ShowsRefusals, forms.Form):
                 "cards": self[f"cards_{player.seat}"],
                 "value": self[f"value_{player.seat}"],
                 "not_opened": self[f"not_opened_{player.seat}"],
+                "typed": player.seat in self.typed,
                 "winner_choice": self["winner"][index],
                 "points": points,
                 "explain": explain,
@@ -547,11 +554,6 @@ class RoundForm(ShowsRefusals, forms.Form):
         ]
         return sorted(rows, key=lambda row: place.get(row["player"].seat, row["player"].seat))
 
-    def show_points(self) -> None:
-        """Work out the points of what the form holds, for seats() to show (a preview form's
-        points, or an edited round's from the first paint)."""
-        self.shown_points = list(zip(self.preview(), self.explanations(), strict=True))
-
     def _hand(self, seat: int, winner: int | None, hand_rummy: bool) -> rules.Hand | None:
         """The rules' Hand for a seat, or None (with the error added) when it cannot be made."""
         if seat == winner:
@@ -560,6 +562,8 @@ class RoundForm(ShowsRefusals, forms.Form):
         cards = self.cleaned_data.get(f"cards_{seat}", "")
         typed = self.cleaned_data.get(f"value_{seat}", "")
         not_opened = self.cleaned_data.get(f"not_opened_{seat}", False)
+        if cards or typed:
+            self.typed.add(seat)
         try:
             value = int(typed) if typed else None
         except ValueError:
@@ -567,18 +571,7 @@ class RoundForm(ShowsRefusals, forms.Form):
             return None
         # An opponent of a hand rummy had, by definition, never opened: no box to tick.
         opened = not not_opened and not hand_rummy
-        doubled = self.rules.hand_rummy == rules.Rules.DOUBLE
         cards = " ".join(read_typed(cards))
-        if not cards.split() and value is None:
-            if hand_rummy and not doubled:
-                # As in the exchange format, an opponent of a hand rummy needs no hand (unless
-                # the house rules double the hands).
-                return rules.Hand(opened=False)
-            if self.previewing:
-                # A stand-in worth the least a hand can be, so that the hands typed so far
-                # are scored; its own points are not shown.
-                self.untyped.add(seat)
-                return rules.Hand(value=self.rules.cheapest_card, opened=opened)
         try:
             return rules.Hand(cards=tuple(cards.split()), value=value, opened=opened)
         except rules.RulesError as error:
@@ -602,30 +595,29 @@ class RoundForm(ShowsRefusals, forms.Form):
         hands = [self._hand(player.seat, winner, hand_rummy) for player in self.players]
         # Every player's errors at once, not only the first that the rules would refuse: the
         # deck check's too, next to each player holding a card the deck no longer has.
-        refused = [
-            *rules.hand_errors(hands, winner, hand_rummy, self.rules),
-            *rules.deck_errors(hands, self.rules),
-        ]
-        for error in refused:
+        kind_refused = False
+        for error in rules.round_errors(hands, winner, hand_rummy, self.rules):
             self.refused(error)
-            hands[error.player] = None
-        if None in hands:
-            if not self.previewing:
-                return cleaned
-            # A preview still scores the players whose hands are right: the others get the
-            # stand-in of a hand not yet typed, and show no points until they are put right.
-            for seat, hand in enumerate(hands):
-                if hand is None:
-                    self.untyped.add(seat)
-                    hands[seat] = rules.Hand(value=self.rules.cheapest_card)
-        entry = RoundEntry(hands=tuple(hands), winner=winner, hand_rummy=hand_rummy)
-        try:
-            cleaned["points"] = entry.points(self.target, self.rules)
-        except rules.RulesError as error:
-            self.refused(error)
+            if error.player is None:
+                kind_refused = True
+            else:
+                hands[error.player] = None
+        if kind_refused:
             return cleaned
-        cleaned["entry"] = entry
+        cleaned["hands"] = hands
+        if None not in hands:
+            cleaned["entry"] = RoundEntry(hands=tuple(hands), winner=winner, hand_rummy=hand_rummy)
         return cleaned
+
+    def typed_round(self) -> tuple[list[rules.Hand | None], int | None, bool] | None:
+        """The round as typed so far, for rules.points_so_far: each player's hand (None where
+        it is not typed yet, or typed wrong), who went out and whether it was a hand rummy;
+        None until who went out is known and the round's kind is right."""
+        if not self.is_bound or "hands" not in self.cleaned_data:
+            return None
+        choice = self.cleaned_data["winner"]
+        winner = None if choice == BLOCKED else int(choice)
+        return self.cleaned_data["hands"], winner, bool(self.cleaned_data.get("hand_rummy"))
 
     def field_for(self, error: rules.RulesError) -> str | None:
         """A rules error where it belongs: next to the player's cards or value, on the
@@ -642,30 +634,3 @@ class RoundForm(ShowsRefusals, forms.Form):
     def refusal_message(self, error: rules.RulesError) -> str:
         """With what to do about it (round_form_message)."""
         return round_form_message(error, self.names)
-
-    def preview(self) -> list[int | None]:
-        """Each player's points for the round as typed so far (None where not yet known):
-        a hand not yet typed, or typed wrong, shows none, nor does anyone in a blocked round
-        until every hand is in, since the lowest hand decides it. The players whose hands are
-        right keep their points while another's has an error. Only for a form made with
-        `preview=True`."""
-        self.is_valid()
-        points = self.cleaned_data.get("points")
-        entry = self.cleaned_data.get("entry")
-        if points is None or entry is None or (entry.blocked and self.untyped):
-            return [None] * len(self.players)
-        return [None if seat in self.untyped else point for seat, point in enumerate(points)]
-
-    def explanations(self) -> list[rules.NotOpenedSum | None]:
-        """For each never-opened loser whose points are known, how they came about (the hand,
-        the penalty and any cap); None for everyone else. After preview()."""
-        entry = self.cleaned_data.get("entry")
-        if entry is None or entry.hand_rummy:
-            return [None] * len(self.players)
-        losers = set(range(len(self.players))) - set(entry.winners(self.rules)) - self.untyped
-        return [
-            self.rules.not_opened_sum(hand.worth(self.rules), self.target)
-            if seat in losers and not hand.opened
-            else None
-            for seat, hand in enumerate(entry.hands)
-        ]
