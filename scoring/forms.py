@@ -461,6 +461,9 @@ class HandForm(ShowsRefusals, forms.Form):
     # hand is left aside), nor any until it is known who went out. RoundForm.clean says so
     # before it reads the hand.
     asked = True
+    # Whether cards or a value were typed, right or wrong (set by clean()): the preview says
+    # nothing of a hand not typed yet.
+    typed = False
 
     def __init__(
         self, *args, player: Player, names: list[str], house_rules: rules.Rules, **kwargs
@@ -473,9 +476,6 @@ class HandForm(ShowsRefusals, forms.Form):
 
     def add_prefix(self, field_name: str) -> str:
         return f"{field_name}_{self.prefix}"
-
-    # Whether cards or a value were typed, right or wrong (set by clean()).
-    typed = False
 
     def clean(self):
         cleaned = super().clean()
@@ -558,6 +558,7 @@ class RoundForm(ShowsRefusals, forms.Form):
         ]
         if not self.is_bound:
             self.initial.setdefault("key", secrets.token_urlsafe(16))
+        names = self.names
         self.hands = [
             HandForm(
                 data,
@@ -567,7 +568,7 @@ class RoundForm(ShowsRefusals, forms.Form):
                     if f"{name}_{player.seat}" in self.initial
                 },
                 player=player,
-                names=self.names,
+                names=names,
                 house_rules=house_rules,
             )
             for player in players
@@ -663,7 +664,7 @@ class RoundForm(ShowsRefusals, forms.Form):
                 kind_refused = True
             else:
                 hands[error.player] = None
-        if kind_refused:
+        if kind_refused:  # a blocked round called a hand rummy has no points, even so far
             return cleaned
         cleaned["hands"] = hands
         if None not in hands:
