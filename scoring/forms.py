@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 import secrets
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django import forms
 from django.utils.html import format_html_join
@@ -408,12 +408,118 @@ class HiddenNumber(forms.IntegerField):
             return None
 
 
-class RoundForm(ShowsRefusals, forms.Form):
-    """One round: who went out (or a blocked round), hand rummy, and a hand per player.
+class TypedText(forms.CharField):
+    """Text typed in a round form, never required, that a reader of the rules checks. Not
+    Django's "Null characters are not allowed" (a message without a player): a NUL is an
+    unknown card, or not a number, which the rules say next to the player."""
 
-    A hand is typed as cards in the card notation ("AH JK 5C", filled by the card picker when
-    JavaScript runs) or as a number. Hidden fields carry the round this form is for and a
-    fresh key, so that sending the same form twice records the round once.
+    def __init__(self, **kwargs) -> None:
+        super().__init__(required=False, **kwargs)
+        self.validators = []
+
+
+class HandForm(ShowsRefusals, forms.Form):
+    """One player's hand: the cards left in it, in the card notation ("AH JK 5C", filled by the
+    card picker when JavaScript runs), or their value, and whether the player had opened.
+    `cleaned_data["hand"]` is the rules.Hand typed (an empty one when nothing is).
+
+    Its fields are named by seat, `cards_2`, `value_2`, `not_opened_2`, not by Django's
+    `2-cards`: the names the round form has always posted, which rami.js, the scripts and the
+    pages still open on phones send."""
+
+    cards = TypedText(
+        # No max_length: rules.Hand says how many cards a hand holds at most.
+        widget=forms.TextInput(
+            attrs={
+                "autocomplete": "off",
+                "autocapitalize": "characters",
+                "spellcheck": "false",
+                # Translators: an example of a hand typed in the card notation (an ace of
+                # hearts, a joker, a five of clubs): each rank as your card keys show it (the
+                # "card face" letters, e.g. sv "E" for the ace), then the suit's letter S H D C;
+                # JK is the joker. Only letters that the field reads.
+                "placeholder": pgettext_lazy("card notation", "AH JK 5C"),
+                "class": "cards-text",
+            }
+        ),
+    )
+    # Text, read by clean(): rules.Hand says what a value may be, naming the player.
+    value = TypedText(
+        label=_("or their value"),
+        widget=forms.NumberInput(
+            attrs={
+                "inputmode": "numeric",
+                "class": "value-input",
+                "min": 0,
+                "placeholder": _("value"),
+            }
+        ),
+    )
+    not_opened = forms.BooleanField(label=_("Not opened yet"), required=False)
+
+    # Whether the round asks for this hand: not the winner's (anything typed in that hidden
+    # hand is left aside), nor any until it is known who went out. RoundForm.clean says so
+    # before it reads the hand.
+    asked = True
+    # Whether cards or a value were typed, right or wrong (set by clean()): the preview says
+    # nothing of a hand not typed yet.
+    typed = False
+
+    def __init__(
+        self, *args, player: Player, names: list[str], house_rules: rules.Rules, **kwargs
+    ) -> None:
+        super().__init__(*args, prefix=str(player.seat), **kwargs)
+        self.player = player
+        self.names = names
+        self.rules = house_rules
+        self.fields["cards"].label = _("Cards left in %(name)s's hand") % {"name": player.name}
+
+    def add_prefix(self, field_name: str) -> str:
+        return f"{field_name}_{self.prefix}"
+
+    def clean(self):
+        cleaned = super().clean()
+        self.typed = bool(cleaned.get("cards") or cleaned.get("value"))
+        if not self.asked:
+            cleaned["hand"] = rules.Hand()
+            return cleaned
+        seat = self.player.seat
+        text = cleaned.get("value", "")
+        try:
+            value = int(text) if text else None
+        except ValueError:
+            self.refused(rules.RulesError(rules.Code.NOT_A_NUMBER, seat, value=text))
+            return cleaned
+        cards = " ".join(read_typed(cleaned.get("cards", ""))).split()
+        try:
+            cleaned["hand"] = rules.Hand(
+                cards=tuple(cards), value=value, opened=not cleaned.get("not_opened")
+            )
+        except rules.RulesError as error:
+            self.refused(error.for_player(seat).under(self.rules))
+        return cleaned
+
+    def field_for(self, error: rules.RulesError) -> str:
+        """Next to the value for an error about it, else next to the cards."""
+        return "value" if error.code in VALUE_ERRORS else "cards"
+
+    def refusal_names(self) -> list[str]:
+        return self.names
+
+    def refusal_message(self, error: rules.RulesError) -> str:
+        """With what to do about it (round_form_message)."""
+        return round_form_message(error, self.names)
+
+
+class RoundForm(ShowsRefusals, forms.Form):
+    """One round: who went out (or a blocked round) and whether it was a hand rummy, here, and
+    a hand per player, each a HandForm (`hands`, in seat order). Hidden fields carry the round
+    this form is for and a fresh key, so that sending the same form twice records the round
+    once.
+
+    `cleaned_data["entry"]` is the RoundEntry typed, when every hand is right; `typed_round()`
+    is the round so far, for rules.points_so_far (the points shown as the hands are typed).
+    Nothing is scored here: the game scores the round it records.
     """
 
     winner = forms.ChoiceField(
@@ -430,70 +536,43 @@ class RoundForm(ShowsRefusals, forms.Form):
     # When editing: the round's identity and the revision the form shows (Game.edit_round).
     round = HiddenNumber()
     revision = HiddenNumber()
-    key = forms.CharField(widget=forms.HiddenInput, required=False)
+    key = TypedText(widget=forms.HiddenInput)
 
     def __init__(
         self,
-        *args,
+        data=None,
+        *,
         players: list[Player],
         target: int,
         house_rules: rules.Rules,
-        preview: bool = False,
-        **kwargs,
+        initial: dict | None = None,
     ) -> None:
-        super().__init__(*args, **kwargs)
+        super().__init__(data, initial=initial)
         self.players = players
         self.target = target
         self.rules = house_rules
-        # A preview shows the points of the hands typed so far; the others are still to come.
-        self.previewing = preview
-        self.untyped: set[int] = set()
+        # The points seats() shows beside each hand (rules.points_so_far), once worked out.
         self.shown_points: list[tuple] | None = None
         self.fields["winner"].choices = [(str(p.seat), p.name) for p in players] + [
             (BLOCKED, _("Nobody: blocked round"))
         ]
         if not self.is_bound:
             self.initial.setdefault("key", secrets.token_urlsafe(16))
-        for player in players:
-            seat = player.seat
-            self.fields[f"cards_{seat}"] = forms.CharField(
-                label=_("Cards left in %(name)s's hand") % {"name": player.name},
-                required=False,
-                # No max_length: rules.Hand says how many cards a hand holds at most.
-                widget=forms.TextInput(
-                    attrs={
-                        "autocomplete": "off",
-                        "autocapitalize": "characters",
-                        "spellcheck": "false",
-                        # Translators: an example of a hand typed in the card notation (an ace
-                        # of hearts, a joker, a five of clubs): each rank as your card keys show
-                        # it (the "card face" letters, e.g. sv "E" for the ace), then the suit's
-                        # letter S H D C; JK is the joker. Only letters that the field reads.
-                        "placeholder": pgettext_lazy("card notation", "AH JK 5C"),
-                        "class": "cards-text",
-                    }
-                ),
+        names = self.names
+        self.hands = [
+            HandForm(
+                data,
+                initial={
+                    name: self.initial[f"{name}_{player.seat}"]
+                    for name in HandForm.base_fields
+                    if f"{name}_{player.seat}" in self.initial
+                },
+                player=player,
+                names=names,
+                house_rules=house_rules,
             )
-            # Text, read by _hand: rules.Hand says what a value may be, naming the player.
-            self.fields[f"value_{seat}"] = forms.CharField(
-                label=_("or their value"),
-                required=False,
-                widget=forms.NumberInput(
-                    attrs={
-                        "inputmode": "numeric",
-                        "class": "value-input",
-                        "min": 0,
-                        "placeholder": _("value"),
-                    }
-                ),
-            )
-            self.fields[f"not_opened_{seat}"] = forms.BooleanField(
-                label=_("Not opened yet"), required=False
-            )
-        # Not Django's "Null characters are not allowed" (a message without a player): a NUL
-        # is an unknown card, or not a number, which the rules say next to the player.
-        for field in self.fields.values():
-            field.validators = []
+            for player in players
+        ]
 
     @classmethod
     def initial_for(cls, round_: Round, entry: RoundEntry) -> dict:
@@ -527,67 +606,34 @@ class RoundForm(ShowsRefusals, forms.Form):
 
     def seats(self) -> list[dict]:
         """The bound fields of each player, for the template, with the points and how a
-        never-opened hand's came about when `show_points` has worked them out; in the order
-        of the deal (`deal_order`) when it is set, else in seat order."""
+        never-opened hand's came about when they have been worked out (`shown_points`), and
+        whether anything was typed in the hand; in the order of the deal (`deal_order`) when
+        it is set, else in seat order."""
+        if self.is_bound:
+            self.errors  # noqa: B018 (the round cleaned before its hands: see clean())
         shown = self.shown_points or [(None, None)] * len(self.players)
         place = {seat: position for position, seat in enumerate(self.deal_order)}
         rows = [
             {
-                "player": player,
-                "cards": self[f"cards_{player.seat}"],
-                "value": self[f"value_{player.seat}"],
-                "not_opened": self[f"not_opened_{player.seat}"],
+                "player": hand.player,
+                "cards": hand["cards"],
+                "value": hand["value"],
+                "not_opened": hand["not_opened"],
+                "typed": hand.typed,
                 "winner_choice": self["winner"][index],
                 "points": points,
                 "explain": explain,
             }
-            for index, (player, (points, explain)) in enumerate(
-                zip(self.players, shown, strict=True)
-            )
+            for index, (hand, (points, explain)) in enumerate(zip(self.hands, shown, strict=True))
         ]
         return sorted(rows, key=lambda row: place.get(row["player"].seat, row["player"].seat))
-
-    def show_points(self) -> None:
-        """Work out the points of what the form holds, for seats() to show (a preview form's
-        points, or an edited round's from the first paint)."""
-        self.shown_points = list(zip(self.preview(), self.explanations(), strict=True))
-
-    def _hand(self, seat: int, winner: int | None, hand_rummy: bool) -> rules.Hand | None:
-        """The rules' Hand for a seat, or None (with the error added) when it cannot be made."""
-        if seat == winner:
-            # The winner went out; anything typed in that hidden hand is left aside.
-            return rules.Hand()
-        cards = self.cleaned_data.get(f"cards_{seat}", "")
-        typed = self.cleaned_data.get(f"value_{seat}", "")
-        not_opened = self.cleaned_data.get(f"not_opened_{seat}", False)
-        try:
-            value = int(typed) if typed else None
-        except ValueError:
-            self.refused(rules.RulesError(rules.Code.NOT_A_NUMBER, seat, value=typed))
-            return None
-        # An opponent of a hand rummy had, by definition, never opened: no box to tick.
-        opened = not not_opened and not hand_rummy
-        doubled = self.rules.hand_rummy == rules.Rules.DOUBLE
-        cards = " ".join(read_typed(cards))
-        if not cards.split() and value is None:
-            if hand_rummy and not doubled:
-                # As in the exchange format, an opponent of a hand rummy needs no hand (unless
-                # the house rules double the hands).
-                return rules.Hand(opened=False)
-            if self.previewing:
-                # A stand-in worth the least a hand can be, so that the hands typed so far
-                # are scored; its own points are not shown.
-                self.untyped.add(seat)
-                return rules.Hand(value=self.rules.cheapest_card, opened=opened)
-        try:
-            return rules.Hand(cards=tuple(cards.split()), value=value, opened=opened)
-        except rules.RulesError as error:
-            self.refused(error.for_player(seat).under(self.rules))
-            return None
 
     @property
     def names(self) -> list[str]:
         return [player.name for player in self.players]
+
+    def is_valid(self) -> bool:
+        return super().is_valid() and all(hand.is_valid() for hand in self.hands)
 
     def clean(self):
         cleaned = super().clean()
@@ -596,42 +642,54 @@ class RoundForm(ShowsRefusals, forms.Form):
         cleaned["key"] = re.sub(r"[^A-Za-z0-9_-]", "", cleaned.get("key", ""))[:64]
         choice = cleaned.get("winner")
         if choice is None:
+            for hand in self.hands:
+                hand.asked = False
             return cleaned
         winner = None if choice == BLOCKED else int(choice)
         hand_rummy = bool(cleaned.get("hand_rummy"))
-        hands = [self._hand(player.seat, winner, hand_rummy) for player in self.players]
+        hands: list[rules.Hand | None] = []
+        for seat, form in enumerate(self.hands):
+            form.asked = seat != winner
+            hand = form.cleaned_data["hand"] if form.is_valid() else None
+            if hand is not None and hand_rummy and seat != winner:
+                # An opponent of a hand rummy had, by definition, never opened: no box to tick.
+                hand = replace(hand, opened=False)
+            hands.append(hand)
         # Every player's errors at once, not only the first that the rules would refuse: the
         # deck check's too, next to each player holding a card the deck no longer has.
-        refused = [
-            *rules.hand_errors(hands, winner, hand_rummy, self.rules),
-            *rules.deck_errors(hands, self.rules),
-        ]
-        for error in refused:
+        kind_refused = False
+        for error in rules.round_errors(hands, winner, hand_rummy, self.rules):
             self.refused(error)
-            hands[error.player] = None
-        if None in hands:
-            if not self.previewing:
-                return cleaned
-            # A preview still scores the players whose hands are right: the others get the
-            # stand-in of a hand not yet typed, and show no points until they are put right.
-            for seat, hand in enumerate(hands):
-                if hand is None:
-                    self.untyped.add(seat)
-                    hands[seat] = rules.Hand(value=self.rules.cheapest_card)
-        entry = RoundEntry(hands=tuple(hands), winner=winner, hand_rummy=hand_rummy)
-        try:
-            cleaned["points"] = entry.points(self.target, self.rules)
-        except rules.RulesError as error:
-            self.refused(error)
+            if error.player is None:
+                kind_refused = True
+            else:
+                hands[error.player] = None
+        if kind_refused:  # a blocked round called a hand rummy has no points, even so far
             return cleaned
-        cleaned["entry"] = entry
+        cleaned["hands"] = hands
+        if None not in hands:
+            cleaned["entry"] = RoundEntry(hands=tuple(hands), winner=winner, hand_rummy=hand_rummy)
         return cleaned
 
+    def typed_round(self) -> tuple[list[rules.Hand | None], int | None, bool] | None:
+        """The round as typed so far, for rules.points_so_far: each player's hand (None where
+        it is not typed yet, or typed wrong), who went out and whether it was a hand rummy;
+        None until who went out is known and the round's kind is right."""
+        if not self.is_bound or "hands" not in self.cleaned_data:
+            return None
+        choice = self.cleaned_data["winner"]
+        winner = None if choice == BLOCKED else int(choice)
+        return self.cleaned_data["hands"], winner, bool(self.cleaned_data.get("hand_rummy"))
+
+    def refused(self, error: rules.RulesError, field: str | None = None) -> None:
+        """A player's error next to their hand; any other on the hand-rummy box, or above
+        the form."""
+        if field is None and error.player is not None:
+            self.hands[error.player].refused(error)
+        else:
+            super().refused(error, field)
+
     def field_for(self, error: rules.RulesError) -> str | None:
-        """A rules error where it belongs: next to the player's cards or value, on the
-        hand-rummy box, or above the form."""
-        if error.player is not None:
-            return f"{'value' if error.code in VALUE_ERRORS else 'cards'}_{error.player}"
         if error.code == rules.Code.HAND_RUMMY_BLOCKED:
             return "hand_rummy"
         return None
@@ -642,30 +700,3 @@ class RoundForm(ShowsRefusals, forms.Form):
     def refusal_message(self, error: rules.RulesError) -> str:
         """With what to do about it (round_form_message)."""
         return round_form_message(error, self.names)
-
-    def preview(self) -> list[int | None]:
-        """Each player's points for the round as typed so far (None where not yet known):
-        a hand not yet typed, or typed wrong, shows none, nor does anyone in a blocked round
-        until every hand is in, since the lowest hand decides it. The players whose hands are
-        right keep their points while another's has an error. Only for a form made with
-        `preview=True`."""
-        self.is_valid()
-        points = self.cleaned_data.get("points")
-        entry = self.cleaned_data.get("entry")
-        if points is None or entry is None or (entry.blocked and self.untyped):
-            return [None] * len(self.players)
-        return [None if seat in self.untyped else point for seat, point in enumerate(points)]
-
-    def explanations(self) -> list[rules.NotOpenedSum | None]:
-        """For each never-opened loser whose points are known, how they came about (the hand,
-        the penalty and any cap); None for everyone else. After preview()."""
-        entry = self.cleaned_data.get("entry")
-        if entry is None or entry.hand_rummy:
-            return [None] * len(self.players)
-        losers = set(range(len(self.players))) - set(entry.winners(self.rules)) - self.untyped
-        return [
-            self.rules.not_opened_sum(hand.worth(self.rules), self.target)
-            if seat in losers and not hand.opened
-            else None
-            for seat, hand in enumerate(entry.hands)
-        ]

@@ -720,6 +720,52 @@ class RoundEntry:
         return cls(hands=tuple(hands), winner=winner, hand_rummy=hand_rummy)
 
 
+def round_errors(
+    hands: Sequence[Hand | None], winner: int | None, hand_rummy: bool, rules: Rules = SEEDS
+) -> list[RulesError]:
+    """Every error of a round as typed, at once: a blocked round called a hand rummy, then
+    each player's own hand (hand_errors) and the deck's (deck_errors), in seat order. The
+    round form shows them all, each next to its player; score_round refuses on the first."""
+    kind = [RulesError(Code.HAND_RUMMY_BLOCKED)] if winner is None and hand_rummy else []
+    return [
+        *kind,
+        *hand_errors(hands, winner, hand_rummy, rules),
+        *deck_errors(hands, rules),
+    ]
+
+
+def points_so_far(
+    hands: Sequence[Hand | None],
+    winner: int | None,
+    hand_rummy: bool,
+    target: int,
+    rules: Rules = SEEDS,
+) -> list[tuple[int | None, NotOpenedSum | None]]:
+    """Each player's points in a round still being typed, and how a never-opened loser's came
+    about (NotOpenedSum, else None): what the round scores once saved (RoundEntry.points),
+    with every hand not in yet (None: not typed, or typed wrong) standing in as the cheapest
+    a hand can be. Those players show no points, nor does anyone in a blocked round until
+    every hand is in, since the lowest hand decides it. The round's kind must be right
+    (round_errors)."""
+    if winner is None and None in hands:
+        return [(None, None)] * len(hands)
+    stand_in = Hand(value=rules.cheapest_card, opened=not hand_rummy)
+    entry = RoundEntry(
+        tuple(stand_in if hand is None else hand for hand in hands), winner, hand_rummy
+    )
+    points = entry.points(target, rules)
+    winners = set(entry.winners(rules))
+    shown = []
+    for seat, hand in enumerate(hands):
+        if hand is None:
+            shown.append((None, None))
+        elif seat in winners or hand.opened or hand_rummy:
+            shown.append((points[seat], None))
+        else:
+            shown.append((points[seat], rules.not_opened_sum(hand.worth(rules), target)))
+    return shown
+
+
 # Player names. Characters a name never keeps: control characters (NUL among them, which
 # PostgreSQL refuses in text), format characters (bidi overrides that turn the page around a
 # name, zero-width spaces and joiners that make "Ana" and "An\u200ba" look alike, the soft

@@ -340,7 +340,8 @@ def _fixing(
         )
     if form is None:
         entry = round_.entry(len(game.seated_players))
-        form = _with_points(game, _round_form(game, initial=RoundForm.initial_for(round_, entry)))
+        form = _round_form(game, initial=RoundForm.initial_for(round_, entry))
+        form = _with_points(game, form, entry)
     return _game_response(request, game, form, partial=partial, fixing=round_, **told)
 
 
@@ -384,8 +385,7 @@ def game_page(request: HtmxHttpRequest, token: str, editable: bool) -> HttpRespo
 
 def _preview(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     """The points of the round as typed so far, and its errors (the #preview part)."""
-    form = _round_form(game, request.POST, preview=True)
-    form.show_points()
+    form = _with_points(game, _round_form(game, request.POST))
     return TemplateResponse(request, "scoring/game.html#preview", {"game": game, "form": form})
 
 
@@ -560,24 +560,17 @@ def _save_round(
     return round_, "saved", None
 
 
-def _with_points(game: Game, form: RoundForm) -> RoundForm:
-    """`form` with the points of what it holds shown from the first paint: the players whose
-    hands are right, next to the errors of those whose hands are not."""
-    data = form.data if form.is_bound else _as_data(form.initial)
-    preview = _round_form(game, data, preview=True)
-    preview.show_points()
-    form.shown_points = preview.shown_points
-    form.is_valid()
+def _with_points(game: Game, form: RoundForm, entry: rules.RoundEntry | None = None) -> RoundForm:
+    """`form` with the points of the round it shows from the first paint (rules.points_so_far):
+    of `entry`, the round it was filled with, else of the players whose hands are typed
+    right, next to the errors of those whose hands are not."""
+    typed = (entry.hands, entry.winner, entry.hand_rummy) if entry else None
+    if form.is_bound:
+        form.is_valid()
+        typed = form.typed_round()
+    if typed is not None:
+        form.shown_points = rules.points_so_far(*typed, game.target, game.rules)
     return form
-
-
-def _as_data(initial: dict) -> dict:
-    """A form's initial values as a browser would post them."""
-    return {
-        name: "on" if value is True else str(value)
-        for name, value in initial.items()
-        if value not in (None, False, "")
-    }
 
 
 def _number(text: str | None) -> int:
@@ -797,7 +790,8 @@ def round_page(request: HtmxHttpRequest, token: str, number: int) -> HttpRespons
         form.is_valid()
     else:
         entry = round_.entry(len(game.seated_players))
-        form = _with_points(game, _round_form(game, initial=RoundForm.initial_for(round_, entry)))
+        form = _round_form(game, initial=RoundForm.initial_for(round_, entry))
+        form = _with_points(game, form, entry)
     context = {"game": game, "form": form, "round": round_}
     if refused is None:
         return TemplateResponse(request, "scoring/round.html", context)

@@ -14,6 +14,7 @@ from scoring.rules import (
     SUITS,
     Excess,
     Hand,
+    NotOpenedSum,
     Rules,
     RulesError,
     card_points,
@@ -23,6 +24,8 @@ from scoring.rules import (
     hand_errors,
     hand_value,
     parse_card,
+    points_so_far,
+    round_errors,
     score_round,
     standing,
     standings,
@@ -285,6 +288,38 @@ def test_deck_errors_name_each_hand_and_check_deck_refuses_on_the_first():
         check_deck([hand or Hand() for hand in hands], SEEDS)
     assert (caught.value.player, caught.value.details) == (3, errors[0].details)
     assert deck_errors([Hand(), Hand(cards=cards("AH AH")), Hand(value=80)], SEEDS) == []
+
+
+def test_round_errors_are_every_error_of_a_round_at_once():
+    hands = [None, Hand(), Hand(value=1), Hand(cards=cards("AH AH")), Hand(cards=cards("AH"))]
+    found = round_errors(hands, None, True, SEEDS)
+    assert [(error.code, error.player) for error in found] == [
+        ("hand_rummy_blocked", None),
+        ("value_too_small", 2),
+        ("too_many_copies", 4),
+    ]
+    assert round_errors([Hand(), Hand(value=4)], 0, False, SEEDS) == []
+
+
+def test_the_points_so_far_are_the_rounds_for_every_hand_typed_right():
+    typed = [Hand(), Hand(value=30, opened=False), None, Hand(cards=cards("AH 5C"))]
+    assert points_so_far(typed, 0, False, 300, SEEDS) == [
+        (0, None),
+        (55, NotOpenedSum(worth=30, penalty=25, points=55, capped_by=None)),
+        (None, None),
+        (16, None),
+    ]
+    every_hand = [hand or Hand(value=7) for hand in typed]
+    points = score_round(every_hand, 0, 300, rules=SEEDS)
+    assert [point for point, _ in points_so_far(every_hand, 0, False, 300, SEEDS)] == points
+    # The lowest hand decides a blocked round: no points until every hand is in.
+    assert points_so_far(typed[1:], None, False, 300, SEEDS) == [(None, None)] * 3
+    # A hand rummy's opponents pay what the rules say, whatever their hand.
+    assert points_so_far([Hand(), Hand(opened=False), None], 0, True, 200, SEEDS) == [
+        (0, None),
+        (200, None),
+        (None, None),
+    ]
 
 
 def first_hand_error(hands, winner):

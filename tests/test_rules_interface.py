@@ -53,6 +53,8 @@ SCORING_FUNCTIONS = {
         "check_deck",
         "round_winners",
         "hand_errors",
+        "round_errors",
+        "points_so_far",
         "score_round",
     )
 }

@@ -111,6 +111,23 @@ def test_preview_shows_errors_next_to_the_player(client, four_players):
     assert "3 copies of the card “ace of hearts”" in shown.one("#errors-1").text
 
 
+def test_the_preview_says_nothing_of_a_hand_not_typed_yet_which_a_save_asks_for(
+    client, four_players
+):
+    data = round_post(0, {1: "AH AH AH"})
+    preview = read(
+        client.post(
+            url("game", four_players.edit_token), {**data, "action": "preview"}, headers=HTMX
+        )
+    )
+    saved = read(client.post(url("game", four_players.edit_token), data, headers=HTMX))
+    assert "3 copies" in preview.one("#errors-1").text
+    assert preview.one("#errors-2").text.strip() == ""
+    assert "3 copies" in saved.one("#errors-1").text
+    assert saved.one("#errors-2").text.strip()
+    assert four_players.rounds.count() == 0
+
+
 def test_a_players_errors_read_the_same_in_a_preview_as_in_the_form(client, four_players):
     """One markup (rami.seat_errors): the preview's errors are announced (role="alert") and
     named by the field's aria-describedby, as the round form's own row draws them."""
