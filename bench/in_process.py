@@ -86,7 +86,7 @@ def requests() -> dict[str, dict]:
             "headers": htmx,
         },
         # The first phone of the table to ask draws the answer ("changed poll"); the others
-        # that ask the same get it as drawn ("shared changed poll": views.SharedAnswers).
+        # that ask the same get it as drawn ("shared changed poll": live.SharedAnswers).
         "changed poll": {
             "path": poll,
             "data": {"v": seen, "shown": "playing"},
@@ -104,9 +104,9 @@ def requests() -> dict[str, dict]:
 
 def timed(client: Client, request: dict) -> float:
     if request.get("fresh"):
-        from scoring.views import _shared_answers
+        from scoring.live import shared_answers
 
-        _shared_answers.clear()
+        shared_answers.clear()
     start = time.perf_counter()
     response = client.get(request["path"], request.get("data"), headers=request.get("headers"))
     elapsed = time.perf_counter() - start

@@ -29,6 +29,9 @@ the game but that number, and only to a page that was handed its key.
   (rami_site/asgi.py: no thread, no database connection per stream; what granian serves), and
   the view `stream` for a WSGI server (runserver, the test suite's live server), which holds a
   thread per stream and is not for production.
+- The pull that follows an event: the phones of a table are woken together and ask for the
+  same answer; `shared_answers` (SharedAnswers) keeps the answers drawn lately, so that the
+  first phone's is drawn and the others' looked up (views._poll).
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ import random
 import re
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from urllib.parse import parse_qs
 
@@ -394,3 +398,43 @@ def stream(request: HttpRequest, key: str) -> HttpResponse:
     for name, value in HEADERS.items():
         response[name] = value
     return response
+
+
+class SharedAnswers:
+    """The #changes answers (views._poll) drawn lately in this process, the latest `size`,
+    each kept under all that it is drawn from (views._asked): the game's version that it shows
+    and the one the phone had, the link, the language and what the phone said of itself
+    (typing, a round back in its form). The phones of a table all ask after a save, from the
+    same version: the first answer is drawn, the next ones are a lookup. The #changes part
+    holds nothing of the phone that asks (no form, no csrf_token: an answer that does is not
+    kept), and an answer whose latest change is a deletion is not kept, since only the phone
+    that deleted the round is offered its Undo. Kept by the version as the live update
+    itself is: a change that did not move the game's version would reach no phone anyway."""
+
+    def __init__(self, size: int = 2_000) -> None:
+        self.size = size
+        self._answers: OrderedDict[tuple, bytes] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, asked: tuple) -> bytes | None:
+        with self._lock:
+            answer = self._answers.get(asked)
+            if answer is not None:
+                self._answers.move_to_end(asked)
+            return answer
+
+    def clear(self) -> None:
+        with self._lock:
+            self._answers.clear()
+
+    def keep(self, asked: tuple, response: HttpResponse) -> None:
+        if response.status_code != 200 or b"csrfmiddlewaretoken" in response.content:
+            return
+        with self._lock:
+            self._answers[asked] = response.content
+            self._answers.move_to_end(asked)
+            while len(self._answers) > self.size:
+                self._answers.popitem(last=False)
+
+
+shared_answers = SharedAnswers()

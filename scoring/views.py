@@ -7,9 +7,7 @@ with a named part of the page's own template (a Django template partial).
 from __future__ import annotations
 
 import logging
-import threading
-from collections import OrderedDict
-from functools import partial
+from functools import cached_property, partial
 from typing import TypedDict, Unpack
 
 from django.contrib import messages
@@ -168,28 +166,56 @@ SAID = {
 }
 
 
-def _links(game: Game, editable: bool) -> dict[str, str | None]:
+class GameLinks:
     """The addresses a game's page links to, for the link it was opened by: the edit link's,
-    or the watch-only link's, which hold no edit token. `table` is None for a game at no
-    table; `history` and `players` None on the watch-only link."""
-    if editable:
-        token, names = game.edit_token, ("game", "poll", "export_csv", "export_json", "game_rules")
-        table = reverse("table", args=[game.table.edit_token]) if game.table_id else None
-    else:
-        token = game.view_token
-        names = ("view", "view_poll", "view_export_csv", "view_export_json", "view_rules")
-        table = reverse("table_view", args=[game.table.view_token]) if game.table_id else None
-    page, poll, csv, json, rules_ = (reverse(name, args=[token]) for name in names)
-    return {
-        "page": page,
-        "poll": poll,
-        "csv": csv,
-        "json": json,
-        "rules": rules_,
-        "history": reverse("history", args=[token]) if editable else None,
-        "players": reverse("players", args=[token]) if editable else None,
-        "table": table,
-    }
+    or the watch-only link's, which hold no edit token. Each is worked out when the page
+    draws it: a live update draws two of them. `table` is None for a game at no table;
+    `history` and `players` are None on the watch-only link."""
+
+    def __init__(self, game: Game, editable: bool) -> None:
+        self.game = game
+        self.editable = editable
+        self.token = game.edit_token if editable else game.view_token
+
+    def _to(self, edit_name: str, view_name: str) -> str:
+        return reverse(edit_name if self.editable else view_name, args=[self.token])
+
+    @cached_property
+    def page(self) -> str:
+        return self._to("game", "view")
+
+    @cached_property
+    def poll(self) -> str:
+        return self._to("poll", "view_poll")
+
+    @cached_property
+    def csv(self) -> str:
+        return self._to("export_csv", "view_export_csv")
+
+    @cached_property
+    def json(self) -> str:
+        return self._to("export_json", "view_export_json")
+
+    @cached_property
+    def rules(self) -> str:
+        return self._to("game_rules", "view_rules")
+
+    @cached_property
+    def history(self) -> str | None:
+        return reverse("history", args=[self.token]) if self.editable else None
+
+    @cached_property
+    def players(self) -> str | None:
+        return reverse("players", args=[self.token]) if self.editable else None
+
+    @cached_property
+    def table(self) -> str | None:
+        table = self.game.table
+        if table is None:
+            return None
+        if self.editable:
+            return reverse("table", args=[table.edit_token])
+        return reverse("table_view", args=[table.view_token])
 
 
 def _game_response(
@@ -211,7 +237,7 @@ def _game_response(
         "board": board,
         "editable": editable,
         "deletion": board.deletion_shown(phones.of(request) if editable else ""),
-        "links": _links(game, editable),
+        "links": GameLinks(game, editable),
         "live_url": reverse("live", args=[live.key_for("g", game.pk)]),
         "house_rules": house_rules.summary(game.rules),
         # "Show all": every round, not only the latest (Scoreboard.SHOWN_ROUNDS).
@@ -600,14 +626,14 @@ def _poll(request: HttpRequest, token: str, editable: bool) -> HttpResponse:
     (`typing=1`): what they tapped is never swapped away under their fingers.
 
     The phones of a table ask for the same #changes answer at once after a save: the first
-    one's is drawn, the others' taken from SharedAnswers."""
+    one's is drawn, the others' taken from live.SharedAnswers."""
     field = "edit_token" if editable else "view_token"
     version = Game.current_version(field, token)
     if version is None:
         raise Http404
     if request.GET.get("v") == str(version):
         return HttpResponse(status=204)
-    if (shared := _shared_answers.get(_asked(request, field, token, version))) is not None:
+    if (shared := live.shared_answers.get(_asked(request, field, token, version))) is not None:
         return _changes_answer(shared)
     with snapshot():
         game = Game.with_players(**{field: token})
@@ -629,7 +655,7 @@ def _poll(request: HttpRequest, token: str, editable: bool) -> HttpResponse:
         if changes.what == Changes.ROUNDS:
             response = _rendered(_changes(request, game, changes, editable, typing, **told))
             if changes.latest.kind != GameEvent.Kind.DELETED:  # whose Undo is one phone's
-                _shared_answers.keep(_asked(request, field, token, game.version), response)
+                live.shared_answers.keep(_asked(request, field, token, game.version), response)
             return response
         # Someone typing is told what changed: a round, or the players (a name, the seats).
         players_changed = typing and game.events.values_list("kind", flat=True).first() in (
@@ -647,46 +673,6 @@ def _poll(request: HttpRequest, token: str, editable: bool) -> HttpResponse:
                 **told,
             )
         )
-
-
-class SharedAnswers:
-    """The #changes answers (_poll) drawn lately in this process, the latest `size`, each kept
-    under all that it is drawn from (_asked): the game's version that it shows and the one the
-    phone had, the link, the language and what the phone said of itself (typing, a round back
-    in its form). The phones of a table all ask after a save, from the same version: the first
-    answer is drawn, the next ones are a lookup. The #changes part holds nothing of the phone
-    that asks (no form, no csrf_token: an answer that does is not kept), and an answer whose
-    latest change is a deletion is not kept, since only the phone that deleted the round is
-    offered its Undo. Kept by the version as the live update itself is: a change that did not
-    move the game's version would reach no phone anyway."""
-
-    def __init__(self, size: int = 2_000) -> None:
-        self.size = size
-        self._answers: OrderedDict[tuple, bytes] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, asked: tuple) -> bytes | None:
-        with self._lock:
-            answer = self._answers.get(asked)
-            if answer is not None:
-                self._answers.move_to_end(asked)
-            return answer
-
-    def clear(self) -> None:
-        with self._lock:
-            self._answers.clear()
-
-    def keep(self, asked: tuple, response: HttpResponse) -> None:
-        if response.status_code != 200 or b"csrfmiddlewaretoken" in response.content:
-            return
-        with self._lock:
-            self._answers[asked] = response.content
-            self._answers.move_to_end(asked)
-            while len(self._answers) > self.size:
-                self._answers.popitem(last=False)
-
-
-_shared_answers = SharedAnswers()
 
 
 def _asked(request: HttpRequest, field: str, token: str, version: int) -> tuple:
@@ -708,7 +694,7 @@ def _asked(request: HttpRequest, field: str, token: str, version: int) -> tuple:
 
 
 def _changes_answer(content: bytes) -> HttpResponse:
-    """A #changes answer drawn for another phone (SharedAnswers), as _changes sends it."""
+    """A #changes answer drawn for another phone (live.SharedAnswers), as _changes sends it."""
     response = HttpResponse(content)
     response["HX-Reswap"] = "none"
     return response
