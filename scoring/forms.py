@@ -666,7 +666,7 @@ class RoundForm(ShowsRefusals, forms.Form):
                 hands[error.player] = None
         if kind_refused:  # a blocked round called a hand rummy has no points, even so far
             return cleaned
-        cleaned["hands"] = hands
+        cleaned["typed"] = (hands, winner, hand_rummy)
         if None not in hands:
             cleaned["entry"] = RoundEntry(hands=tuple(hands), winner=winner, hand_rummy=hand_rummy)
         return cleaned
@@ -675,11 +675,7 @@ class RoundForm(ShowsRefusals, forms.Form):
         """The round as typed so far, for rules.points_so_far: each player's hand (None where
         it is not typed yet, or typed wrong), who went out and whether it was a hand rummy;
         None until who went out is known and the round's kind is right."""
-        if not self.is_bound or "hands" not in self.cleaned_data:
-            return None
-        choice = self.cleaned_data["winner"]
-        winner = None if choice == BLOCKED else int(choice)
-        return self.cleaned_data["hands"], winner, bool(self.cleaned_data.get("hand_rummy"))
+        return self.cleaned_data.get("typed") if self.is_bound else None
 
     def refused(self, error: rules.RulesError, field: str | None = None) -> None:
         """A player's error next to their hand; any other on the hand-rummy box, or above
