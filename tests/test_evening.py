@@ -59,3 +59,8 @@ def test_the_load_model_saves_real_rounds_and_times_their_arrival_on_the_other_p
     assert step.seen["unseen"] == 0
     assert step.seen["count"] == 3 * step.kinds["save"]["count"] > 0
     assert all(0 < ms < 2 * evening.POLL_EVERY * 1000 + 1000 for _tapped, ms in samples.seen)
+    # The only phone without a stream is the first table's saver, so every round reached the
+    # others through their streams: the event first, then the round itself.
+    assert step.heard["count"] == step.seen["count"]
+    assert all(0 < event <= ms for _tapped, event, ms in samples.heard)
+    assert step.seen["late"] >= step.heard["late"] >= 0
