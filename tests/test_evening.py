@@ -3,6 +3,8 @@ checked against a live server, without timings. Its figures are only worth somet
 saves are real rounds, recorded by the server, and its `seen` is the moment another phone of the
 table really got the round."""
 
+import math
+
 import pytest
 
 from bench import evening
@@ -56,11 +58,45 @@ def test_the_load_model_saves_real_rounds_and_times_their_arrival_on_the_other_p
         assert numbers == list(range(1, len(numbers) + 1))
     # Each round of the window reached the three other phones, each on a poll of its own (after
     # its stream's event, or on the clock for the phone without one).
-    assert step.seen["unseen"] == 0
-    assert step.seen["count"] == 3 * step.kinds["save"]["count"] > 0
-    assert all(0 < ms < 2 * evening.POLL_EVERY * 1000 + 1000 for _tapped, ms in samples.seen)
+    assert step.seen["unseen"] == step.polled["unseen"] == 0
+    assert all(0 < ms < 2 * evening.POLL_EVERY * 1000 + 1000 for _tapped, ms, _s in samples.seen)
     # The only phone without a stream is the first table's saver, so every round reached the
-    # others through their streams: the event first, then the round itself.
-    assert step.heard["count"] == step.seen["count"]
+    # others through their streams (`seen`, the budget's), none through a poll on the clock
+    # (`polled`), and on each phone the stream's event came first, then the round itself.
+    assert step.seen["count"] == 3 * step.kinds["save"]["count"] > 0
+    assert step.polled["count"] == 0
+    assert all(streams for _tapped, _ms, streams in samples.seen)
+    assert len(samples.heard) == len(samples.seen)
     assert all(0 < event <= ms for _tapped, event, ms in samples.heard)
-    assert step.seen["late"] >= step.heard["late"] >= 0
+    assert step.heard["event"]["p50"] <= step.seen["p50"]
+
+
+def test_the_rounds_on_the_polling_phones_are_kept_apart_from_those_that_came_through_a_stream():
+    """`seen`'s budget is the phones that hold a stream: a round on the one phone in 20 that
+    polls every 2 s is counted with the polling phones, also when it never came."""
+    samples = evening.Samples()
+    samples.seen += [(10.0, 100.0, True), (10.0, 1900.0, False), (11.0, 250.0, True)]
+    seen = evening.summary(samples, 9.0, 12.0, 9.0)[1]
+    assert seen == {True: [100.0, 250.0], False: [1900.0]}
+    assert evening.seen_times(seen[True], 0) == {
+        "count": 2,
+        "unseen": 0,
+        "p50": 100.0,
+        "p95": 250.0,
+        "late": 0,
+    }
+    polled = evening.seen_times(seen[False], 1)
+    assert (polled["count"], polled["late"], polled["p95"]) == (2, 2, math.inf)
+    step = evening.Step(
+        tables=1,
+        seconds=3,
+        requests=3,
+        rps=1,
+        kinds={kind: {"count": 0} for kind in evening.BUDGETS},
+        seen=evening.seen_times(seen[True], 0),
+        polled=polled,
+        errors={},
+        load="",
+        cpu={},
+    )
+    assert step.missed() == ["seen p95 of the polling phones never"]
