@@ -618,13 +618,18 @@ class Step:
             for kind, budget in BUDGETS.items()
             if self.kinds[kind]["count"] and self.kinds[kind]["p99"] > budget
         ]
-        if seen and (self.seen["p95"] is None or self.seen["p95"] > SEEN_BUDGET):
-            missed.append(f"seen p95 {in_ms(self.seen['p95'])}")
         polled = self.polled or {}
-        if seen and polled.get("count") and polled["p95"] > POLLED_BUDGET:
-            missed.append(f"seen p95 of the polling phones {in_ms(polled['p95'])}")
-        if self.errors:
-            missed.append(f"{sum(self.errors.values())} errors")
+        if seen and not self.seen["count"] and polled.get("count"):
+            # Every phone polling (the evening before the streams): theirs is the only seen.
+            if polled["p95"] > SEEN_BUDGET:
+                missed.append(f"seen p95 {in_ms(polled['p95'])}, every phone polling")
+        elif seen:
+            if self.seen["p95"] is None or self.seen["p95"] > SEEN_BUDGET:
+                missed.append(f"seen p95 {in_ms(self.seen['p95'])}")
+            if polled.get("count") and polled["p95"] > POLLED_BUDGET:
+                missed.append(f"seen p95 of the polling phones {in_ms(polled['p95'])}")
+        if errors := sum(self.errors.values()):
+            missed.append(f"{errors} error" + ("s" if errors > 1 else ""))
         return missed
 
     def passed(self) -> bool:

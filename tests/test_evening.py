@@ -100,3 +100,7 @@ def test_the_rounds_on_the_polling_phones_are_kept_apart_from_those_that_came_th
         cpu={},
     )
     assert step.missed() == ["seen p95 of the polling phones never"]
+    # The evening before the streams: every phone polls, and theirs is the only seen.
+    step.seen, step.polled = evening.seen_times([], 0), evening.seen_times([900.0, 1900.0], 0)
+    assert step.missed() == ["seen p95 1900 ms, every phone polling"]
+    assert step.missed(seen=False) == []
