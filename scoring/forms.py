@@ -418,7 +418,20 @@ class TypedText(forms.CharField):
         self.validators = []
 
 
-class HandForm(ShowsRefusals, forms.Form):
+class ShowsRoundRefusals(ShowsRefusals):
+    """A form of the round entry: its refusals are said in the round form's words, with what
+    to do about them (round_form_message), naming the round's players (`names`)."""
+
+    names: list[str]
+
+    def refusal_names(self) -> list[str]:
+        return self.names
+
+    def refusal_message(self, error: rules.RulesError) -> str:
+        return round_form_message(error, self.names)
+
+
+class HandForm(ShowsRoundRefusals, forms.Form):
     """One player's hand: the cards left in it, in the card notation ("AH JK 5C", filled by the
     card picker when JavaScript runs), or their value, and whether the player had opened.
     `cleaned_data["hand"]` is the rules.Hand typed (an empty one when nothing is).
@@ -503,15 +516,8 @@ class HandForm(ShowsRefusals, forms.Form):
         """Next to the value for an error about it, else next to the cards."""
         return "value" if error.code in VALUE_ERRORS else "cards"
 
-    def refusal_names(self) -> list[str]:
-        return self.names
 
-    def refusal_message(self, error: rules.RulesError) -> str:
-        """With what to do about it (round_form_message)."""
-        return round_form_message(error, self.names)
-
-
-class RoundForm(ShowsRefusals, forms.Form):
+class RoundForm(ShowsRoundRefusals, forms.Form):
     """One round: who went out (or a blocked round) and whether it was a hand rummy, here, and
     a hand per player, each a HandForm (`hands`, in seat order). Hidden fields carry the round
     this form is for and a fresh key, so that sending the same form twice records the round
@@ -689,10 +695,3 @@ class RoundForm(ShowsRefusals, forms.Form):
         if error.code == rules.Code.HAND_RUMMY_BLOCKED:
             return "hand_rummy"
         return None
-
-    def refusal_names(self) -> list[str]:
-        return self.names
-
-    def refusal_message(self, error: rules.RulesError) -> str:
-        """With what to do about it (round_form_message)."""
-        return round_form_message(error, self.names)
