@@ -394,11 +394,11 @@ class Phone:
                 and self.version > pending[1] >= 0
                 and self.version != before
             ):
-                now = time.monotonic()
-                samples.seen.append((pending[0], (now - pending[0]) * 1000, self.streams))
+                took = (time.monotonic() - pending[0]) * 1000
+                samples.seen.append((pending[0], took, self.streams))
                 if self.open and self.told_at >= pending[0]:
                     heard = (self.told_at - pending[0]) * 1000
-                    samples.heard.append((pending[0], heard, (now - pending[0]) * 1000))
+                    samples.heard.append((pending[0], heard, took))
                 pending[2].discard(self.index)
         return True
 
@@ -603,10 +603,10 @@ class Step:
     memory: float = 0.0  # MB resident, the server(s)' processes, at the end of the window
     streams: int = 0  # streams open then
     # The rounds on the phones that poll instead of holding a stream, as `seen` is for those
-    # that hold one: count, unseen, p50, p95, late.
+    # that hold one: count, unseen, p50, p95, p99, late.
     polled: dict | None = None
     # Through an open stream: ms from the tap until the event came (`event`: p50, p95, p99);
-    # `seen`'s p99; and the p95 of every phone's rounds taken together (`all_p95`).
+    # and the p95 of every phone's rounds taken together (`all_p95`).
     heard: dict | None = None
 
     def missed(self, seen: bool = True) -> list[str]:
@@ -830,7 +830,6 @@ async def curve(
             polled=seen_times(seen[False], unseen[False]),
             heard={
                 "event": {f"p{p}": percentile(events, p / 100) for p in (50, 95, 99)},
-                "p99": percentile(seen[True] + [math.inf] * unseen[True], 0.99),
                 "all_p95": percentile(
                     seen[True] + seen[False] + [math.inf] * sum(unseen.values()), 0.95
                 ),
@@ -865,6 +864,7 @@ def seen_times(seen: list[float], unseen: int) -> dict:
         "unseen": unseen,
         "p50": percentile(seen, 0.5),
         "p95": percentile(seen, 0.95),
+        "p99": percentile(seen, 0.99),
         "late": sum(1 for value in seen if value > SEEN_BUDGET),
     }
 
@@ -889,7 +889,7 @@ def describe(step: Step) -> str:
         f"server {step.memory:.0f} MB with {step.streams:,} streams"
         + (
             f"; through a stream: event p50/p95/p99 {trio(step.heard['event'])} ms, "
-            f"seen p99 {ms(step.heard['p99'])} ms; every phone's seen p95 "
+            f"seen p99 {ms(step.seen['p99'])} ms; every phone's seen p95 "
             f"{ms(step.heard['all_p95'])} ms"
             if step.heard and step.seen["count"]
             else ""
@@ -1037,7 +1037,7 @@ def late(runs: list[dict]) -> list[str]:
                 f"| {LABELS[run['name']]} | {step['tables']:,} | {seen['late']} of "
                 f"{seen['count']:,} | {polled['late']} of {polled['count']:,} | "
                 f"{ms(heard['all_p95'])} | {trio(heard['event'], ' / ')} | "
-                f"{ms(seen['p50'])} / {ms(seen['p95'])} / {ms(heard['p99'])} |"
+                f"{trio(seen, ' / ')} |"
             )
     if not rows:
         return []

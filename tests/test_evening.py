@@ -83,6 +83,7 @@ def test_the_rounds_on_the_polling_phones_are_kept_apart_from_those_that_came_th
         "unseen": 0,
         "p50": 100.0,
         "p95": 250.0,
+        "p99": 250.0,
         "late": 0,
     }
     polled = evening.seen_times(seen[False], 1)
