@@ -122,6 +122,13 @@ def _round_form(game: Game, data=None, next_round: int | None = None, **kwargs) 
     return form
 
 
+def _filled_with(game: Game, round_: Round) -> RoundForm:
+    """The round form filled with a saved round, to put right, with its points shown."""
+    entry = round_.entry(len(game.seated_players))
+    form = _round_form(game, initial=RoundForm.initial_for(round_, entry))
+    return _with_points(game, form, entry)
+
+
 class Told(TypedDict, total=False):
     """What a game page tells besides the board, each only in the answers that tell it: the
     keys of its context that _game_response takes from its callers (None or False, as the
@@ -365,9 +372,7 @@ def _fixing(
             request, game, partial=partial, refused=rules_error_message(error, game.names)
         )
     if form is None:
-        entry = round_.entry(len(game.seated_players))
-        form = _round_form(game, initial=RoundForm.initial_for(round_, entry))
-        form = _with_points(game, form, entry)
+        form = _filled_with(game, round_)
     return _game_response(request, game, form, partial=partial, fixing=round_, **told)
 
 
@@ -775,9 +780,7 @@ def round_page(request: HtmxHttpRequest, token: str, number: int) -> HttpRespons
         form = _round_form(game, data)
         form.is_valid()
     else:
-        entry = round_.entry(len(game.seated_players))
-        form = _round_form(game, initial=RoundForm.initial_for(round_, entry))
-        form = _with_points(game, form, entry)
+        form = _filled_with(game, round_)
     context = {"game": game, "form": form, "round": round_}
     if refused is None:
         return TemplateResponse(request, "scoring/round.html", context)
