@@ -79,6 +79,9 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     # Names the phone that makes a change to a game, so that its Undo is offered there only.
     "scoring.phones.PhoneMiddleware",
+    # A refused change (a view raises it) answered with its page and the status of its kind:
+    # 409, 429 with Retry-After (scoring/http.py).
+    "scoring.http.RefusalMiddleware",
 ]
 
 # Django's messages, each notice shown once by a phone whichever of its requests brings it.

@@ -45,6 +45,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db import IntegrityError, connection, transaction
+from django.db.models import Q
 
 from . import exchange, rules
 from .exchange import ExchangeError, GameDocument
@@ -65,6 +66,7 @@ FIELD = "backup"
 # safe as file names.
 TOKEN = re.compile(TOKEN_PATTERN)
 CLASH = f'"{FIELD}": a token belongs to another game'
+SAME_TOKENS = f'"{FIELD}": "edit_token" and "view_token" are the same token'
 TABLE_CLASH = f'"{FIELD}": a token belongs to another table'
 # The folder, within a backup's, of the tables' files.
 TABLES = "tables"
@@ -201,6 +203,9 @@ def _links_and_time(document: object, plain: str) -> tuple[str, str, datetime]:
     for name, token in (("edit_token", edit_token), ("view_token", view_token)):
         if not isinstance(token, str) or not TOKEN.fullmatch(token):
             raise ExchangeError(f'"{FIELD}": "{name}" is not a token')
+    if edit_token == view_token:
+        # Restored so, the watch-only link would change the game.
+        raise ExchangeError(SAME_TOKENS)
     created_at = exchange.read_moment(fields.get("created_at"))
     if created_at is None:
         raise ExchangeError(f'"{FIELD}": "created_at" is not a date and time {exchange.YEARS}')
@@ -283,6 +288,8 @@ def restore(document: object) -> Game | None:
     backup = read_backup(document)
     if Game.objects.filter(edit_token=backup.edit_token).exists():
         return None
+    if _tokens_taken([backup]):
+        raise ExchangeError(CLASH)
     try:
         with transaction.atomic():
             game = exchange.import_game(document)
@@ -308,6 +315,19 @@ def restore(document: object) -> Game | None:
         raise ExchangeError(CLASH) from None
     game.refresh_from_db()
     return game
+
+
+def _tokens_taken(backups: Sequence[Backup]) -> set[str]:
+    """The tokens of these backups that a game here already has, as its edit or its watch-only
+    token (one query): a game restored with one of them would open another game's page, or
+    its watch-only link would. A game whose edit token is there already is restored already:
+    leave it out."""
+    tokens = {token for backup in backups for token in (backup.edit_token, backup.view_token)}
+    if not tokens:
+        return set()
+    games = Game.objects.filter(Q(edit_token__in=tokens) | Q(view_token__in=tokens))
+    found = games.values_list("edit_token", "view_token")
+    return {token for pair in found for token in pair} & tokens
 
 
 def restore_batch(documents: Sequence[object]) -> list[Game | ExchangeError | None]:
@@ -351,9 +371,13 @@ def _restore_together(documents: Sequence[object]) -> list[Game | ExchangeError 
             edit_token__in={backup.edit_token for backup in backups.values()}
         ).values_list("edit_token", flat=True)
     )
+    taken = _tokens_taken([backup for backup in backups.values() if backup.edit_token not in there])
     checked: list[tuple[int, Backup, GameDocument]] = []
     for index, backup in backups.items():
         if backup.edit_token in there:
+            continue
+        if {backup.edit_token, backup.view_token} & taken:
+            outcomes[index] = ExchangeError(CLASH)
             continue
         try:
             parsed = parse_backup(backup)
@@ -361,6 +385,8 @@ def _restore_together(documents: Sequence[object]) -> list[Game | ExchangeError 
             outcomes[index] = error
             continue
         there.add(backup.edit_token)
+        # A later document of the batch with one of these tokens is another game's.
+        taken |= {backup.edit_token, backup.view_token}
         checked.append((index, backup, parsed))
     if checked:
         with transaction.atomic():

@@ -17,6 +17,7 @@ from django.utils.translation import pgettext_lazy
 from . import house_rules, rules
 from .cards import read_typed
 from .errors import MESSAGES, round_form_message, rules_error_message
+from .http import whole_number
 from .models import Player, Round, Seating
 from .rules import RoundEntry
 
@@ -369,11 +370,11 @@ class SeatingForm(ShowsRefusals, forms.Form):
         seating as it is."""
         cleaned = super().clean()
         cleaned["order"] = [cleaned.get(f"seat_{p}") for p in range(len(self.players))]
-        seen_order = (cleaned.get("seen_order") or "").split(",")
+        seen_order = [whole_number(seat) for seat in (cleaned.get("seen_order") or "").split(",")]
         seen_dealer = cleaned.get("seen_dealer")
         cleaned["seen"] = None
-        if seen_dealer is not None and all(seat.isdigit() for seat in seen_order):
-            cleaned["seen"] = Seating(seen_dealer, tuple(int(seat) for seat in seen_order))
+        if seen_dealer is not None and None not in seen_order:
+            cleaned["seen"] = Seating(seen_dealer, tuple(seen_order))
         return cleaned
 
     def field_for(self, error: rules.RulesError) -> str | None:
@@ -402,10 +403,7 @@ class HiddenNumber(forms.IntegerField):
         super().__init__(required=False, **kwargs)
 
     def to_python(self, value):
-        try:
-            return super().to_python(value)
-        except forms.ValidationError:
-            return None
+        return whole_number(value)
 
 
 class TypedText(forms.CharField):

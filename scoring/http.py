@@ -1,9 +1,10 @@
 """What the views of games and of tables both stand on: the typed request, the redirect that
-suits htmx and plain forms alike, the method check of a view that both links open, and what a
-refusal is in HTTP."""
+suits htmx and plain forms alike, the method check of a view that both links open, a number as
+a request carries it, and what a refusal is in HTTP (RefusalMiddleware)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from functools import wraps
 
@@ -12,14 +13,82 @@ from django.utils.log import log_response
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
+from .errors import rules_error_message
 from .rules import ConfirmFirst, Conflict, RulesError, TooMany
 
 # What each kind of refusal is in HTTP (scoring.rules): the page older than the game or the
 # table, or a yes asked for, is 409 Conflict (htmx swaps it in: base.html's responseHandling);
-# a limit is 429 Too Many Requests. What was typed or sent wrong (RulesError itself) is the
-# page shown again with the reason beside it, 200, as Django answers a form with an error
-# (and as htmx swaps in).
-REFUSAL_STATUS = {Conflict: 409, ConfirmFirst: 409, TooMany: 429}
+# a limit is 429 Too Many Requests, with Retry-After. A mistake in what was typed is no
+# refusal: it is a form's error, beside its field, on the page answered as any form with an
+# error is (200). Raised all the same (a request no page of ours sends), it is a 400.
+REFUSAL_STATUS = {Conflict: 409, ConfirmFirst: 409, TooMany: 429, RulesError: 400}
+
+
+class Refused(Exception):
+    """Raised by a view whose change was refused (`error`), with the page that says why
+    (`page`, the page as it is now, everything typed kept): RefusalMiddleware sends it with
+    the status of the refusal. A view never sets that status itself."""
+
+    def __init__(self, error: RulesError, page: HttpResponse) -> None:
+        super().__init__(error)
+        self.error = error
+        self.page = page
+
+
+def showing(error: RulesError, page: HttpResponse) -> HttpResponse:
+    """`page`, which shows `error`: a mistake in what was typed (a RulesError itself) is a
+    form's error, and the page is the answer; any other kind is a refusal, raised (Refused)
+    for RefusalMiddleware to send with the status of its kind."""
+    if type(error) is RulesError:
+        return page
+    raise Refused(error, page)
+
+
+def status_of(error: RulesError) -> int:
+    """The status of a refusal of `error`'s kind (REFUSAL_STATUS), the most particular first."""
+    return next(status for kind, status in REFUSAL_STATUS.items() if isinstance(error, kind))
+
+
+class RefusalMiddleware:
+    """The one place where a refusal becomes an answer, as Django's response_for_exception
+    turns Http404 into a 404: a view raises http.Refused with the page that says why, or the
+    refusal alone (a RulesError, Conflict, ConfirmFirst or TooMany that no view caught:
+    its reason in plain text), and the answer goes out with the status of its kind
+    (status_of) and, for a limit, Retry-After."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if isinstance(exception, Refused):
+            error, response = exception.error, exception.page
+        elif isinstance(exception, RulesError):
+            error = exception
+            response = HttpResponse(rules_error_message(error), content_type="text/plain")
+        else:
+            return None
+        response.status_code = status_of(error)
+        if isinstance(error, TooMany):
+            response["Retry-After"] = str(error.details["retry_after"])
+        return response
+
+
+# A whole number as our pages send one (an id, a version, a round's number, a seat): ASCII
+# digits, at most 18 of them, so that it fits every integer column of the database (19 digits).
+_WHOLE_NUMBER = re.compile(r"[0-9]{1,18}")
+
+
+def whole_number(text: object) -> int | None:
+    """The number `text` holds, as our pages write one, or None for anything else: digits that
+    are not ASCII ("²", which str.isdigit() takes for a digit and int() refuses; "١٢"), a sign,
+    blanks inside, a fraction, more digits than any id or version has. Blanks around it are
+    left out, as Django's IntegerField leaves them."""
+    if isinstance(text, str) and _WHOLE_NUMBER.fullmatch(text := text.strip()):
+        return int(text)
+    return None
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -31,17 +100,6 @@ def redirect(request: HtmxHttpRequest, url: str) -> HttpResponse:
     if request.htmx:
         return HttpResponseClientRedirect(url)
     return HttpResponseRedirect(url, status=303)
-
-
-def refused(response: HttpResponse, error: RulesError) -> HttpResponse:
-    """`response`, the page that says why `error` refused a change, sent with the status of
-    the refusal's kind (REFUSAL_STATUS), and a limit's Retry-After (its `retry_after`)."""
-    response.status_code = next(
-        (status for kind, status in REFUSAL_STATUS.items() if isinstance(error, kind)), 200
-    )
-    if isinstance(error, TooMany):
-        response["Retry-After"] = str(error.details["retry_after"])
-    return response
 
 
 def token_lookup(token: str, editable: bool) -> dict[str, str]:

@@ -19,17 +19,12 @@ from __future__ import annotations
 import hashlib
 import logging
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
-from functools import wraps
 
 from django.conf import settings
 from django.core.cache import caches
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest
 
-from . import http
-from .forms import ShowsRefusals
-from .rules import Code, RulesError, TooMany
+from .rules import Code, TooMany
 
 WINDOW_SECONDS = 60
 # What a view limited by @limited makes, and the code of the message (errors.MESSAGES) that
@@ -74,51 +69,9 @@ def allow(request: HttpRequest, action: str, per_minute: int) -> bool:
     return count <= per_minute
 
 
-@dataclass
-class _Count:
-    """What a request to a view decorated with @limited may make, and whether it was refused."""
-
-    action: str
-    refused: TooMany | None = None
-
-
-def limited(action: str) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
-    """Decorate a view that makes something new, `action` ("new-game" or "new-table"), which
-    one client makes at most RAMI_NEW_GAMES_PER_MINUTE times a minute. The view calls
-    `spend(request)` (or `spent(request, form)`) just before making it: past the limit, that
-    raises the TooMany that says so (errors.MESSAGES), which the view shows as any refusal,
-    everything typed kept, in a form or not; the page it answers then goes out as the refusal
-    it is (http.refused: 429 Too Many Requests with Retry-After)."""
-
-    def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-        @wraps(view)
-        def limited_view(request: HttpRequest, *args, **kwargs) -> HttpResponse:
-            count = request.rami_count = _Count(action)
-            response = view(request, *args, **kwargs)
-            if count.refused is not None:
-                return http.refused(response, count.refused)
-            return response
-
-        return limited_view
-
-    return decorate
-
-
-def spent(request: HttpRequest, form: ShowsRefusals) -> bool:
-    """spend() for a view whose form makes the new thing: True when it may; past the limit,
-    False, with the reason among the form's errors (everything typed stays)."""
-    try:
-        spend(request)
-    except RulesError as error:
-        form.refused(error)
-        return False
-    return True
-
-
-def spend(request: HttpRequest) -> None:
-    """Count one more of what this view (decorated with @limited) makes; past the limit, raise
-    the RulesError that refuses it."""
-    count = request.rami_count
-    if not allow(request, count.action, settings.RAMI_NEW_GAMES_PER_MINUTE):
-        count.refused = TooMany(REFUSALS[count.action], retry_after=WINDOW_SECONDS)
-        raise count.refused
+def spend(request: HttpRequest, action: str) -> None:
+    """Count one more `action` ("new-game" or "new-table") made by this request's client; past
+    RAMI_NEW_GAMES_PER_MINUTE in the minute, raise the TooMany that refuses it (errors.MESSAGES),
+    which the view raises again with its page (http.Refused: 429 with Retry-After)."""
+    if not allow(request, action, settings.RAMI_NEW_GAMES_PER_MINUTE):
+        raise TooMany(REFUSALS[action], retry_after=WINDOW_SECONDS)

@@ -51,6 +51,8 @@ from django.core import signing
 from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 
+from .http import whole_number
+
 logger = logging.getLogger(__name__)
 
 SALT = "rami.live"
@@ -295,8 +297,8 @@ class Stream:
 def seen_version(last_event_id: str | None, v: str | None) -> int:
     """The version the page has: what the stream last sent it, or what it was drawn with."""
     for text in (last_event_id, v):
-        if text and text.isdigit() and len(text) <= 19:
-            return int(text)
+        if (version := whole_number(text)) is not None:
+            return version
     return 0
 
 

@@ -47,18 +47,22 @@ class StoredRound:
     def points(self) -> list[int]:
         return [hand.points if hand else 0 for hand in self.hands]
 
+    def entry(self) -> rules.RoundEntry:
+        """The round as the players entered it (Round.entry, from the stored rows)."""
+        hands = tuple(
+            rules.Hand(opened=hand.opened, value=hand.value, cards=hand.cards)
+            if hand
+            else rules.Hand()
+            for hand in self.hands
+        )
+        return rules.RoundEntry(hands, self.winner, self.hand_rummy)
+
     def winners(self, house_rules: rules.Rules) -> list[int]:
         """Who scored 0 by going out, or with the lowest hand of a blocked round (the rules
         decide, from the hands' values)."""
         if self.winner is not None:
             return [self.winner]
-        hands = [
-            rules.Hand(opened=hand.opened, value=hand.value, cards=hand.cards)
-            if hand
-            else rules.Hand()
-            for hand in self.hands
-        ]
-        return rules.round_winners(hands, None, house_rules)
+        return self.entry().winners(house_rules)
 
 
 @dataclass(slots=True)

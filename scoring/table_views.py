@@ -54,12 +54,17 @@ def _table_and_members_or_404(**lookup: str) -> tuple[Table, list[Member]]:
 
 
 @require_http_methods(["GET", "POST"])
-@limits.limited("new-table")
 def table_start(request: HtmxHttpRequest) -> HttpResponse:
     """Start a table: its name and its first members. Template: scoring/table_start.html;
     context: `form` (TableStartForm). Limited like new games (429 with everything typed)."""
     form = TableStartForm(request.POST or None)
-    if request.method == "POST" and form.is_valid() and limits.spent(request, form):
+    if request.method == "POST" and form.is_valid():
+        try:
+            limits.spend(request, "new-table")
+        except rules.TooMany as error:
+            form.refused(error)
+            page = TemplateResponse(request, "scoring/table_start.html", {"form": form})
+            raise http.Refused(error, page) from None
         table = Table.start(
             form.cleaned_data["name"],
             form.cleaned_data["members"],
@@ -87,7 +92,6 @@ SHOWN_CHANGES = 20
 
 @http.require_GET_when_watch_only
 @require_http_methods(["GET", "POST"])
-@limits.limited("new-game")
 def table_page(request: HtmxHttpRequest, token: str, editable: bool) -> HttpResponse:
     """The table from its edit link: its games, standings, head to head and chart; start a
     game, add or rename a member. From the watch-only link (`editable` false) the same page,
@@ -108,7 +112,8 @@ def table_page(request: HtmxHttpRequest, token: str, editable: bool) -> HttpResp
         # Every read of the page at one moment (models.snapshot), its version among them.
         with snapshot():
             table, members = _table_and_members_or_404(**http.token_lookup(token, editable))
-            if request.htmx and request.GET.get("v") == str(live.table_version(table)):
+            seen = http.whole_number(request.GET.get("v"))
+            if request.htmx and seen == live.table_version(table):
                 return HttpResponse(status=204)  # the live update of a page that is up to date
             # Drawn inside the snapshot too: the template reads what the context holds.
             response = _table_response(request, table, members, editable).render()
@@ -125,14 +130,15 @@ def table_page(request: HtmxHttpRequest, token: str, editable: bool) -> HttpResp
         form = NewGameForm(request.POST, members=members, house_rules=table.rules)
         if form.is_valid():
             try:
-                limits.spend(request)
+                limits.spend(request, "new-game")
                 game = table.new_game(
                     form.cleaned_data["players"], house_rules=form.cleaned_data["own_rules"]
                 )
             except rules.RulesError as error:
                 form.refused(error)
-            else:
-                return redirect(request, reverse("game", args=[game.edit_token]))
+                page = _table_response(request, table, members, editable, play_form=form)
+                return http.showing(error, page)
+            return redirect(request, reverse("game", args=[game.edit_token]))
         forms["play_form"] = form
     elif action == "add_member":
         form = MemberNameForm(request.POST, prefix="add")
@@ -141,8 +147,9 @@ def table_page(request: HtmxHttpRequest, token: str, editable: bool) -> HttpResp
                 table.add_member(form.cleaned_data["name"])
             except rules.RulesError as error:
                 form.refused(error)
-            else:
-                return redirect(request, f"{here}#members")
+                page = _table_response(request, table, members, editable, add_form=form)
+                return http.showing(error, page)
+            return redirect(request, f"{here}#members")
         forms["add_form"] = form
     elif action == "rename":
         member = _member(members, request.POST.get("member"))
@@ -152,17 +159,17 @@ def table_page(request: HtmxHttpRequest, token: str, editable: bool) -> HttpResp
                 table.rename_member(member, form.cleaned_data["name"])
             except rules.RulesError as error:
                 form.refused(error)
-            else:
-                return redirect(request, f"{here}#members")
+                renamed = (member.pk, form)
+                page = _table_response(request, table, members, editable, renamed=renamed)
+                return http.showing(error, page)
+            return redirect(request, f"{here}#members")
         forms["renamed"] = (member.pk, form)
     else:
         refused = _change_member(request, table, members, action)
         if refused is None:
             return redirect(request, f"{here}#members")
-        return http.refused(
-            _table_response(request, table, members, editable, member_refused=refused),
-            refused[1],
-        )
+        page = _table_response(request, table, members, editable, member_refused=refused)
+        return http.showing(refused[1], page)
     return _table_response(request, table, members, editable, **forms)
 
 
@@ -173,16 +180,14 @@ def _change_member(
     done already: a form sent twice), else the member's id (None when they are gone) and the
     error. A member no longer there was removed by another phone, or by this form sent
     twice; a page that knew them is then out of date, unless it asked to remove them."""
-    try:
-        seen = int(request.POST.get("seen", ""))
-    except ValueError:
-        # No version: as if from a page older than any change.
-        seen = -1
-    posted = request.POST.get("member") or ""
-    member = next((member for member in members if str(member.pk) == posted), None)
+    # No version: as if from a page older than any change.
+    seen = http.whole_number(request.POST.get("seen"))
+    seen = -1 if seen is None else seen
+    posted = http.whole_number(request.POST.get("member"))
+    member = next((member for member in members if member.pk == posted), None)
     if member is None:
         # Another table's member, or no member at all: no page of ours sends that.
-        if not (posted.isascii() and posted.isdigit()) or Member.objects.filter(pk=posted).exists():
+        if posted is None or Member.objects.filter(pk=posted).exists():
             raise Http404
         return None if action == "remove" else (None, rules.Conflict(rules.Code.TABLE_CHANGED))
     try:
@@ -362,11 +367,9 @@ def table_rules(request: HtmxHttpRequest, token: str) -> HttpResponse:
         except rules.RulesError as error:
             table.refresh_from_db()
             context |= {"form": TableRulesForm(table=table), "refused": rules_error_message(error)}
-            return http.refused(
-                TemplateResponse(request, "scoring/table_rules.html", context), error
-            )
-        else:
-            return redirect(request, reverse("table", args=[table.edit_token]))
+            page = TemplateResponse(request, "scoring/table_rules.html", context)
+            return http.showing(error, page)
+        return redirect(request, reverse("table", args=[table.edit_token]))
     context["form"] = form
     return TemplateResponse(request, "scoring/table_rules.html", context)
 
@@ -427,7 +430,6 @@ def _table_download(table: Table, period: str = tables.ALL_TIME) -> StreamingHtt
 
 
 @require_http_methods(["GET", "POST"])
-@limits.limited("new-table")
 def keep_together(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """Move a game (finished, typically: the game page offers it then) into a new table of
     its players, named as typed or after them (Table.keep_together), and go to the
@@ -441,7 +443,16 @@ def keep_together(request: HtmxHttpRequest, token: str) -> HttpResponse:
     form = KeepTogetherForm(request.POST or None)
     # A game kept already only goes to its table: nothing new is made, nothing counted.
     kept = game.table_id is not None
-    if request.method == "POST" and form.is_valid() and (kept or limits.spent(request, form)):
+    if request.method == "POST" and form.is_valid():
+        try:
+            if not kept:
+                limits.spend(request, "new-table")
+        except rules.TooMany as error:
+            form.refused(error)
+            page = TemplateResponse(
+                request, "scoring/table_keep.html", {"game": game, "form": form}
+            )
+            raise http.Refused(error, page) from None
         table = Table.keep_together(game, name=form.cleaned_data["name"])
         return redirect(request, reverse("table", args=[table.edit_token]))
     return TemplateResponse(request, "scoring/table_keep.html", {"game": game, "form": form})

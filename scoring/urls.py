@@ -20,6 +20,22 @@ class TokenConverter:
 
 register_converter(TokenConverter, "token")
 
+
+class RoundNumberConverter:
+    """A round's number in an address: at most nine digits, so that it fits the column (a
+    longer one is a 404, as a number past the last round is)."""
+
+    regex = "[0-9]{1,9}"
+
+    def to_python(self, value: str) -> int:
+        return int(value)
+
+    def to_url(self, value: int) -> str:
+        return str(value)
+
+
+register_converter(RoundNumberConverter, "round")
+
 # What a view of both links is told: opened by the edit link, or by the watch-only one (which
 # changes nothing and shows no edit token).
 EDIT = {"editable": True}
@@ -33,7 +49,7 @@ urlpatterns = [
     # A game: /g/ its edit link, /v/ its watch-only link; one view for each page, told by
     # `editable` which link it was opened by.
     path("g/<token:token>/", views.game_page, EDIT, name="game"),
-    path("g/<token:token>/rounds/<int:number>/", views.round_page, name="round"),
+    path("g/<token:token>/rounds/<round:number>/", views.round_page, name="round"),
     path("g/<token:token>/poll", views.poll, EDIT, name="poll"),
     path("v/<token:token>/", views.game_page, WATCH, name="view"),
     path("v/<token:token>/poll", views.poll, WATCH, name="view_poll"),

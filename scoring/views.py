@@ -56,7 +56,6 @@ logger = logging.getLogger(__name__)
 # The page lists this browser's recent games and tables by their edit links: no cache may keep
 # it, as none may keep a page reached by a token (rami_site.middleware).
 @cache_control(private=True, no_store=True)
-@limits.limited("new-game")
 def start(request: HtmxHttpRequest) -> HttpResponse:
     """Start a game with 2 to 6 players; this browser's recent games. Template:
     scoring/start.html. POST `action=forget` takes a game off the recent list (the game stays);
@@ -74,13 +73,22 @@ def start(request: HtmxHttpRequest) -> HttpResponse:
     if request.method == "POST" and request.POST.get("action") == "target":
         form.is_valid()
         return TemplateResponse(request, "scoring/start.html#target_line", _target_line(form))
-    if request.method == "POST" and form.is_valid() and limits.spent(request, form):
+    if request.method == "POST" and form.is_valid():
+        try:
+            limits.spend(request, "new-game")
+        except rules.TooMany as error:
+            form.refused(error)
+            raise http.Refused(error, _start_page(request, form)) from None
         game = Game.start(
             form.cleaned_data["names"],
             first_dealer=form.cleaned_data["first_dealer"],
             house_rules=form.cleaned_data["house_rules"],
         )
         return redirect(request, reverse("game", args=[game.edit_token]))
+    return _start_page(request, form)
+
+
+def _start_page(request: HtmxHttpRequest, form: StartForm) -> TemplateResponse:
     games = recent.games(request)
     context = {
         "form": form,
@@ -145,6 +153,9 @@ class Told(TypedDict, total=False):
     refused: str
     # Another phone saved this round first: its number, the next round's, the differences.
     conflict: dict | None
+    # ... just as it was typed here: the round typed here, to save as the next one all the
+    # same (`number`, and the form's `fields` as posted).
+    next_deal: dict | None
     # A live update for a phone whose player is typing (a notice only), and whether what
     # changed is the players (a name, the seats).
     typing: bool
@@ -297,22 +308,28 @@ def _game_page(request: HtmxHttpRequest, game: Game, editable: bool) -> Template
     partial = "game_body" if request.htmx else ""
     if not editable:
         return _game_response(request, game, editable=False, board=board)
-    if (pk := request.GET.get("fix", "")).isdigit():
+    query = {name: http.whole_number(request.GET.get(name)) for name in GAME_PAGE_MODES}
+    if query["fix"] is not None:
         seen = Round(
-            pk=int(pk),
+            pk=query["fix"],
             number=_number(request.GET.get("number")),
             revision=_number(request.GET.get("revision")),
         )
         return _fixing(request, game, seen, partial)
-    if (pk := request.GET.get("saved", "")).isdigit() and board.rounds:
+    if query["saved"] is not None and board.rounds:
         latest = board.rounds[-1]
-        if latest.round.pk == int(pk):
+        if latest.round.pk == query["saved"]:
             return _saved(request, game, board, latest.round.pk, "saved", partial)
-    elif (pk := request.GET.get("changed", "")).isdigit():
-        return _saved(request, game, board, int(pk), "changed", partial)
-    elif (pk := request.GET.get("back", "")).isdigit():
-        return _saved(request, game, board, int(pk), "back", partial)
+    elif query["changed"] is not None:
+        return _saved(request, game, board, query["changed"], "changed", partial)
+    elif query["back"] is not None:
+        return _saved(request, game, board, query["back"], "back", partial)
     return _game_response(request, game, board=board, partial=partial)
+
+
+# The game page's GET modes that name a round by its id (_game_page); a value that is no id
+# is left aside, the page shown as without it.
+GAME_PAGE_MODES = ("fix", "saved", "changed", "back")
 
 
 def _saved(
@@ -378,7 +395,6 @@ def _fixing(
 
 @http.require_GET_when_watch_only
 @require_http_methods(["GET", "POST"])
-@limits.limited("new-game")
 def game_page(request: HtmxHttpRequest, token: str, editable: bool) -> HttpResponse:
     """The game: scoreboard, round entry, round table, sharing. Template: scoring/game.html.
     From the watch-only link (`editable` false) the same scoreboard, read-only and live: no
@@ -391,8 +407,8 @@ def game_page(request: HtmxHttpRequest, token: str, editable: bool) -> HttpRespo
     (its `round` id, `number` and `revision` as the phone saw them), `undo` a change this
     phone made (its `event`), `rematch`. Every change is made by this phone (scoring.phones).
     htmx requests get the #game_body part back; others are redirected (303) after a change.
-    A refused change answers as its kind says (http.refused: 409 when another phone's change
-    came first), with the reason.
+    A refused change is raised as its kind (http.Refused: 409 when another phone's change came
+    first), with the page that says why.
     """
     if request.method == "GET":
         with snapshot():
@@ -411,7 +427,7 @@ def game_page(request: HtmxHttpRequest, token: str, editable: bool) -> HttpRespo
     except GameEvent.DoesNotExist:
         raise Http404 from None
     except rules.RulesError as error:
-        return _refused(request, game, error)
+        raise _refused(request, game, error) from None
 
 
 def _preview(request: HtmxHttpRequest, game: Game) -> HttpResponse:
@@ -421,13 +437,24 @@ def _preview(request: HtmxHttpRequest, game: Game) -> HttpResponse:
 
 
 def _save(request: HtmxHttpRequest, game: Game) -> HttpResponse:
-    """A new round (_save_round): the new standing with the round just saved and its Undo."""
-    saved, how, refused = _save_round(request, game)
-    if refused is not None:
-        return refused
+    """A new round: the new standing with the round just saved and its Undo. A round typed
+    wrong comes back with everything typed kept and every error shown at once; one that is
+    not recorded says why (_not_recorded)."""
+    partial = "game_body" if request.htmx else ""
+    form = _round_form(game, request.POST)
+    if not form.is_valid():
+        return _game_response(request, game, _with_points(game, form), partial=partial)
+    try:
+        saved = game.record_round(
+            form.cleaned_data["entry"],
+            key=form.cleaned_data.get("key") or "",
+            for_round=form.cleaned_data.get("for_round"),
+            phone=phones.of(request),
+        )
+    except rules.RulesError as error:
+        return _not_recorded(request, game, form, error)
     if request.htmx:
-        board = Scoreboard.for_game(game)
-        return _saved(request, game, board, saved.pk, how, partial="game_body")
+        return _saved(request, game, Scoreboard.for_game(game), saved.pk, "saved", partial)
     return redirect(request, f"{reverse('game', args=[game.edit_token])}?saved={saved.pk}")
 
 
@@ -435,7 +462,7 @@ def _rematch(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     """The next game: a new game, counted with the start page's and a table's (a tap on one
     made already only goes there); past the limit, refused (TooMany)."""
     if game.next_game_id is None:
-        limits.spend(request)
+        limits.spend(request, "new-game")
     next_game = rematch(game)
     _tell_new_game(request, next_game)
     return redirect(request, reverse("game", args=[next_game.edit_token]))
@@ -488,7 +515,7 @@ def _store_again(request: HtmxHttpRequest, game: Game, action: str) -> HttpRespo
     except rules.RulesError as error:
         now = game.rounds.filter(pk=seen.pk).first()
         if now is None or action != "correct":
-            return _refused(request, game, error)
+            raise _refused(request, game, error) from None
         data = request.POST.copy()
         data["revision"], data["for_round"] = now.revision, now.number
         response = _fixing(
@@ -499,7 +526,7 @@ def _store_again(request: HtmxHttpRequest, game: Game, action: str) -> HttpRespo
             _with_points(game, _round_form(game, data)),
             refused=rules_error_message(error, game.names),
         )
-        return http.refused(response, error)
+        return http.showing(error, response)
     if request.htmx:
         board = Scoreboard.for_game(game)
         return _saved(request, game, board, round_.pk, "changed", partial)
@@ -528,67 +555,61 @@ def _round_as_seen(data) -> Round:
     )
 
 
-def _refused(request: HtmxHttpRequest, game: Game, error: rules.RulesError) -> HttpResponse:
-    """The game page (for htmx, its body) saying why a change was not made, with the status
-    of the refusal (http.refused: 409 for another phone's change first, 429 for a rematch past
-    the limit)."""
+def _refused(request: HtmxHttpRequest, game: Game, error: rules.RulesError) -> http.Refused:
+    """The refusal to raise: the game page (for htmx, its body) saying why a change was not
+    made, sent with the status of the refusal (409 for another phone's change first, 429 for
+    a rematch past the limit)."""
     partial = "game_body" if request.htmx else ""
     response = _game_response(
         request, game, partial=partial, refused=rules_error_message(error, game.names)
     )
-    return http.refused(response, error)
+    return http.Refused(error, response)
 
 
-def _save_round(
-    request: HtmxHttpRequest, game: Game
-) -> tuple[Round | None, str, HttpResponse | None]:
-    """Record the posted round: (the round, "saved", None) when it is recorded, else (None,
-    "", the page that says why, with everything typed kept and every error shown at once).
+def _not_recorded(
+    request: HtmxHttpRequest, game: Game, form: RoundForm, error: rules.RulesError
+) -> HttpResponse:
+    """Why the round of `form` was not recorded: a refusal (the game over, its 500 rounds) is
+    raised with the page that says why (http.showing).
 
-    When another phone saved the round this form was for, nothing is recorded. If that phone
-    saved this very round (the same hands, as happens when two people at the table enter it),
-    it counts as saved here too ("elsewhere"). Otherwise the form comes back with everything
+    When another phone saved the round this form was for first, and it is this very round
+    (the same hands, as happens when two people at the table enter it), it counts as saved
+    here too, with the offer to save the one typed here as the next round all the same (the
+    rare next deal that came out alike). Otherwise the form comes back (409) with everything
     typed, the two versions side by side for the players whose hands differ, and three
-    choices: keep the saved one, replace it with this one (the `replace` action), or save
-    this one as the next round (the form now says that number).
-    """
+    choices: keep the saved one, replace it with this one (the `replace` action), or save this
+    one as the next round (the form now says that number)."""
     partial = "game_body" if request.htmx else ""
-    form = _round_form(game, request.POST)
-    if not form.is_valid():
-        return None, "", _game_response(request, game, _with_points(game, form), partial=partial)
+    if error.code != rules.Code.ROUND_TAKEN:
+        form.refused(error)
+        return http.showing(error, _game_response(request, game, form, partial=partial))
     entry = form.cleaned_data["entry"]
-    try:
-        round_ = game.record_round(
-            entry,
-            key=form.cleaned_data.get("key") or "",
-            for_round=form.cleaned_data.get("for_round"),
-            phone=phones.of(request),
-        )
-    except rules.RulesError as error:
-        if error.code != rules.Code.ROUND_TAKEN:
-            form.refused(error)
-            return None, "", _game_response(request, game, form, partial=partial)
-        same = game.rounds.with_hands().filter(number__gte=error.details["number"])
-        for round_ in same:
-            if round_.entry(len(game.seated_players)).same_round(entry):
-                return round_, "elsewhere", None
-        board = Scoreboard.for_game(game)
-        saved = board.rounds[error.details["number"] - 1]
-        data = request.POST.copy()
-        data["for_round"] = str(error.details["next"])
-        # The replace button's round: the one saved first, as this answer shows it.
-        data["round"], data["revision"] = saved.round.pk, saved.round.revision
-        form = _with_points(game, _round_form(game, data))
-        conflict = {
-            "number": error.details["number"],
-            "next": error.details["next"],
-            "differences": board.differences(saved, entry),
-        }
-        response = _game_response(
-            request, game, form, partial=partial, board=board, conflict=conflict
-        )
-        return None, "", response
-    return round_, "saved", None
+    taken, following = error.details["number"], error.details["next"]
+    board = Scoreboard.for_game(game)
+    for row in board.rounds[taken - 1 :]:
+        if row.round.entry().same_round(entry):
+            offer = _next_deal(request, following)
+            return _saved(request, game, board, row.round.pk, "elsewhere", partial, next_deal=offer)
+    saved = board.rounds[taken - 1]
+    data = request.POST.copy()
+    data["for_round"] = str(following)
+    # The replace button's round: the one saved first, as this answer shows it.
+    data["round"], data["revision"] = saved.round.pk, saved.round.revision
+    form = _with_points(game, _round_form(game, data))
+    conflict = {"number": taken, "next": following, "differences": board.differences(saved, entry)}
+    page = _game_response(request, game, form, partial=partial, board=board, conflict=conflict)
+    return http.showing(error, page)
+
+
+def _next_deal(request: HtmxHttpRequest, number: int) -> dict:
+    """The round typed on this phone, as it was posted, to be saved as round `number` with one
+    tap (its key kept: two taps record it once)."""
+    fields = [
+        (name, value)
+        for name, value in request.POST.items()
+        if name not in ("csrfmiddlewaretoken", "action", "for_round", "typing", "fixing")
+    ]
+    return {"number": number, "fields": [*fields, ("for_round", str(number))]}
 
 
 def _with_points(game: Game, form: RoundForm, entry: rules.RoundEntry | None = None) -> RoundForm:
@@ -606,10 +627,10 @@ def _with_points(game: Game, form: RoundForm, entry: rules.RoundEntry | None = N
 
 def _number(text: str | None) -> int:
     """A whole number posted by a form; anything else is a request no page of ours sends."""
-    try:
-        return int(text or "")
-    except ValueError:
-        raise BadRequest from None
+    number = http.whole_number(text)
+    if number is None:
+        raise BadRequest
+    return number
 
 
 @require_GET
@@ -636,7 +657,8 @@ def _poll(request: HttpRequest, token: str, editable: bool) -> HttpResponse:
     version = Game.current_version(field, token)
     if version is None:
         raise Http404
-    if request.GET.get("v") == str(version):
+    seen = http.whole_number(request.GET.get("v"))
+    if seen == version:
         return HttpResponse(status=204)
     if (shared := live.shared_answers.get(_asked(request, field, token, version))) is not None:
         return _changes_answer(shared)
@@ -646,16 +668,16 @@ def _poll(request: HttpRequest, token: str, editable: bool) -> HttpResponse:
             return _to_next_game(request, game, editable)
         typing = request.GET.get("typing") == "1"
         changes = game.changes_since(
-            request.GET.get("v", ""),
+            seen,
             all_rounds=request.GET.get("rounds") == "all",
             status_shown=request.GET.get("shown", ""),
         )
         if changes.what == Changes.NOTHING:
             return HttpResponse(status=204)
         # A saved round back in this phone's form: the totals beside it leave it out.
-        fixing = request.GET.get("fixing", "")
+        fixing = http.whole_number(request.GET.get("fixing"))
         told: Told = {}
-        if editable and typing and fixing.isdigit():
+        if editable and typing and fixing is not None:
             told["fixing"] = game.rounds.prefetch_related("hands").filter(pk=fixing).first()
         if changes.what == Changes.ROUNDS:
             response = _rendered(_changes(request, game, changes, editable, typing, **told))
@@ -681,19 +703,21 @@ def _poll(request: HttpRequest, token: str, editable: bool) -> HttpResponse:
 
 
 def _asked(request: HttpRequest, field: str, token: str, version: int) -> tuple:
-    """All that a poll's #changes answer is drawn from, besides the game at `version`."""
+    """All that a poll's #changes answer is drawn from, besides the game at `version`: each
+    value of the query as the poll reads it (a value no page sends is read as none), so that
+    the key is small whatever the query holds, and two queries read alike share an answer."""
     query = request.GET
-    typing = query.get("typing", "")
-    fixing = query.get("fixing", "") if typing == "1" else ""
+    typing = query.get("typing") == "1"
+    shown = query.get("shown")
     return (
         field,
         token,
         version,
-        query.get("v", ""),
-        query.get("shown", ""),
-        query.get("rounds", ""),
+        http.whole_number(query.get("v")),
+        shown if shown in Status.values else None,
+        query.get("rounds") == "all",
         typing,
-        fixing,
+        http.whole_number(query.get("fixing")) if typing else None,
         get_language(),
     )
 
@@ -758,12 +782,12 @@ def round_page(request: HtmxHttpRequest, token: str, number: int) -> HttpRespons
     if request.method == "POST":
         form = _round_form(game, request.POST)
         if form.is_valid():
-            seen = _round_as_seen({**request.POST.dict(), "number": number})
+            seen = _round_as_seen({**request.POST.dict(), "number": str(number)})
             try:
                 game.edit_round(seen, form.cleaned_data["entry"], phones.of(request))
             except rules.RulesError as error:
                 if error.code == rules.Code.ROUND_GONE:
-                    return _refused(request, game, error)
+                    raise _refused(request, game, error) from None
                 # Moved or changed: the round as it is now, the typed form kept, its hidden
                 # fields brought up to date so that the next save goes to that round.
                 refused = error
@@ -789,7 +813,7 @@ def round_page(request: HtmxHttpRequest, token: str, number: int) -> HttpRespons
     context["now"] = history.round_as_it_was(
         round_.document(names), names, number, game.target, game.rules
     )
-    return http.refused(TemplateResponse(request, "scoring/round.html", context), refused)
+    return http.showing(refused, TemplateResponse(request, "scoring/round.html", context))
 
 
 @require_GET
@@ -974,7 +998,7 @@ def history_page(request: HttpRequest, token: str) -> HttpResponse:
         "refused": refused and rules_error_message(refused, game.names),
     }
     response = TemplateResponse(request, "scoring/history.html", context)
-    return response if refused is None else http.refused(response, refused)
+    return response if refused is None else http.showing(refused, response)
 
 
 @require_http_methods(["GET", "POST"])
@@ -1016,7 +1040,7 @@ def _rename(request: HtmxHttpRequest, game: Game) -> HttpResponse:
         except rules.Conflict as error:  # a name changed on another phone: the form knows it now
             form = form.showing(game.names)
             form.refused(error)
-            return http.refused(_players_response(request, game, form, _seating_form(game)), error)
+            return http.showing(error, _players_response(request, game, form, _seating_form(game)))
         except rules.RulesError as error:
             form.refused(error)
         else:
@@ -1055,10 +1079,10 @@ def _change_seats(request: HtmxHttpRequest, game: Game) -> HttpResponse:
 
 
 def _players_refused(request: HttpRequest, game: Game, error: rules.RulesError) -> HttpResponse:
-    """The page as things are now, saying why a change was not made (http.refused)."""
+    """The page as things are now, saying why a change was not made (http.showing)."""
     form = PlayersForm(players=game.seated_players)
     refused = rules_error_message(error, game.names)
-    return http.refused(_players_response(request, game, form, _seating_form(game), refused), error)
+    return http.showing(error, _players_response(request, game, form, _seating_form(game), refused))
 
 
 def _players_response(

@@ -11,7 +11,7 @@ from django.core.management import CommandError, call_command
 
 from scoring import models, rules
 from scoring.backup import FIELD, backup_document, restore
-from scoring.exchange import export_game, import_game, loads
+from scoring.exchange import ExchangeError, export_game, import_game, loads
 from scoring.management.commands import restore_games
 from scoring.models import Game, new_token
 from scoring.rules import Hand, RoundEntry
@@ -387,3 +387,38 @@ def test_a_backup_written_before_the_cheapest_card_check_still_restores(db):
     }
     game = restore(document)
     assert game.totals() == [0, 0, 1]
+
+
+def test_a_backup_whose_watch_only_link_would_edit_is_refused(games, tmp_path):
+    """A file whose edit token is its view token too would make its watch-only link edit."""
+    run("backup_games", tmp_path)
+    Game.objects.all().delete()
+    path = tmp_path / f"{games[0].edit_token}.json"
+    document = json.loads(path.read_text())
+    document[FIELD]["view_token"] = document[FIELD]["edit_token"]
+    path.write_text(json.dumps(document))
+    out, failure = restore_folder(tmp_path)
+    assert failure == f"not restored: {path.name}"
+    assert f'{path.name}: "backup": "edit_token" and "view_token" are the same token' in out
+    assert not Game.objects.filter(edit_token=games[0].edit_token).exists()
+    with pytest.raises(ExchangeError, match="are the same token"):
+        restore(document)
+
+
+@pytest.mark.parametrize("crossed", ["edit_token", "view_token"])
+def test_a_token_that_is_another_games_other_token_is_refused(games, tmp_path, crossed):
+    """A file's edit token that is another game's watch-only token (or the other way round):
+    one of the two links would open the other game."""
+    run("backup_games", tmp_path)
+    Game.objects.all().delete()
+    other = Game.start(["Cyril", "Dana"])
+    path = tmp_path / f"{games[0].edit_token}.json"
+    document = json.loads(path.read_text())
+    document[FIELD][crossed] = other.view_token if crossed == "edit_token" else other.edit_token
+    path.write_text(json.dumps(document))
+    out, failure = restore_folder(tmp_path)
+    assert failure == f"not restored: {path.name}"
+    assert f'{path.name}: "backup": a token belongs to another game' in out
+    assert "2 games restored" in out
+    with pytest.raises(ExchangeError, match="a token belongs to another game"):
+        restore(document)

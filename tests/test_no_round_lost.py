@@ -273,3 +273,83 @@ def test_a_game_under_way_offers_no_rematch(client, five_rounds):
     assert response.status_code == 409
     assert "Only a finished game has a rematch" in read(response).text
     assert Game.objects.count() == 1
+
+
+# 10. A save from a form drawn before another phone deleted an earlier round (or undid its
+# save) is the next round that phone saw: recorded as the next one, once. It was a 500 that
+# the phone sent again every 5 s, and the round was never recorded.
+
+
+@pytest.mark.parametrize("headers", [{}, HTMX])
+def test_a_save_after_an_earlier_round_was_deleted_is_recorded_as_the_next_round(
+    client, five_rounds, headers
+):
+    address = url("game", five_rounds.edit_token)
+    form = client.get(address).content.decode()
+    assert hidden(form, "for_round") == "6"
+    # Another phone deletes round 2 while this one types round 6.
+    five_rounds.delete_round(Round.objects.get(game=five_rounds, number=2))
+    data = round_post(0, {1: 42, 2: 3}, for_round="6", key=hidden(form, "key"))
+    answer = client.post(address, data, headers=headers)
+    assert answer.status_code in {200, 303}
+    assert boris_hands(five_rounds) == [11, 13, 14, 15, 42]
+    # The same form sent again (its answer lost): recorded once.
+    again = client.post(address, data, headers=headers)
+    assert again.status_code in {200, 303}
+    assert boris_hands(five_rounds) == [11, 13, 14, 15, 42]
+
+
+def test_a_save_for_a_round_past_the_next_is_recorded_as_the_next(client, five_rounds):
+    answer = client.post(
+        url("game", five_rounds.edit_token), round_post(0, {1: 42, 2: 3}, for_round="99")
+    )
+    assert answer.status_code == 303
+    assert boris_hands(five_rounds) == [11, 12, 13, 14, 15, 42]
+
+
+# 11. A save that the game refuses (over, or at its 500 rounds) answers 409 with the reason, as
+# every refusal of another phone's change first does: not 200.
+
+
+@pytest.mark.parametrize("headers", [{}, HTMX])
+def test_a_save_to_a_finished_game_is_a_conflict(client, every_kind_game, headers):
+    rounds = every_kind_game.rounds.count()
+    answer = client.post(
+        url("game", every_kind_game.edit_token),
+        round_post(0, {1: 5, 2: 6, 3: 7}, for_round=str(rounds + 1)),
+        headers=headers,
+    )
+    assert answer.status_code == 409
+    assert "The game is over: start a rematch to play on." in read(answer).text
+    assert every_kind_game.rounds.count() == rounds
+
+
+# 12. A stale form whose round another phone has just saved as typed here is counted as saved
+# here too; in case it was the next deal, which came out alike (two hand rummies in a row by
+# the same seat), the answer offers to save it as the next round, the round kept.
+
+
+@pytest.mark.parametrize("headers", [{}, HTMX])
+def test_the_same_round_saved_elsewhere_can_still_be_saved_as_the_next_deal(
+    client, five_rounds, headers
+):
+    address = url("game", five_rounds.edit_token)
+    form = client.get(address).content.decode()
+    typed = round_post(0, {1: 20, 2: 3}, for_round="6", key=hidden(form, "key"))
+    # Another phone saves the very same round 6 first.
+    five_rounds.record_round(RoundEntry(hands=(Hand(), Hand(value=20), Hand(value=3)), winner=0))
+    answer = client.post(address, typed, headers=headers)
+    assert answer.status_code == 200
+    shown = read(answer)
+    assert "Round 6 was saved on another phone, just as you typed it." in shown.text
+    offer = shown.one("form.next-deal")
+    assert offer.one("button").text == "It was the next deal: save it as round 7"
+    assert boris_hands(five_rounds) == [11, 12, 13, 14, 15, 20]
+    fields = {field.get("name"): field.get("value") for field in offer.select("input")}
+    fields["action"] = offer.one("button").get("value")
+    again = client.post(offer.get("action"), fields, headers=headers)
+    assert again.status_code in {200, 303}
+    assert boris_hands(five_rounds) == [11, 12, 13, 14, 15, 20, 20]
+    # Tapped twice: one round 7.
+    client.post(offer.get("action"), fields, headers=headers)
+    assert boris_hands(five_rounds) == [11, 12, 13, 14, 15, 20, 20]

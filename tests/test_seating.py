@@ -179,7 +179,7 @@ def test_a_page_older_than_a_round_saved_elsewhere_is_refused(four_rounds):
 
 
 def test_the_change_is_in_the_history_and_the_other_phones_redraw(four_rounds):
-    seen_version = str(Game.objects.get(pk=four_rounds.pk).version)
+    seen_version = Game.objects.get(pk=four_rounds.pk).version
     four_rounds.change_seating(2, [0, 2, 1, 3], seen=now(four_rounds), phone="p")
     event = four_rounds.events.get(kind=GameEvent.Kind.SEATED)
     assert (event.number, event.phone) == (5, "p")

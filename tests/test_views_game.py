@@ -228,7 +228,7 @@ def test_the_501st_round_is_refused_with_a_clear_error(client, four_players):
         Round(game=four_players, number=n, winner_seat=0) for n in range(1, 501)
     )
     response = client.post(url("game", four_players.edit_token), round_post(0, {1: 3, 2: 4, 3: 5}))
-    assert response.status_code == 200
+    assert response.status_code == 409
     assert (
         "A game has at most 500 rounds: start a new game from the start page to play on."
         in read(response).text

@@ -197,12 +197,12 @@ class Game(models.Model):
         )
 
     def changes_since(
-        self, seen: str, all_rounds: bool = False, status_shown: str = Status.PLAYING
+        self, seen: int | None, all_rounds: bool = False, status_shown: str = Status.PLAYING
     ) -> Changes:
-        """What changed since the version `seen` that a phone shows (its status
-        `status_shown`, with every round when `all_rounds`: "Show all"), from one indexed
-        query of the history (with the count of the rounds): NOTHING, ROUNDS when the rounds
-        alone changed (added, edited, corrected, deleted or restored), else EVERYTHING.
+        """What changed since the version `seen` that a phone shows (None when it tells none),
+        its status `status_shown`, with every round when `all_rounds` ("Show all"), from one
+        indexed query of the history (with the count of the rounds): NOTHING, ROUNDS when the
+        rounds alone changed (added, edited, corrected, deleted or restored), else EVERYTHING.
 
         EVERYTHING when the phone shows no version of the history, every round (the rows to
         send would be all of them), or a finished game, or when a player was renamed, the seats
@@ -210,10 +210,10 @@ class Game(models.Model):
         finished (the round entry becomes the rematch) or was rematched (the version moved
         without a change in the history), or when the page had no round table or would have
         none now (a first round, or the last one deleted)."""
-        if seen == str(self.version):
+        if seen == self.version:
             return Changes(Changes.NOTHING)
         everything = Changes(Changes.EVERYTHING)
-        if not seen.isdigit() or all_rounds or self.status == Status.FINISHED:
+        if seen is None or all_rounds or self.status == Status.FINISHED:
             return everything
         if status_shown not in (Status.PLAYING, Status.TIE_BREAK):
             return everything
@@ -222,9 +222,9 @@ class Game(models.Model):
             " (SELECT COUNT(*) FROM {round} WHERE {round}.{game_id} = %s)"
             " FROM {event} WHERE {event}.{game_id} = %s AND {version} >= %s"
             " ORDER BY {version}, {id}",
-            [self.pk, self.pk, int(seen)],
+            [self.pk, self.pk, seen],
         )
-        if len(events) < 2 or events[0][0] != int(seen) or events[-1][0] != self.version:
+        if len(events) < 2 or events[0][0] != seen or events[-1][0] != self.version:
             return everything
         later = [event[1] for event in events[1:]]
         if any(kind not in GameEvent.ROUND_CHANGES for kind in later):
@@ -414,7 +414,10 @@ class Game(models.Model):
         """Add a round after the last one. A repeated `key` (the same form sent twice) returns
         the round it recorded the first time instead of recording it again. `for_round` is the
         number the form was filled in for: when another phone has saved that round first, the
-        round is refused (code "round_taken") rather than silently added after it.
+        round is refused (code "round_taken") rather than silently added after it. A form for
+        a round past the next one was drawn before rounds were deleted (or a save undone) on
+        another phone: what it holds is still the next round that phone saw, and it is
+        recorded as the next one.
 
         `phone`: the phone that made the change (phones.of), to whom its Undo belongs.
 
@@ -443,7 +446,7 @@ class Game(models.Model):
                 raise rules.Conflict(rules.Code.GAME_FINISHED)
             # Round numbers run from 1 without a gap: the last is the count.
             number = (last_round or 0) + 1
-            if for_round is not None and for_round != number:
+            if for_round is not None and 0 < for_round < number:
                 raise rules.Conflict(rules.Code.ROUND_TAKEN, number=for_round, next=number)
             game._check_room(number)
             added = game._new_round(number, entry, GameEvent.Kind.ADDED, phone, key=key)
