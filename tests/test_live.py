@@ -12,6 +12,7 @@ import time
 
 import pytest
 from django.db import connection
+from django.http import HttpResponse
 from django.test.utils import CaptureQueriesContext
 
 from scoring import live
@@ -305,3 +306,36 @@ def test_the_view_for_wsgi_servers_streams_the_same_uncompressed(db, client):
     assert next(iter(answer.streaming_content)).startswith(b"retry: ")
     answer.close()
     assert client.get("/live/g1:forged").status_code == 404
+
+
+# The answers the phones of a table share after a save (live.SharedAnswers, views._poll).
+
+
+def test_the_shared_answers_are_bounded_by_their_bytes_as_well_as_their_count():
+    answers = live.SharedAnswers(size=100, max_bytes=10_000)
+    for number in range(50):
+        answers.keep(("g", number), HttpResponse(b"x" * 1_000))
+    assert answers.bytes <= 10_000
+    assert answers.get(("g", 49)) == b"x" * 1_000  # the latest are kept
+    assert answers.get(("g", 0)) is None  # the oldest gone first
+    answers.keep(("g", "big"), HttpResponse(b"x" * 20_000))  # larger than the bound: not kept
+    assert answers.get(("g", "big")) is None
+    assert answers.bytes == sum(len(answer) for answer in answers._answers.values())
+
+
+def test_a_poll_with_a_huge_query_keeps_a_small_key_and_shares_one_answer(client, db):
+    """Values no page sends (a 50 KB `rounds=`, odd numbers) are read as the poll reads them:
+    none of them makes the key bigger, and two polls read alike share one answer."""
+    live.shared_answers.clear()
+    game = Game.start(["Ana", "Boris", "Cyril"])
+    saved_round(client, game)
+    seen = Game.objects.get(pk=game.pk).version
+    saved_round(client, game)
+    poll = url("view_poll", game.view_token)
+    first = client.get(poll, {"v": seen, "shown": "playing", "rounds": "x" * 50_000})
+    second = client.get(poll, {"v": f" {seen} ", "shown": "playing", "rounds": "y"})
+    assert first.status_code == second.status_code == 200
+    assert first.content == second.content
+    assert len(live.shared_answers._answers) == 1
+    (key,) = live.shared_answers._answers
+    assert len(repr(key)) < 200
