@@ -7,8 +7,10 @@ sends without a stream (the game's poll, views._poll; the table's page itself), 
 watching phone shows is still what a fresh load of its link shows. The stream says nothing of
 the game but that number, and only to a page that was handed its key.
 
-- `key_for(kind, pk)`: the key a page is handed, "g12" or "t3" signed (django.core.signing):
-  unguessable without the secret key, checked by the stream with no query.
+- `key_for(kind, token)`: the key a page is handed, "g" or "t" and the watch-only token, signed
+  (django.core.signing): checked by the stream with no query. By the token, not the row's id:
+  a game restored from a backup is a new row with the same tokens, and the pages left open on
+  it follow it again. While a game or table is not there, its streams say so ("gone").
 - One `Reader` per worker process: a thread that, while any stream is open, reads the versions
   of every watched game and table every READ_EVERY seconds, in one query whatever the number of
   streams (`versions`), and wakes the streams whose version moved. It compares versions read
@@ -70,16 +72,25 @@ HEADERS = {
     # nginx and its kind pass each event on at once instead of buffering them.
     "X-Accel-Buffering": "no",
 }
-_WATCHED = re.compile(r"[gt][1-9][0-9]{0,18}")
+# What a key watches: a game ("g") or a table ("t") by its watch-only token, which a game
+# restored from a backup keeps (a new row, a new id); or, on a page drawn before the keys named
+# a token (one release), by its id.
+_WATCHED = re.compile(r"[gt](?:[1-9][0-9]{0,18}|[A-Za-z0-9_-]{22,64})")
+_BY_ID = re.compile(r"[1-9][0-9]{0,18}")
+# The version the reader knows of a game or table that is not there (deleted, or not yet back
+# from a backup): its streams say so once ("gone"), and tell its version when it is back.
+GONE = 0
 
 
-def key_for(kind: str, pk: int) -> str:
-    """The key of the stream of a game (`kind` "g") or a table ("t") that its pages are handed."""
-    return signing.Signer(salt=SALT).sign(f"{kind}{pk}")
+def key_for(kind: str, token: str) -> str:
+    """The key of the stream of a game (`kind` "g") or a table ("t") that its pages are handed,
+    by its watch-only token (`token`)."""
+    return signing.Signer(salt=SALT).sign(f"{kind}{token}")
 
 
 def watched_by(key: str) -> str | None:
-    """What a stream's key watches ("g12", "t3"), or None for a key we did not hand out."""
+    """What a stream's key watches ("g<token>", "t<token>"; "g12" on an older page), or None
+    for a key we did not hand out."""
     try:
         value = signing.Signer(salt=SALT).unsign(key)
     except signing.BadSignature:
@@ -88,40 +99,63 @@ def watched_by(key: str) -> str | None:
 
 
 def versions(watched: Iterable[str]) -> dict[str, int]:
-    """The current version of each watched game ("g12": its version) and table ("t3": the
-    newest of the table's own and its games': a save, a new or finished game at the table moves
-    it), in one query. A game or table that no longer exists is left out."""
+    """The current version of each watched game ("g<token>": its version) and table
+    ("t<token>": the newest of the table's own and its games': a save, a new or finished game
+    at the table moves it), in one query. A game or table that is not there is left out."""
     from .models import Game, Table
 
-    games = [int(key[1:]) for key in watched if key[0] == "g"]
-    tables = [int(key[1:]) for key in watched if key[0] == "t"]
-    if not games and not tables:
-        return {}
+    by_id: dict[str, list] = {"g": [], "t": []}
+    by_token: dict[str, list] = {"g": [], "t": []}
+    for key in watched:
+        kind, what = key[0], key[1:]
+        if _BY_ID.fullmatch(what):
+            by_id[kind].append(int(what))
+        else:
+            by_token[kind].append(what)
     quote = connection.ops.quote_name
-    game_table, table_table = quote(Game._meta.db_table), quote(Table._meta.db_table)
-    if connection.vendor == "postgresql":
-        among, params = "= ANY(%s)", [games, tables, tables]
-    else:
-        # SQLite: the ids as one JSON array, however many (no limit on a statement's variables).
-        among = "IN (SELECT value FROM json_each(%s))"
-        params = [json.dumps(games), json.dumps(tables), json.dumps(tables)]
-    sql = (
-        f"SELECT 'g', id, version FROM {game_table} WHERE id {among} "  # noqa: S608 (our names)
-        f"UNION ALL SELECT 't', id, version FROM {table_table} WHERE id {among} "
-        f"UNION ALL SELECT 't', table_id, version FROM {game_table} WHERE table_id {among}"
-    )
+    game, table = quote(Game._meta.db_table), quote(Table._meta.db_table)
+    # Our own table and column names only; the values are parameters.
+    parts = [
+        (f"SELECT 'g', view_token, version FROM {game} WHERE view_token {{}}", by_token["g"]),  # noqa: S608
+        (f"SELECT 't', view_token, version FROM {table} WHERE view_token {{}}", by_token["t"]),  # noqa: S608
+        (
+            f"SELECT 't', {table}.view_token, {game}.version FROM {game}"  # noqa: S608
+            f" JOIN {table} ON {game}.table_id = {table}.id WHERE {table}.view_token {{}}",
+            by_token["t"],
+        ),
+        (f"SELECT 'g', id, version FROM {game} WHERE id {{}}", by_id["g"]),  # noqa: S608
+        (f"SELECT 't', id, version FROM {table} WHERE id {{}}", by_id["t"]),  # noqa: S608
+        (f"SELECT 't', table_id, version FROM {game} WHERE table_id {{}}", by_id["t"]),  # noqa: S608
+    ]
+    selects, params = [], []
+    for select, values in parts:
+        if values:
+            among, param = _among(values)
+            selects.append(select.format(among))
+            params.append(param)
+    if not selects:
+        return {}
     found: dict[str, int] = {}
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        for kind, pk, version in cursor.fetchall():
-            key = f"{kind}{pk}"
+        cursor.execute(" UNION ALL ".join(selects), params)
+        for kind, what, version in cursor.fetchall():
+            key = f"{kind}{what}"
             found[key] = max(version, found.get(key, version))
     return found
 
 
+def _among(values: list) -> tuple[str, object]:
+    """The condition "is one of `values`" and its one parameter, however many values: an
+    array on PostgreSQL, a JSON array on SQLite (no limit on a statement's variables)."""
+    if connection.vendor == "postgresql":
+        return "= ANY(%s)", values
+    return "IN (SELECT value FROM json_each(%s))", json.dumps(values)
+
+
 def table_version(table) -> int:
     """The version a table's page is drawn at: the newest of the table's and its games'."""
-    return versions([f"t{table.pk}"]).get(f"t{table.pk}", table.version)
+    key = f"t{table.view_token}"
+    return versions([key]).get(key, table.version)
 
 
 class Reader:
@@ -173,8 +207,8 @@ class Reader:
         woken: list[Callable[[], None]] = []
         with self._lock:
             for key in watched:
-                version = found.get(key)
-                if version is None or version == self.known.get(key) or key not in self._wakes:
+                version = found.get(key, GONE)
+                if version == self.known.get(key) or key not in self._wakes:
                     continue
                 self.known[key] = version
                 woken.extend(self._wakes[key])
@@ -271,6 +305,7 @@ class Stream:
         self.seen = seen
         self.reader = reader
         self.told = False
+        self.gone = False
         spread = random.uniform(-LIFETIME_SPREAD, LIFETIME_SPREAD)  # noqa: S311
         self.ends_at = time.monotonic() + LIFETIME + spread
 
@@ -281,12 +316,21 @@ class Stream:
     def news(self) -> bytes:
         """The event of a version newer than the page's, or nothing; the first version the
         stream knows is sent whatever it is, so that the page knows its stream works (a proxy
-        may pass the headers of a stream and hold back what follows)."""
+        may pass the headers of a stream and hold back what follows). A game or table that is
+        not there (deleted, or not yet back from a backup) is told once ("gone"); when it is
+        back, its version."""
         version = self.reader.known.get(self.watched)
-        if version is None or (version <= self.seen and self.told):
+        if version is None:
+            return b""
+        if version == GONE:
+            if self.gone:
+                return b""
+            self.gone = True
+            return b"event: gone\ndata: gone\n\n"
+        if version <= self.seen and self.told and not self.gone:
             return b""
         self.seen = max(version, self.seen)
-        self.told = True
+        self.told, self.gone = True, False
         return f"id: {version}\nevent: version\ndata: {version}\n\n".encode()
 
     def left(self) -> float:

@@ -261,7 +261,7 @@ def _table_response(
         "editable": editable,
         "members": members,
         "version": version,
-        "live_url": reverse("live", args=[live.key_for("t", table.pk)]),
+        "live_url": reverse("live", args=[live.key_for("t", table.view_token)]),
         "live_poll_url": request.path + _with_query(request, v=str(version)),
         "games_count": len(games),
         "house_rules": house_rules.summary(table.rules),

@@ -256,7 +256,7 @@ def _game_response(
         "editable": editable,
         "deletion": board.deletion_shown(phones.of(request) if editable else ""),
         "links": GameLinks(game, editable),
-        "live_url": reverse("live", args=[live.key_for("g", game.pk)]),
+        "live_url": reverse("live", args=[live.key_for("g", game.view_token)]),
         "house_rules": house_rules.summary(game.rules),
         # "Show all": every round, not only the latest (Scoreboard.SHOWN_ROUNDS).
         "all_rounds": request.GET.get("rounds") == "all",

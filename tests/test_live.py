@@ -15,7 +15,7 @@ from django.db import connection
 from django.http import HttpResponse
 from django.test.utils import CaptureQueriesContext
 
-from scoring import live
+from scoring import backup, live
 from scoring.models import Game, Table
 from tests.conftest import round_post, run_async
 from tests.links import url
@@ -53,14 +53,14 @@ def test_the_reader_reads_every_watched_version_in_one_query(db, reader):
     table = Table.objects.create(name="Thursday")
     for game in games:
         for _ in range(3):  # three phones on each game
-            reader.watch(f"g{game.pk}", Woken())
-    reader.watch(f"t{table.pk}", Woken())
+            reader.watch(f"g{game.view_token}", Woken())
+    reader.watch(f"t{table.view_token}", Woken())
     with CaptureQueriesContext(connection) as queries:
         reader.read_once()
     assert len(queries) == 1
     assert reader.known == {
-        **{f"g{game.pk}": game.version for game in games},
-        f"t{table.pk}": table.version,
+        **{f"g{game.view_token}": game.version for game in games},
+        f"t{table.view_token}": table.version,
     }
 
 
@@ -68,14 +68,14 @@ def test_a_change_between_two_reads_wakes_its_streams_once(db, client, reader):
     game = Game.start(["Ana", "Boris", "Cyril"])
     other = Game.start(["Dana", "Eva", "Filip"])
     phones, elsewhere = Woken(), Woken()
-    reader.watch(f"g{game.pk}", phones)
-    reader.watch(f"g{other.pk}", elsewhere)
+    reader.watch(f"g{game.view_token}", phones)
+    reader.watch(f"g{other.view_token}", elsewhere)
     reader.read_once()
     assert (phones.times, elsewhere.times) == (1, 1)  # the first read: each stream's version
     saved_round(client, game)
     reader.read_once()
     game.refresh_from_db()
-    assert reader.known[f"g{game.pk}"] == game.version
+    assert reader.known[f"g{game.view_token}"] == game.version
     assert (phones.times, elsewhere.times) == (2, 1)
     reader.read_once()
     assert (phones.times, elsewhere.times) == (2, 1)
@@ -89,7 +89,7 @@ def test_on_postgresql_a_saved_round_wakes_the_reader_before_its_tick(client):
     game = Game.start(["Ana", "Boris", "Cyril"])
     reader = live.Reader(every=30.0)
     woken = threading.Event()
-    reader.watch(f"g{game.pk}", woken.set)
+    reader.watch(f"g{game.view_token}", woken.set)
     try:
         assert woken.wait(10)  # the first read: the version the stream starts with
         woken.clear()
@@ -101,9 +101,9 @@ def test_on_postgresql_a_saved_round_wakes_the_reader_before_its_tick(client):
         assert woken.wait(10)
         assert time.monotonic() - saved < 5
         game.refresh_from_db()
-        assert reader.known[f"g{game.pk}"] == game.version
+        assert reader.known[f"g{game.view_token}"] == game.version
     finally:
-        reader.unwatch(f"g{game.pk}", woken.set)
+        reader.unwatch(f"g{game.view_token}", woken.set)
         reader.stop()
 
 
@@ -117,6 +117,11 @@ def test_a_tables_version_moves_with_a_new_game_and_its_rounds(db, client):
     saved_round(client, game)
     game.refresh_from_db()
     assert live.table_version(table) == game.version > with_game
+    assert live.versions([f"t{table.view_token}", f"g{game.view_token}", "g" + "x" * 32]) == {
+        f"t{table.view_token}": game.version,
+        f"g{game.view_token}": game.version,
+    }
+    # A page drawn before the keys named a token watches by id (one release).
     assert live.versions([f"t{table.pk}", f"g{game.pk}", "g999999"]) == {
         f"t{table.pk}": game.version,
         f"g{game.pk}": game.version,
@@ -124,23 +129,29 @@ def test_a_tables_version_moves_with_a_new_game_and_its_rounds(db, client):
 
 
 def test_a_stream_opens_only_with_a_key_the_site_handed_out():
-    key = live.key_for("g", 12)
-    assert live.watched_by(key) == "g12"
-    assert live.watched_by(live.key_for("t", 3)) == "t3"
-    assert live.watched_by(key.replace("g12", "g13")) is None
+    token = "A" * 31 + "b"
+    key = live.key_for("g", token)
+    assert live.watched_by(key) == f"g{token}"
+    assert live.watched_by(live.key_for("t", token)) == f"t{token}"
+    assert live.watched_by(key.replace(token, "A" * 32)) is None
     assert live.watched_by(key[:-1] + ("A" if key[-1] != "A" else "B")) is None
-    assert live.watched_by("g12") is None
+    assert live.watched_by(f"g{token}") is None
+    # The keys of pages drawn before (one release): by id.
+    assert live.watched_by(live.key_for("g", "12")) == "g12"
 
 
 def test_pages_hand_out_their_streams_key_and_version(db, client):
     game = Game.start(["Ana", "Boris", "Cyril"])
     for link in (url("game", game.edit_token), url("view", game.view_token)):
         key, version = KEY.search(client.get(link).content.decode()).groups()
-        assert (live.watched_by(key), int(version)) == (f"g{game.pk}", game.version)
+        assert (live.watched_by(key), int(version)) == (f"g{game.view_token}", game.version)
     table = Table.objects.create(name="Thursday")
     for link in (url("table", table.edit_token), url("table_view", table.view_token)):
         key, version = KEY.search(client.get(link).content.decode()).groups()
-        assert (live.watched_by(key), int(version)) == (f"t{table.pk}", live.table_version(table))
+        assert (live.watched_by(key), int(version)) == (
+            f"t{table.view_token}",
+            live.table_version(table),
+        )
 
 
 def test_a_tables_live_update_is_204_while_nothing_moved(db, client):
@@ -298,7 +309,9 @@ def test_a_key_not_handed_out_or_a_post_is_refused(fake_reader):
 
 def test_the_view_for_wsgi_servers_streams_the_same_uncompressed(db, client):
     game = Game.start(["Ana", "Boris", "Cyril"])
-    answer = client.get(f"/live/{live.key_for('g', game.pk)}?v=1", HTTP_ACCEPT_ENCODING="gzip, br")
+    answer = client.get(
+        f"/live/{live.key_for('g', game.view_token)}?v=1", HTTP_ACCEPT_ENCODING="gzip, br"
+    )
     assert answer.status_code == 200
     assert answer["Content-Type"] == "text/event-stream; charset=utf-8"
     assert answer["Cache-Control"] == "no-cache"
@@ -339,3 +352,46 @@ def test_a_poll_with_a_huge_query_keeps_a_small_key_and_shares_one_answer(client
     assert len(live.shared_answers._answers) == 1
     (key,) = live.shared_answers._answers
     assert len(repr(key)) < 200
+
+
+def test_a_stream_says_once_that_its_game_is_gone_and_tells_its_version_when_it_is_back(
+    fake_reader,
+):
+    """A game deleted, then restored from a backup (a new row, the same tokens, a version
+    above every earlier one): its streams stay open, say it is gone, then tell the version."""
+    versions, _reader = fake_reader
+    versions["g7"] = 100
+
+    async def phone() -> Asgi:
+        request = Asgi(f"/live/{live.key_for('g', 7)}", "v=100")
+        stream = asyncio.ensure_future(
+            live.asgi_stream(request.scope, request.receive, request.send)
+        )
+        await request.until("data: 100\n\n")
+        del versions["g7"]
+        await request.until("event: gone\n")
+        await asyncio.sleep(0.1)  # read again and again: said once
+        versions["g7"] = 900
+        await request.until("data: 900\n\n")
+        request.leave()
+        await asyncio.wait_for(stream, 5)
+        return request
+
+    body = run_async(phone()).body
+    assert body.count("event: gone\ndata: gone\n\n") == 1
+    assert body.index("event: gone") < body.index("id: 900\nevent: version\ndata: 900\n\n")
+
+
+def test_the_reader_finds_a_restored_game_by_its_token(db, reader):
+    game = Game.start(["Ana", "Boris", "Cyril"])
+    document = backup.backup_document(game)
+    woken = Woken()
+    reader.watch(f"g{game.view_token}", woken)
+    reader.read_once()
+    game.delete()
+    reader.read_once()
+    assert reader.known[f"g{game.view_token}"] == live.GONE
+    restored = backup.restore(document)
+    reader.read_once()
+    assert reader.known[f"g{game.view_token}"] == restored.version > game.version
+    assert woken.times == 3

@@ -6,6 +6,8 @@ and blanks. None is a 5xx: the page with the value ignored, a 400 or a 404."""
 
 from __future__ import annotations
 
+from urllib.parse import quote
+
 import pytest
 from django.test import Client
 
@@ -129,7 +131,7 @@ def test_a_table(client, thursday_table: Table):
 
 
 def test_the_stream_as_a_view(client, game):
-    key = live.key_for("g", game.pk)
+    key = live.key_for("g", game.view_token)
     for value in ODD:
         answer = client.get(f"/live/{key}", {"v": value})
         assert answer.status_code == 200, value
@@ -149,6 +151,6 @@ def test_the_stream_on_the_event_loop(db):
         return request.sent[0]["status"]
 
     for value in ODD:
-        assert run_async(opened(f"v={value}", [])) == 200, value
+        assert run_async(opened(f"v={quote(value)}", [])) == 200, value
         header = [(b"last-event-id", value.encode())]
         assert run_async(opened("", header)) == 200, value

@@ -29,6 +29,10 @@
  *   with the same key (the round is recorded once), is sent again when the phone is back
  *   online, when the page is shown again, every 5 s (or after the server's Retry-After), until
  *   it is recorded or the player changes the round; a refusal (a 4xx) is not sent again.
+ *   After a few error answers in a row, the notice says that the server could not save it
+ *   (the round kept, still sent again).
+ * - A page whose game or table is not on the server (the stream's "gone", a poll's 404) says
+ *   so at the foot of the screen until it is back.
  */
 (function () {
   "use strict";
@@ -220,8 +224,26 @@
       streamOpen = true;
       document.documentElement.dataset.stream = "open";
       announced = Math.max(announced, Number(event.data));
+      pageNotice(null);
       pull();
     });
+    // The game (or table) is not on the server: deleted, or on its way back from a backup. The
+    // stream stays open and tells its version once it is back.
+    stream.addEventListener("gone", function () {
+      streamOpen = true;
+      pageNotice("gone");
+    });
+  }
+
+  // What the page says of the game or table it follows (base.html's #page-notice), at the foot
+  // of the screen: that it is not on the server just now (the stream's "gone", or a poll
+  // answered 404), until it is back.
+  function pageNotice(message) {
+    var notice = document.getElementById("page-notice");
+    if (!notice) return;
+    var text = (message && document.body.dataset[message]) || "";
+    if (notice.textContent !== text) notice.textContent = text;
+    notice.hidden = !text;
   }
 
   // The pull of the versions the stream announced: one poll for the newest, sent when no other
@@ -254,6 +276,18 @@
     if (place && place !== answerShown.answer) place.replaceWith(answerShown.answer);
     answerShown = null;
   });
+  // ... until the page shows a later version of the game than the one the answer was drawn at:
+  // another change has landed since (a round saved on another phone, a game restored), and
+  // the answer's offer (its Undo, a round to save again) no longer holds.
+  function dropStaleAnswer() {
+    var answer = document.getElementById("answer");
+    var poller = document.querySelector(".poller");
+    if (!answer || !poller || !answer.dataset.version || !answer.firstChild) return;
+    if (Number(poller.dataset.version) > Number(answer.dataset.version)) answer.replaceChildren();
+  }
+  // A #changes answer swaps out of band only; a #live one settles.
+  document.addEventListener("htmx:afterOnLoad", dropStaleAnswer);
+  document.addEventListener("htmx:afterSettle", dropStaleAnswer);
   // A folded part (a <details> with an id: a table's head to head, its games, its members)
   // stays open or folded as the reader left it when a live update draws it again.
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
@@ -280,6 +314,11 @@
     // A poll that failed (no answer, or an error) is asked again a moment later.
     var failed = isPoll(event) && !event.detail.successful;
     if (failed) askedFor = 0;
+    if (isPoll(event) && event.detail.xhr) {
+      var status = event.detail.xhr.status;
+      if (status === 404) pageNotice("gone");
+      else if (event.detail.successful) pageNotice(null);
+    }
     window.setTimeout(pull, failed ? 1000 : 0);
   });
   window.setInterval(function () { if (clockPolls()) poll(); }, POLL_EVERY_MS);
@@ -332,7 +371,10 @@
   // same key, which the server records once however often it arrives (the answer to the
   // first send may be the one that was lost). Only one round form waits at a time.
   var RETRY_EVERY_MS = 5000;
-  var waiting = null; // { form, timer, unreachable } while a failed save waits to be sent again
+  // After this many failed sends in a row with an answer (a 5xx), the notice says that the
+  // server could not save the round, rather than that it is busy; the phone goes on trying.
+  var FAILING_AFTER = 3;
+  var waiting = null; // { form, timer, unreachable, failures } while a failed save waits
 
   function roundSave(event) {
     // Only the round form's own request (its save); not a preview, a poll or an undo.
@@ -359,9 +401,14 @@
     waiting = null;
   }
 
-  function retryIn(form, delay, unreachable) {
+  function retryIn(form, delay, unreachable, failures) {
     stopRetrying();
-    waiting = { form: form, timer: window.setTimeout(resend, delay), unreachable: unreachable };
+    waiting = {
+      form: form,
+      timer: window.setTimeout(resend, delay),
+      unreachable: unreachable,
+      failures: failures || 0
+    };
   }
 
   // The server's Retry-After (seconds or a date), within reason; else the usual pause.
@@ -382,7 +429,7 @@
     var button = form.querySelector("button[type=submit][name=action][value=save]");
     if (!document.body.contains(form) || !button) return stopRetrying();
     if (form.classList.contains("htmx-request") || navigator.onLine === false) {
-      return retryIn(form, RETRY_EVERY_MS, waiting.unreachable);
+      return retryIn(form, RETRY_EVERY_MS, waiting.unreachable, waiting.failures);
     }
     window.clearTimeout(waiting.timer);
     button.click();
@@ -401,8 +448,11 @@
         return;
       }
       var unreachable = message === "saveUnreachable" || navigator.onLine === false;
-      say(form, unreachable ? "saveUnreachable" : message, true);
-      retryIn(form, unreachable ? RETRY_EVERY_MS : retryDelay(xhr), unreachable);
+      var failures = (waiting && waiting.form === form ? waiting.failures : 0) + (unreachable ? 0 : 1);
+      // A server that answers with an error again and again is not merely busy: said so.
+      var said = unreachable ? "saveUnreachable" : failures >= FAILING_AFTER ? "saveFailing" : message;
+      say(form, said, true);
+      retryIn(form, unreachable ? RETRY_EVERY_MS : retryDelay(xhr), unreachable, failures);
     };
   }
   document.addEventListener("htmx:sendError", saveFailed("saveUnreachable"));

@@ -9,11 +9,14 @@ polled again, its page must be the page its link gives now: no row lost for good
 no more rows than the page shows, no old count in "Show all N rounds", no old name or total.
 
 Three writer threads change one game through the model methods (the views call the same ones),
-several times a second, in bursts of a few seconds. Three watching phones (separate browser
-contexts, one on a slow network so that its polls overlap the changes) look on: two on the view
-link, one on the edit link. After each burst, with the writers stopped, each watcher is given
-time to poll and is then compared with a fresh page of the same link, opened in the same
-browser context (the same cookies). Nothing is compared while a writer runs, so a difference is
+and save rounds as a phone's round form posts them, from a form drawn a moment before (its
+round number moved by the others' deletions, restores and Undos meanwhile), several times a
+second, in bursts of a few seconds. Each such save is recorded once, even sent twice, or
+refused with a 409 that keeps the round; a 5xx fails the test. Three watching phones (separate
+browser contexts, one on a slow network so that its polls overlap the changes) look on: two on
+the view link, one on the edit link. After each burst, with the writers stopped, each watcher
+is given time to poll and is then compared with a fresh page of the same link, opened in the
+same browser context (the same cookies). Nothing is compared while a writer runs, so a difference is
 a page that stayed wrong, never one caught half-way. A script error on a watcher fails the
 test too: htmx logs an out-of-band part whose target is not on the page (a changed row the page
 lost, htmx:oobErrorNoTarget) as one.
@@ -26,6 +29,7 @@ import itertools
 import math
 import os
 import random
+import secrets
 import threading
 import time
 from collections import Counter
@@ -36,6 +40,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from django.db import OperationalError, connection
+from django.test import Client
 from playwright.sync_api import BrowserContext, CDPSession, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -43,6 +48,7 @@ from scoring import rules
 from scoring.models import Game, GameEvent, Round
 from tests.browser.conftest import PHONE
 from tests.links import url
+from tests.pages import read
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -106,6 +112,64 @@ def random_round_as_seen(game: Game, rng: random.Random, latest: int | None = No
 def save_round(game_pk: int, rng: random.Random, phone: str) -> str:
     Game.objects.get(pk=game_pk).record_round(random_entry(rng), for_round=None, phone=phone)
     return "done"
+
+
+def round_form_data(entry: rules.RoundEntry, for_round: int, key: str) -> dict:
+    """What the round form posts for `entry`, drawn for round `for_round` with `key`."""
+    data = {
+        "action": "save",
+        "winner": "blocked" if entry.winner is None else str(entry.winner),
+        "for_round": str(for_round),
+        "key": key,
+    }
+    for seat, hand in enumerate(entry.hands):
+        if seat == entry.winner:
+            continue
+        if hand.cards:
+            data[f"cards_{seat}"] = " ".join(hand.cards)
+        else:
+            data[f"value_{seat}"] = str(hand.value)
+        if not hand.opened:
+            data[f"not_opened_{seat}"] = "on"
+    return data
+
+
+def save_round_as_a_phone(game_pk: int, rng: random.Random, phone: str) -> str:
+    """A round typed on a phone whose form was drawn a moment ago, posted as the round form
+    posts it (the round it was drawn for, its key) after the other writers may have saved,
+    deleted, restored or undone rounds meanwhile: recorded once, even when sent again (its
+    answer lost), or refused with a 409 that keeps the round typed; never a 5xx (the view's
+    error would be raised here)."""
+    game = Game.objects.get(pk=game_pk)
+    for_round = game.rounds.count() + 1
+    key = secrets.token_urlsafe(16)
+    data = round_form_data(random_entry(rng), for_round, key)
+    time.sleep(rng.uniform(0, 0.3))  # typing, while the others change the game
+    phone_client = Client()
+    address = url("game", game.edit_token)
+    answer = phone_client.post(address, data)
+    if answer.status_code == 503:  # the database's lock held past its timeout: nothing saved
+        return "database busy"
+    recorded = GameEvent.objects.filter(game_id=game_pk, key=key)
+    if answer.status_code == 303:
+        assert recorded.count() == 1, "a save answered as recorded is in the history once"
+        again = phone_client.post(address, data)
+        assert again.status_code in (303, 503), again.status_code
+        assert recorded.count() == 1, "the same form sent twice is recorded once"
+        return "done"
+    assert answer.status_code in (200, 409), answer.status_code
+    assert not recorded.exists(), "a save not answered as recorded records nothing"
+    if answer.status_code == 200:
+        assert "just as you typed it" in answer.content.decode()
+        return "saved elsewhere"
+    page = read(answer)
+    kept = {
+        name: page.one(f"#round-form [name={name}]").get("value")
+        for name in data
+        if name.startswith(("value_", "cards_"))
+    }
+    assert kept == {name: value for name, value in data.items() if name in kept}, "the round kept"
+    return "refused: 409"
 
 
 def edit_round(game_pk: int, rng: random.Random, phone: str, latest: int | None = None) -> str:
@@ -172,11 +236,13 @@ class Action(NamedTuple):
     weight: int
 
 
-# Every change a writer may make. Saves and deletions are even here (the restores bring some
-# rounds back): the game grows mostly while only rounds are saved (PHASES), some ten rounds a
-# burst. A long run may reach rules.MAX_ROUNDS; a save is then refused, which is fine.
+# Every change a writer may make. Saves (most of them as a phone's round form posts them, from
+# a form drawn a moment before) and deletions are even here (the restores bring some rounds
+# back): the game grows mostly while only rounds are saved (PHASES), some ten rounds a burst.
+# A long run may reach rules.MAX_ROUNDS; a save is then refused, which is fine.
 ACTIONS: dict[str, Action] = {
-    "save": Action(save_round, 3),
+    "save": Action(save_round, 1),
+    "save as a phone": Action(save_round_as_a_phone, 3),
     "edit": Action(edit_round, 2),
     "edit latest": Action(edit_latest_round, 1),
     "delete": Action(delete_round, 3),
@@ -203,7 +269,7 @@ class Phase(NamedTuple):
 # stop.
 PHASES = (
     Phase("every change", 5.0, tuple(ACTIONS), max_pause=0.3),
-    Phase("rounds", 4.0, ("save", "edit latest", "delete", "undo"), max_pause=1.5),
+    Phase("rounds", 4.0, ("save as a phone", "edit latest", "delete", "undo"), max_pause=1.5),
 )
 BURST_SECONDS = sum(phase.seconds for phase in PHASES)
 

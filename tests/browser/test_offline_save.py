@@ -17,8 +17,8 @@ BUSY = "The server is busy and the round was not saved."
 # and htmx's name of the error event. Nothing else may appear.
 EXPECTED_CONSOLE = re.compile(
     r"(Failed to load resource: (net::ERR_\w+|the server responded with a status of "
-    r"(403|503) \([\w ]+\))|(htmx:(sendError|responseError|afterRequest)|Response Status "
-    r"Error Code (403|503) from /g/[\w-]+/), \[object \w+\]) \(http"
+    r"(403|500|503) \([\w ]+\))|(htmx:(sendError|responseError|afterRequest)|Response Status "
+    r"Error Code (403|500|503) from /g/[\w-]+/), \[object \w+\]) \(http"
 )
 
 
@@ -161,6 +161,38 @@ def test_a_busy_server_gets_the_round_again_after_its_retry_after(phone):
     assert answered[1] - answered[0] < 3
 
     busy[0] = False
+    expect_recorded_once(page)
+
+
+def test_a_server_failing_again_and_again_is_said_so_and_the_round_still_sent(phone):
+    """A save answered with a server error again and again (a bug of the server, say): after
+    a few tries the notice says that the server could not save the round, which stays in the
+    form and is still sent again; once the server takes it, it is recorded once."""
+    page, _ = phone
+    start_game(page, "Ana", "Boris", "Cyril")
+    failing = [True]
+    answered = []
+
+    def broken(route: Route) -> None:
+        if is_save(route.request) and failing[0]:
+            answered.append(time.monotonic())
+            route.fulfill(status=500, headers={"Retry-After": "1"}, body="error")
+        else:
+            route.continue_()
+
+    page.route(re.compile(r"/g/[\w-]+/$"), broken)
+    fill_round(page)
+    page.get_by_role("button", name="Save round").click()
+    expect(page.locator("#round-notice")).to_contain_text(BUSY)
+    expect(page.locator("#round-notice")).to_have_text(
+        "The server could not save this round. It stays here, and the phone keeps sending it; "
+        "if this goes on, write the round down and try again later.",
+        timeout=8_000,
+    )
+    assert len(answered) >= 3
+    expect_round_kept(page)
+    assert rounds_recorded(page) == 0
+    failing[0] = False
     expect_recorded_once(page)
 
 

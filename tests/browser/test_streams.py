@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+from scoring import backup
 from scoring.models import Game, Table
 from scripts.throwaway_site import free_port
 from tests.browser.conftest import PHONE, until_held
@@ -39,6 +40,8 @@ DOWN = re.compile(
     r"ERR_CONNECTION_REFUSED|ERR_CONNECTION_RESET|ERR_EMPTY_RESPONSE|ERR_INCOMPLETE_CHUNKED_ENCODING"
     r"|status of 50[23]|^htmx:(afterRequest|sendError)"
 )
+# While a game is deleted, its polls are answered 404.
+GONE = re.compile(r"status of 404|Error Code 404|^htmx:(afterRequest|responseError)")
 
 
 class Served:
@@ -95,6 +98,7 @@ class Phones:
         self.contexts: list = []
         self.errors: list[str] = []
         self.down = False
+        self.gone = False
 
     def open(self, base: str, path: str, before=None, **options) -> Page:
         """A page of `path` in a browser of its own; `before(page)` is called before it loads."""
@@ -121,8 +125,11 @@ class Phones:
     def _console(self, message) -> None:
         if message.type != "error" or message.location.get("url", "").endswith("/favicon.ico"):
             return
-        if not (self.down and DOWN.search(message.text)):
-            self.errors.append(message.text)
+        if self.down and DOWN.search(message.text):
+            return
+        if self.gone and GONE.search(message.text):
+            return
+        self.errors.append(message.text)
 
     def close(self) -> None:
         for context in self.contexts:
@@ -281,3 +288,37 @@ def test_a_tables_pages_follow_a_new_game_and_its_rounds(served, phones):
     save_round(playing, 12, 30)
     for page in (table_page, watching):
         expect(page.locator(".in-play .player-total")).to_have_text(["0", "12", "30"])
+
+
+def test_pages_left_open_on_a_deleted_game_say_so_and_follow_it_restored_from_a_backup(
+    served, phones
+):
+    """A game deleted (by mistake, say) and restored from its backup: a new row with the same
+    links. Every page left open on it, with a stream or polling, says that the game is not on
+    the server while it is gone, and shows the restored game within 5 s of its return."""
+    game = Game.start(["Ana", "Boris", "Cyril"])
+    playing = phones.open(served.url, url("game", game.edit_token))
+    save_round(playing, 20, 5)
+    watching = phones.open(served.url, url("view", game.view_token), **LAPTOP)
+    polling = phones.open(served.url, url("view", game.view_token), before=refuse_streams)
+    for page in (playing, watching):
+        stream_open(page)
+    document = backup.backup_document(Game.objects.get(pk=game.pk))
+    phones.gone = True
+    Game.objects.filter(pk=game.pk).delete()
+    for page in (playing, watching, polling):
+        expect(page.locator("#page-notice")).to_be_visible(timeout=5_000)
+        expect(page.locator("#page-notice")).to_have_text(
+            re.compile("This game is not on the server")
+        )
+    restored = backup.restore(document)
+    assert restored.pk != game.pk
+    for page in (playing, watching, polling):
+        expect(page.locator("#page-notice")).to_be_hidden(timeout=5_000)
+        totals(page, 0, 20, 5)
+        equals_a_fresh_page(page)
+    phones.gone = False
+    # The restored game goes on: a round saved on it reaches the pages left open.
+    save_round(playing, 3, 4)
+    for page in (watching, polling):
+        totals(page, 0, 23, 9)
