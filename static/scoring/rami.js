@@ -276,18 +276,19 @@
     if (place && place !== answerShown.answer) place.replaceWith(answerShown.answer);
     answerShown = null;
   });
-  // ... until the page shows a later version of the game than the one the answer was drawn at:
-  // another change has landed since (a round saved on another phone, a game restored), and
-  // the answer's offer (its Undo, a round to save again) no longer holds.
-  function dropStaleAnswer() {
+  // Its offer (an Undo, a round to save again: .answer-offer) goes once the page shows a later
+  // version of the game than the one the answer was drawn at: another change has landed since
+  // (a round saved on another phone, a game restored), and the offer no longer holds.
+  function dropStaleOffers() {
     var answer = document.getElementById("answer");
     var poller = document.querySelector(".poller");
-    if (!answer || !poller || !answer.dataset.version || !answer.firstChild) return;
-    if (Number(poller.dataset.version) > Number(answer.dataset.version)) answer.replaceChildren();
+    if (!answer || !poller || !answer.dataset.version) return;
+    if (Number(poller.dataset.version) <= Number(answer.dataset.version)) return;
+    answer.querySelectorAll(".answer-offer").forEach(function (offer) { offer.remove(); });
   }
   // A #changes answer swaps out of band only; a #live one settles.
-  document.addEventListener("htmx:afterOnLoad", dropStaleAnswer);
-  document.addEventListener("htmx:afterSettle", dropStaleAnswer);
+  document.addEventListener("htmx:afterOnLoad", dropStaleOffers);
+  document.addEventListener("htmx:afterSettle", dropStaleOffers);
   // A folded part (a <details> with an id: a table's head to head, its games, its members)
   // stays open or folded as the reader left it when a live update draws it again.
   document.addEventListener("htmx:oobBeforeSwap", function (event) {

@@ -411,10 +411,13 @@ def test_the_answer_to_a_save_stays_whatever_the_live_updates_bring(
     """Two phones save the same round at the same moment: the second is told that it was saved
     on another phone, just as it typed it, and that message stays through three live updates
     (a round saved, a player renamed, which redraws the whole board, and another round), until
-    the phone's own next tap."""
+    the phone's own next tap. Its offer to save it as the next deal goes with the first of
+    them: another round has been saved since."""
     game, other_context, other = the_same_round_saved_on_two_phones(page, browser, live_server)
     told = "Round 21 was saved on another phone, just as you typed it."
-    expect(other.locator("#answer .banner.saved")).to_have_text(told)
+    expect(other.locator("#answer .banner.saved p")).to_have_text(told)
+    next_deal = other.get_by_role("button", name="It was the next deal: save it as round 22")
+    expect(next_deal).to_be_visible()
 
     names = list(LONG_NAMES[:4])
 
@@ -427,15 +430,17 @@ def test_the_answer_to_a_save_stays_whatever_the_live_updates_bring(
 
     round_on_the_first_phone(22)
     expect(other.locator("#entry-title")).to_contain_text("Round 23")
-    expect(other.locator("#answer .banner.saved")).to_have_text(told)
+    expect(other.locator("#answer .banner.saved p")).to_have_text(told)
+    # Another change has landed: the offer to save it as round 22 no longer holds.
+    expect(next_deal).to_have_count(0)
     Game.objects.get(pk=game.pk).rename_player(3, "Dana Kusumawati")
     names[3] = "Dana Kusumawati"
     for phone in (page, other):
         expect(phone.locator("#round-form .hand-name").nth(3)).to_have_text(names[3])
-    expect(other.locator("#answer .banner.saved")).to_have_text(told)
+    expect(other.locator("#answer .banner.saved p")).to_have_text(told)
     round_on_the_first_phone(23)
     expect(other.locator("#entry-title")).to_contain_text("Round 24")
-    expect(other.locator("#answer .banner.saved")).to_have_text(told)
+    expect(other.locator("#answer .banner.saved p")).to_have_text(told)
     # Its own next tap brings its own answer.
     choose_winner(other, names[2])
     for name in (names[0], names[1], names[3]):

@@ -316,7 +316,12 @@ def test_pages_left_open_on_a_deleted_game_say_so_and_follow_it_restored_from_a_
     for page in (playing, watching, polling):
         expect(page.locator("#page-notice")).to_be_hidden(timeout=5_000)
         totals(page, 0, 20, 5)
+    for page in (watching, polling):
         equals_a_fresh_page(page)
+    # The phone that saved round 1 keeps its answer, but not its Undo: the round it would
+    # take back belonged to the game as it was before.
+    expect(playing.locator("#answer .banner.saved")).to_contain_text("Round 1 saved.")
+    expect(playing.locator("#answer .answer-offer")).to_have_count(0)
     phones.gone = False
     # The restored game goes on: a round saved on it reaches the pages left open.
     save_round(playing, 3, 4)
