@@ -51,14 +51,14 @@ BUDGETS = {"game page": 15.0, "changed poll": 8.0}
 
 
 def six_player_game(rounds: int):
-    from scoring.exchange import import_game
+    from scoring.files.exchange import import_game
 
     return import_game(six_player_document(rounds))
 
 
 def table_of(games: int):
     """The benchmark's table of `games` games (bench/seed.py's)."""
-    from scoring.exchange import import_table
+    from scoring.files.exchange import import_table
 
     return import_table(table_document(games))
 

@@ -8,7 +8,7 @@ FOLDER with backup_games. The games are random but seeded, so that every run mak
 ones: cards left in most hands, some values typed, players who had not opened, hand rummies,
 blocked rounds, games that ended (and a few rounds after the end, as an edited game keeps).
 
-They are stored through restore_games' batch path (scoring.backup.restore_batch), or with
+They are stored through restore_games' batch path (scoring.files.backup.restore_batch), or with
 --slow through exchange.import_game, round by round as the web form records them. Then time
 restore_games into another empty database:
 
@@ -32,8 +32,8 @@ django.setup()
 from django.core.management import call_command  # noqa: E402
 
 from scoring import rules  # noqa: E402
-from scoring.backup import FIELD, restore_batch  # noqa: E402
-from scoring.exchange import import_game  # noqa: E402
+from scoring.files.backup import FIELD, restore_batch  # noqa: E402
+from scoring.files.exchange import import_game  # noqa: E402
 from scoring.models import Game, new_token  # noqa: E402
 
 NAMES = ["Ana", "Boris", "Cyril", "Dana", "Émile", "Fran", "Gül", "Hugo", "Иван", "Zoë"]

@@ -29,7 +29,7 @@ django.setup()
 from django.db import transaction  # noqa: E402
 
 from scoring import exchange  # noqa: E402
-from scoring.exchange import import_game  # noqa: E402
+from scoring.files.exchange import import_game  # noqa: E402
 from scoring.models import Game, GameEvent, Hand, Player, Round  # noqa: E402
 from scripts.long_games import PLAYERS, six_player_document, table_document  # noqa: E402
 

@@ -1,12 +1,12 @@
 """The addresses at which phones on the same network can open this machine.
 
 `python -m rami_site.addresses PORT` prints them when `make run` starts the server (the app's
-share links use the same addresses: scoring.sharing.lan_addresses).
+share links use the same addresses: scoring.web.sharing.lan_addresses).
 """
 
 import sys
 
-from scoring.sharing import lan_addresses
+from scoring.web.sharing import lan_addresses
 
 
 def main(port: str) -> None:

@@ -26,7 +26,7 @@ THREADS = int(os.environ.get("RAMI_THREADS") or 4)
 
 django_application = WSGIMiddleware(wsgi.application, workers=THREADS)
 
-from scoring import live  # noqa: E402 (needs the settings, set up just above)
+from scoring import live  # noqa: E402 needs the settings, set up just above
 
 
 async def application(scope, receive, send):

@@ -78,14 +78,14 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # Names the phone that makes a change to a game, so that its Undo is offered there only.
-    "scoring.phones.PhoneMiddleware",
+    "scoring.web.phones.PhoneMiddleware",
     # A refused change (a view raises it) answered with its page and the status of its kind:
     # 409, 429 with Retry-After (scoring/http.py).
-    "scoring.http.RefusalMiddleware",
+    "scoring.web.http.RefusalMiddleware",
 ]
 
 # Django's messages, each notice shown once by a phone whichever of its requests brings it.
-MESSAGE_STORAGE = "scoring.notices.OnceStorage"
+MESSAGE_STORAGE = "scoring.web.notices.OnceStorage"
 
 ROOT_URLCONF = "rami_site.urls"
 WSGI_APPLICATION = "rami_site.wsgi.application"

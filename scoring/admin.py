@@ -3,7 +3,7 @@ them by hand would bypass the rules (the game page and the importer go through G
 
 from django.contrib import admin
 
-from .models import Game, GameEvent, Hand, Player, Round
+from scoring.models import Game, GameEvent, Hand, Player, Round
 
 
 class ReadOnlyInline(admin.TabularInline):

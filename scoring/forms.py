@@ -14,12 +14,12 @@ from django.utils.html import format_html_join
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from . import house_rules, rules
-from .cards import read_typed
-from .errors import MESSAGES, round_form_message, rules_error_message
-from .http import whole_number
-from .models import Player, Round, Seating
-from .rules import RoundEntry
+from scoring import rules
+from scoring.models import Player, Round, Seating
+from scoring.rules import RoundEntry, house_rules
+from scoring.rules.cards import read_typed
+from scoring.rules.errors import MESSAGES, round_form_message, rules_error_message
+from scoring.web.http import whole_number
 
 BLOCKED = "blocked"
 # The rules' errors about a typed hand value, shown under the value field.

@@ -53,7 +53,7 @@ from django.core import signing
 from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 
-from .http import whole_number
+from scoring.web.http import whole_number
 
 logger = logging.getLogger(__name__)
 
@@ -102,7 +102,7 @@ def versions(watched: Iterable[str]) -> dict[str, int]:
     """The current version of each watched game ("g<token>": its version) and table
     ("t<token>": the newest of the table's own and its games': a save, a new or finished game
     at the table moves it), in one query. A game or table that is not there is left out."""
-    from .models import Game, Table
+    from scoring.models import Game, Table
 
     by_id: dict[str, list] = {"g": [], "t": []}
     by_token: dict[str, list] = {"g": [], "t": []}

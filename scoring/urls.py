@@ -1,7 +1,8 @@
 from django.urls import path, register_converter
 
-from . import live, table_views, views
-from .models import TOKEN_PATTERN
+from scoring import live, views
+from scoring.models import TOKEN_PATTERN
+from scoring.tables import views as table_views
 
 
 class TokenConverter:

@@ -13,13 +13,7 @@ from typing import TypedDict, Unpack
 from django.contrib import messages
 from django.core.exceptions import BadRequest
 from django.db import DatabaseError, connection
-from django.http import (
-    Http404,
-    HttpRequest,
-    HttpResponse,
-    HttpResponseBadRequest,
-    JsonResponse,
-)
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.template.response import TemplateResponse
 from django.templatetags.static import static
 from django.urls import reverse
@@ -27,27 +21,25 @@ from django.utils.translation import get_language, gettext, gettext_lazy
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
-from . import (
-    counting,
-    exchange,
-    history,
-    house_rules,
-    http,
-    limits,
-    live,
-    notices,
-    phones,
-    recent,
-    rounds_csv,
-    rules,
-    sharing,
-    statistics,
+from scoring import live, rules
+from scoring.board import history, statistics
+from scoring.board.scoreboard import RoundRow, Scoreboard
+from scoring.files import exchange, rounds_csv
+from scoring.forms import PlayersForm, RoundForm, SeatingForm, StartForm
+from scoring.models import (
+    Changes,
+    Game,
+    GameEvent,
+    Round,
+    Status,
+    rematch,
+    rename_players,
+    snapshot,
 )
-from .errors import rules_error_message
-from .forms import PlayersForm, RoundForm, SeatingForm, StartForm
-from .http import HtmxHttpRequest, redirect
-from .models import Changes, Game, GameEvent, Round, Status, rematch, rename_players, snapshot
-from .scoreboard import RoundRow, Scoreboard
+from scoring.rules import counting, house_rules
+from scoring.rules.errors import rules_error_message
+from scoring.web import http, limits, notices, phones, recent, sharing
+from scoring.web.http import HtmxHttpRequest, redirect
 
 logger = logging.getLogger(__name__)
 
@@ -405,7 +397,7 @@ def game_page(request: HtmxHttpRequest, token: str, editable: bool) -> HttpRespo
     (its `round`, `for_round` and `revision`), `replace` a round another phone saved first
     with the one typed here (the same fields, from the conflict notice), `delete` a round
     (its `round` id, `number` and `revision` as the phone saw them), `undo` a change this
-    phone made (its `event`), `rematch`. Every change is made by this phone (scoring.phones).
+    phone made (its `event`), `rematch`. Every change is made by this phone (scoring.web.phones).
     htmx requests get the #game_body part back; others are redirected (303) after a change.
     A refused change is raised as its kind (http.Refused: 409 when another phone's change came
     first), with the page that says why.
@@ -744,7 +736,7 @@ def _to_next_game(request: HttpRequest, game: Game, editable: bool) -> HttpRespo
 def _tell_new_game(request: HttpRequest, game: Game) -> None:
     """Say on the next page (base.html) that the game is a new one: once on this phone, by
     whichever of its requests comes first, the tap on Rematch or a live update of the old
-    game (scoring.notices)."""
+    game (scoring.web.notices)."""
     text = gettext("New game: %(players)s") % {"players": ", ".join(game.names)}
     notices.tell(request, f"new-game:{game.pk}", text)
 
@@ -954,7 +946,7 @@ def _game_rules(request: HttpRequest, game: Game, editable: bool) -> TemplateRes
 @require_http_methods(["GET", "POST"])
 def history_page(request: HttpRequest, token: str) -> HttpResponse:
     """Every change to the game, newest first, with the round before and after it. Template:
-    scoring/history.html; context: `game`, `names`, `changes` (scoring.history.Change),
+    scoring/history.html; context: `game`, `names`, `changes` (scoring.board.history.Change),
     `confirm` (a restore waiting for its confirmation) and `refused`.
 
     POST actions: `restore` a deleted round (its `event`): at its place while nothing has

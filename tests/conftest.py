@@ -11,8 +11,9 @@ from urllib.parse import urlencode
 import pytest
 from django.utils import translation
 
-from scoring import exchange, live
-from scoring.exchange import import_game
+from scoring import live
+from scoring.files import exchange
+from scoring.files.exchange import import_game
 from scoring.models import Game, Member, Table
 from scoring.rules import Hand, RoundEntry, Rules
 from tests.pages import Element, read

@@ -10,8 +10,8 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from scoring import models, rules
-from scoring.backup import FIELD, backup_document, restore
-from scoring.exchange import ExchangeError, export_game, import_game, loads
+from scoring.files.backup import FIELD, backup_document, restore
+from scoring.files.exchange import ExchangeError, export_game, import_game, loads
 from scoring.management.commands import restore_games
 from scoring.models import Game, new_token
 from scoring.rules import Hand, RoundEntry
@@ -123,8 +123,8 @@ def test_restore_needs_a_folder(tmp_path):
         run("restore_games", tmp_path / "missing")
 
 
-# restore_games stores games in bulk (scoring.backup.restore_batch): the same rows as restore(),
-# which re-creates a game round by round through exchange.import_game.
+# restore_games stores games in bulk (scoring.files.backup.restore_batch): the same rows as
+# restore(), which re-creates a game round by round through exchange.import_game.
 
 NAMES = ["Ana", "Boris", "Cyril", "Dana", "Émile", "Fran", "Gül", "Hugo", "Иван", "Zoë"]
 PACK = [f"{rank}{suit}" for rank in rules.RANKS for suit in rules.SUITS]

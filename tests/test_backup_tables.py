@@ -11,12 +11,14 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from scoring import exchange, rules, tables
-from scoring.backup import FIELD, restore, restore_batch, restore_table
-from scoring.exchange import ExchangeError, loads
+from scoring import rules
+from scoring.files import exchange
+from scoring.files.backup import FIELD, restore, restore_batch, restore_table
+from scoring.files.exchange import ExchangeError, loads
 from scoring.management.commands import restore_games
 from scoring.models import Game, Member, Player, Table, new_token
 from scoring.rules import Hand, RoundEntry
+from scoring.tables import standings as tables
 from tests.conftest import thursday
 from tests.test_backup import random_backup, run
 

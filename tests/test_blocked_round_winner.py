@@ -5,7 +5,7 @@ each of them one."""
 
 import pytest
 
-from scoring.exchange import export_game
+from scoring.files.exchange import export_game
 from scoring.models import Table
 from scoring.rules import Hand, RoundEntry
 from tests.links import url

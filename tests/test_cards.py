@@ -5,8 +5,8 @@ from pathlib import Path
 import pytest
 from django.utils import translation
 
-from scoring import cards, rules
-from scoring.rules import RulesError
+from scoring import rules
+from scoring.rules import RulesError, cards
 
 LANGUAGES = ["en", "cs", "sv", "bg", "id"]
 

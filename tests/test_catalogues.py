@@ -13,7 +13,7 @@ import pytest
 from django.conf import settings
 from django.utils import translation
 
-from scoring import cards
+from scoring.rules import cards
 
 LOCALE = settings.BASE_DIR / "locale"
 TRANSLATED = [code for code, _name in settings.LANGUAGES if code != settings.LANGUAGE_CODE]

@@ -7,8 +7,8 @@ import xml.etree.ElementTree as ET
 import pytest
 from django.template.loader import render_to_string
 
-from scoring import chart
-from scoring.scoreboard import Scoreboard
+from scoring.board import chart
+from scoring.board.scoreboard import Scoreboard
 
 SVG = "{http://www.w3.org/2000/svg}"
 NAMES = ["Ana", "Boris", "Cyril", "Dana"]

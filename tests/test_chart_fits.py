@@ -10,7 +10,7 @@ import pytest
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from scoring import chart
+from scoring.board import chart
 from scripts.long_games import LONG_NAMES
 
 # Widths measured in Debian's Chromium (DejaVu Sans, the default sans-serif of Linux and the

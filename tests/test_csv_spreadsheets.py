@@ -12,7 +12,7 @@ import subprocess
 
 import pytest
 
-from scoring.exchange import import_game
+from scoring.files.exchange import import_game
 from tests.links import url
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]

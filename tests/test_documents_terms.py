@@ -17,9 +17,9 @@ import pytest
 from django.conf import settings
 from django.utils import translation
 
-from scoring.cards import read_typed
-from scoring.exchange import import_game
+from scoring.files.exchange import import_game
 from scoring.models import Game
+from scoring.rules.cards import read_typed
 from tests.conftest import game_document
 from tests.links import url
 from tests.pages import Element, read

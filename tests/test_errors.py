@@ -7,8 +7,8 @@ import pytest
 from django.utils import translation
 
 import scoring
-from scoring import errors, rules
-from scoring.rules import Hand, RulesError
+from scoring import rules
+from scoring.rules import Hand, RulesError, errors
 from tests.links import url
 
 LANGUAGES = ["en", "cs", "sv", "bg", "id"]

@@ -9,7 +9,7 @@ from django.core.management.base import CommandError
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring.exchange import ExchangeError, export_game, import_game, parse_game
+from scoring.files.exchange import ExchangeError, export_game, import_game, parse_game
 from scoring.models import Game
 from tests.conftest import GAMES, game_document
 

@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from scoring import rounds_csv
-from scoring.exchange import export_game, import_game
+from scoring.files import rounds_csv
+from scoring.files.exchange import export_game, import_game
 from scoring.models import Game
 from tests.links import url
 

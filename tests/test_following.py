@@ -9,7 +9,7 @@ import json
 from django.test import Client
 from django.utils import translation
 
-from scoring.exchange import import_game
+from scoring.files.exchange import import_game
 from scoring.models import Game
 from scoring.rules import Hand, RoundEntry
 from tests.conftest import game_document
@@ -110,7 +110,7 @@ def test_the_new_game_notice_escapes_names_and_speaks_the_phones_language(client
     assert notices(arrived) == ["Nová hra: <b>Ana</b>, Boris, Cyril, Dana"]
 
 
-# Told once, whichever request comes first (scoring.notices): the phone that taps Rematch may
+# Told once, whichever request comes first (scoring.web.notices): the phone that taps Rematch may
 # have a live update of the old game on its way, which sees the rematch too.
 
 

@@ -22,8 +22,9 @@ from django.core.management import CommandError, call_command
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring import exchange, rules
-from scoring.exchange import ExchangeError, export_game, import_game
+from scoring import rules
+from scoring.files import exchange
+from scoring.files.exchange import ExchangeError, export_game, import_game
 from scoring.models import Game, GameEvent, Hand, Round
 from tests.conftest import as_seen, game_document, round_post
 from tests.links import url

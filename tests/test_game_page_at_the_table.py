@@ -8,10 +8,10 @@ import gzip
 
 import pytest
 
-from scoring.exchange import import_game
+from scoring.board.scoreboard import Scoreboard
+from scoring.files.exchange import import_game
 from scoring.models import Game, GameEvent
 from scoring.rules import Rules
-from scoring.scoreboard import Scoreboard
 from scripts.long_games import long_game_document
 from tests.conftest import delete_post, edit_post, round_post, round_rows
 from tests.links import url

@@ -8,7 +8,7 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from scoring.exchange import dumps
+from scoring.files.exchange import dumps
 from scoring.models import Game, Member, Table
 from tests.conftest import GAMES, game_document, thursday
 from tests.test_backup import random_backup

@@ -11,11 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring import errors, rules
-from scoring.exchange import ExchangeError, export_game, import_game
-from scoring.house_rules import in_words, summary
+from scoring import rules
+from scoring.files.exchange import ExchangeError, export_game, import_game
 from scoring.models import Game
-from scoring.rules import Hand, Rules, RulesError, score_round
+from scoring.rules import Hand, Rules, RulesError, errors, score_round
+from scoring.rules.house_rules import in_words, summary
 from tests.conftest import round_post, totals
 from tests.links import url
 from tests.pages import read

@@ -6,7 +6,7 @@ import polib
 import pytest
 from django.conf import settings
 
-from scoring.exchange import import_game
+from scoring.files.exchange import import_game
 from scoring.models import Game
 from tests.conftest import game_document, round_post
 from tests.links import url

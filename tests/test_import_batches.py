@@ -11,7 +11,7 @@ import pytest
 from django.core.management import call_command
 from django.db import connection, transaction
 
-from scoring import exchange
+from scoring.files import exchange
 from scoring.models import Game, Member, Player, Table
 from tests.conftest import thursday
 

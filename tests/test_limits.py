@@ -9,8 +9,8 @@ from django.core.cache import cache, caches
 from django.test import RequestFactory, override_settings
 from django.urls import reverse
 
-from scoring import limits
 from scoring.models import Game, Table
+from scoring.web import limits
 from tests.conftest import finished_game
 from tests.links import url
 from tests.pages import read
@@ -254,7 +254,7 @@ def test_a_limits_cache_that_cannot_be_reached_lets_new_games_through(client, se
     # Only for the two requests: the clock fixture empties the usual caches afterwards.
     with (
         override_settings(CACHES={**settings.CACHES, "limits": away}),
-        caplog.at_level("WARNING", logger="scoring.limits"),
+        caplog.at_level("WARNING", logger="scoring.web.limits"),
     ):
         assert start(client).status_code == 303
         assert start(client).status_code == 303

@@ -15,7 +15,8 @@ from django.db import connection
 from django.http import HttpResponse
 from django.test.utils import CaptureQueriesContext
 
-from scoring import backup, live
+from scoring import live
+from scoring.files import backup
 from scoring.models import Game, Table
 from tests.conftest import round_post, run_async
 from tests.links import url

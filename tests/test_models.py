@@ -6,10 +6,9 @@ import time
 import pytest
 from django.db import IntegrityError, connection, transaction
 
-from scoring import errors
-from scoring.exchange import export_game, import_game
+from scoring.files.exchange import export_game, import_game
 from scoring.models import Game, Round, Table
-from scoring.rules import Hand, RoundEntry, Rules, RulesError
+from scoring.rules import Hand, RoundEntry, Rules, RulesError, errors
 
 pytestmark = pytest.mark.django_db
 

@@ -15,8 +15,8 @@ from unittest import mock
 import pytest
 from django.core.cache import cache
 
-from scoring import backup
-from scoring.exchange import export_game, import_game
+from scoring.files import backup
+from scoring.files.exchange import export_game, import_game
 from scoring.models import Game, Round
 from scoring.rules import Hand, RoundEntry
 from tests.conftest import delete_post, edit_post, round_post

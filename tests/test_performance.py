@@ -15,11 +15,11 @@ from django.template.loader import render_to_string
 from django.test.utils import CaptureQueriesContext
 from django.utils import translation
 
-from scoring import cards
-from scoring.exchange import import_game
+from scoring.board.scoreboard import Scoreboard
+from scoring.files.exchange import import_game
 from scoring.forms import RoundForm
 from scoring.models import Game
-from scoring.scoreboard import Scoreboard
+from scoring.rules import cards
 from scoring.templatetags.rami import card, hand_cards
 from scripts.long_games import six_player_document
 from tests.conftest import round_post

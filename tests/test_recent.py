@@ -3,8 +3,8 @@
 import pytest
 from django.utils.formats import date_format
 
-from scoring import recent
 from scoring.models import Game
+from scoring.web import recent
 from tests.conftest import round_post
 from tests.links import url
 from tests.pages import read

@@ -3,7 +3,8 @@ history that keeps every old round as it was, and the exchange document after a 
 
 import pytest
 
-from scoring import exchange, history
+from scoring.board import history
+from scoring.files import exchange
 from scoring.models import Game, GameEvent, Table
 from scoring.rules import Hand, RoundEntry, RulesError
 from tests.conftest import delete_post, edit_post, history_change, round_post

@@ -12,15 +12,15 @@ from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from scoring.backup import restore_batch
-from scoring.exchange import dumps
+from scoring.files.backup import restore_batch
+from scoring.files.exchange import dumps
 from scoring.management.commands import restore_games
 from scoring.models import Game, GameEvent, Hand, Round
 from tests.test_backup import random_backup
 
 pytestmark = pytest.mark.django_db
 
-GAMES = 300  # more than one batch (scoring.backup.BATCH_SIZE)
+GAMES = 300  # more than one batch (scoring.files.backup.BATCH_SIZE)
 
 
 def test_restore_games_brings_back_a_whole_folder_in_batches(tmp_path):

@@ -5,7 +5,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring import errors
 from scoring.rules import (
     DECK_SIZE,
     MAX_HAND_VALUE,
@@ -21,6 +20,7 @@ from scoring.rules import (
     check_deck,
     deck_errors,
     deck_excess,
+    errors,
     hand_errors,
     hand_value,
     parse_card,

@@ -2,8 +2,9 @@
 
 import pytest
 
-from scoring import counting, rules
+from scoring import rules
 from scoring.models import Game, Hand
+from scoring.rules import counting
 from tests.conftest import round_post
 from tests.links import url
 from tests.pages import Element, read

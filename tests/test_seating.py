@@ -5,10 +5,10 @@ game and the backup."""
 import pytest
 from django.utils import translation
 
-from scoring import backup, errors
-from scoring.exchange import ExchangeError
+from scoring.files import backup
+from scoring.files.exchange import ExchangeError
 from scoring.models import Game, GameEvent, Seating, Status, Table, rematch
-from scoring.rules import Hand, RoundEntry, RulesError
+from scoring.rules import Hand, RoundEntry, RulesError, errors
 from tests.conftest import delete_post, history_change, round_post
 from tests.links import url
 from tests.pages import read

@@ -11,9 +11,9 @@ import zxingcpp
 from django.urls import get_resolver, reverse
 
 from rami_site import addresses
-from scoring import sharing
-from scoring.exchange import export_game
+from scoring.files.exchange import export_game
 from scoring.models import Game
+from scoring.web import sharing
 from tests.conftest import round_post, totals
 from tests.links import url
 from tests.pages import read

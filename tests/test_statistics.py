@@ -3,11 +3,11 @@
 import pytest
 from django.template.loader import render_to_string
 
-from scoring import statistics
-from scoring.exchange import import_game
+from scoring.board import statistics
+from scoring.board.scoreboard import Scoreboard
+from scoring.board.statistics import PlayedRound
+from scoring.files.exchange import import_game
 from scoring.models import Game
-from scoring.scoreboard import Scoreboard
-from scoring.statistics import PlayedRound
 
 from .conftest import game_document
 from .pages import read

@@ -19,7 +19,8 @@ import pytest
 from django.db import connection
 from django.test import Client
 
-from scoring import exchange, rules
+from scoring import rules
+from scoring.files import exchange
 from scoring.models import MAX_MEMBERS, Game, Member, NewMember, Table, rename_players
 from scoring.rules import Hand, RoundEntry, RulesError
 from tests.conftest import finished_game

@@ -1,7 +1,7 @@
 """A table's changes at the same moment from many phones, over real HTTP.
 
-tests/test_table_concurrency.py calls scoring.tables from threads; here each phone is a real
-client of pytest-django's live server (127.0.0.1), each request in its own server thread with
+tests/test_table_concurrency.py calls scoring.tables.standings from threads; here each phone is a
+real client of pytest-django's live server (127.0.0.1), each request in its own server thread with
 its own database connection, as the attack on the running server did it: six phones adding one
 member, six "play" forms each with a new member at 29 members, "keep together" tapped on a
 game and on its rematch at once, and for a few seconds renames on the players' pages of a
@@ -20,7 +20,7 @@ from collections import Counter
 
 import pytest
 
-from scoring import exchange
+from scoring.files import exchange
 from scoring.models import MAX_MEMBERS, Game, Member, Player, Table
 from tests.conftest import round_post
 from tests.links import url

@@ -8,12 +8,14 @@ from collections import Counter
 
 import pytest
 
-from scoring import exchange, rules, tables
-from scoring.backup import restore_table
-from scoring.errors import english
-from scoring.exchange import ExchangeError
+from scoring import rules
+from scoring.files import exchange
+from scoring.files.backup import restore_table
+from scoring.files.exchange import ExchangeError
 from scoring.models import Game, Member, NewMember, Table, TableEvent, rematch
 from scoring.rules import Hand, RoundEntry
+from scoring.rules.errors import english
+from scoring.tables import standings as tables
 from tests.conftest import thursday
 from tests.links import url
 from tests.pages import read

@@ -7,7 +7,8 @@ import re
 
 import pytest
 
-from scoring import exchange, rules
+from scoring import rules
+from scoring.files import exchange
 from scoring.forms import HouseRulesForm
 from scoring.models import Game, Table, TableEvent, rematch
 from scoring.rules import Hand, RoundEntry

@@ -11,9 +11,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from scoring import exchange, tables
+from scoring.files import exchange
 from scoring.forms import HouseRulesForm
 from scoring.models import Game, Table
+from scoring.tables import standings as tables
 from tests.conftest import big_table, members_of, round_post, thursday
 from tests.links import url
 from tests.pages import read

@@ -1,6 +1,6 @@
 """Undo is the phone's own, taking back a save is a correction, the history restores nothing
 silently, and a conflict shows the difference. Each phone is a test client of its
-own (its own cookies, so its own phone: scoring.phones)."""
+own (its own cookies, so its own phone: scoring.web.phones)."""
 
 import pytest
 from django.test import Client

@@ -5,7 +5,7 @@ import json
 import pytest
 from django.db import OperationalError, connection
 
-from scoring.exchange import export_game
+from scoring.files.exchange import export_game
 from tests.links import url
 
 pytestmark = pytest.mark.django_db

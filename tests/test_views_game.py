@@ -2,7 +2,7 @@
 
 import pytest
 
-from scoring.exchange import export_game
+from scoring.files.exchange import export_game
 from scoring.models import Game, Hand, Player, Round
 from tests.conftest import delete_post, round_post, totals
 from tests.links import url

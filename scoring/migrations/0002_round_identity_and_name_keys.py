@@ -8,7 +8,7 @@ from django.db.models.deletion import SET_NULL
 
 
 def fill_name_keys(apps, schema_editor):
-    # The key as scoring.exchange.name_key makes it, written out here: a migration must not
+    # The key as scoring.files.exchange.name_key makes it, written out here: a migration must not
     # change when the app's code does. Stored names were cleaned already (trimmed, no control
     # characters); invisible format characters, if any, are dropped from the key only.
     Player = apps.get_model("scoring", "Player")

@@ -11,16 +11,10 @@ nothing of tables: `rematch` and `rename_players` change any game, by its table 
 one. Reading a table's numbers is scoring/tables.py's.
 """
 
-from .common import (
-    TOKEN_BYTES,
-    TOKEN_PATTERN,
-    RulesField,
-    Status,
-    new_token,
-)
-from .game import Changes, Game, Seating, clock_version, snapshot
-from .rounds import GameEvent, Hand, Player, Round, RoundQuerySet
-from .table import (
+from scoring.models.common import TOKEN_BYTES, TOKEN_PATTERN, RulesField, Status, new_token
+from scoring.models.game import Changes, Game, Seating, clock_version, snapshot
+from scoring.models.rounds import GameEvent, Hand, Player, Round, RoundQuerySet
+from scoring.models.table import (
     MAX_MEMBERS,
     MAX_TABLE_NAME_LENGTH,
     Member,

@@ -12,7 +12,7 @@ from django.db.models.fields.json import KeyTransform
 from django.db.models.query_utils import DeferredAttribute
 from django.utils.translation import gettext_lazy as _
 
-from .. import rules
+from scoring import rules
 
 TOKEN_BYTES = 24  # 192 bits, 32 URL-safe characters
 # What a link takes for a token: new_token's characters, and room for a backup's older ones.

@@ -16,10 +16,10 @@ from django.db.models import F, OuterRef, Subquery, Sum
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from .. import rules
-from ..rules import RoundEntry
-from .common import RulesField, Status, _locked, new_token
-from .rounds import GameEvent, Hand, Player, Round
+from scoring import rules
+from scoring.models.common import RulesField, Status, _locked, new_token
+from scoring.models.rounds import GameEvent, Hand, Player, Round
+from scoring.rules import RoundEntry
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from .. import rules
-from ..rules import RoundEntry
+from scoring import rules
+from scoring.rules import RoundEntry
 
 
 class Player(models.Model):
@@ -188,7 +188,7 @@ class GameEvent(models.Model):
     restored = models.BooleanField(default=False)
     # The idempotency key of the form that made the change ("" for none).
     key = models.CharField(max_length=64, blank=True)
-    # The phone that made the change (scoring.phones; "" for none, as for an import): its
+    # The phone that made the change (scoring.web.phones; "" for none, as for an import): its
     # Undo is offered there only.
     phone = models.CharField(max_length=64, blank=True)
     # The change this one undid (Game.undo), once: an undo is one more change.

@@ -24,10 +24,10 @@ from django.db.models import Count, Max
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from .. import rules
-from .common import RulesField, _locked, new_token
-from .game import Game, clock_version
-from .rounds import Player
+from scoring import rules
+from scoring.models.common import RulesField, _locked, new_token
+from scoring.models.game import Game, clock_version
+from scoring.models.rounds import Player
 
 # The most members a table may have, and the longest name a table may have.
 MAX_MEMBERS = 30

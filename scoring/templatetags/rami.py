@@ -34,7 +34,8 @@ from django.utils.html import conditional_escape, escape, format_html, format_ht
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext, ngettext, pgettext
 
-from scoring import cards, rules
+from scoring import rules
+from scoring.rules import cards
 
 register = template.Library()
 

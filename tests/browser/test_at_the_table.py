@@ -10,18 +10,11 @@ import pytest
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from scoring.exchange import import_game
+from scoring.files.exchange import import_game
 from scoring.models import Game
 from scripts.long_games import LONG_NAMES, long_game_document
 from tests.browser.conftest import PHONE, assert_accessible
-from tests.browser.game_steps import (
-    OnScreenTaps,
-    choose_winner,
-    hand,
-    save,
-    tap_cards,
-    type_value,
-)
+from tests.browser.game_steps import OnScreenTaps, choose_winner, hand, save, tap_cards, type_value
 from tests.links import url
 
 LANGUAGES = ["en", "cs", "sv", "bg", "id"]

@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from scoring.exchange import import_game
+from scoring.files.exchange import import_game
 from tests.browser.conftest import PHONE, until_held
 from tests.conftest import game_document
 from tests.links import url

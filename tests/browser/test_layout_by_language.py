@@ -8,7 +8,7 @@ write them show whole in the round form. One browser page a language, reused for
 import pytest
 from playwright.sync_api import Page, expect
 
-from scoring.exchange import import_game
+from scoring.files.exchange import import_game
 from scripts.layout_games import LABELS_OUTSIDE, LANGUAGES, every_kind_document
 from scripts.long_games import long_game_document
 from tests.links import url

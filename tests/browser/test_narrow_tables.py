@@ -9,8 +9,8 @@ bench/layout.py measures the same pages and writes the figures to bench/LAYOUT.m
 import pytest
 from playwright.sync_api import Page, expect
 
-from scoring import exchange
-from scoring.exchange import import_game
+from scoring.files import exchange
+from scoring.files.exchange import import_game
 from scoring.rules import Hand, RoundEntry
 from scripts.layout_games import (
     LABELS_OUTSIDE,

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from scoring import backup
+from scoring.files import backup
 from scoring.models import Game, Table
 from scripts.throwaway_site import free_port
 from tests.browser.conftest import PHONE, until_held

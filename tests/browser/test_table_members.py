@@ -8,7 +8,7 @@ from datetime import timedelta
 from django.utils import timezone
 from playwright.sync_api import Page, expect
 
-from scoring import exchange
+from scoring.files import exchange
 from scoring.models import Table
 from tests.browser.conftest import assert_accessible
 from tests.browser.game_steps import unfold

@@ -6,8 +6,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
-from scoring.backup import TABLES, backup_document, backup_table_document
-from scoring.exchange import dumps
+from scoring.files.backup import TABLES, backup_document, backup_table_document
+from scoring.files.exchange import dumps
 from scoring.models import Game, Table
 
 

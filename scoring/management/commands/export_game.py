@@ -2,7 +2,7 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring.exchange import dumps, export_game
+from scoring.files.exchange import dumps, export_game
 from scoring.models import Game
 
 

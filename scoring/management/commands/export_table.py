@@ -2,7 +2,7 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring.exchange import export_table_text
+from scoring.files.exchange import export_table_text
 from scoring.models import Table
 
 

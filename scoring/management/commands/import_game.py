@@ -2,7 +2,7 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring.exchange import ExchangeError, import_game, loads
+from scoring.files.exchange import ExchangeError, import_game, loads
 from scoring.management.files import read_document
 
 

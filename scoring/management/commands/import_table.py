@@ -5,7 +5,7 @@ import time
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring.exchange import ExchangeError, import_table, loads
+from scoring.files.exchange import ExchangeError, import_table, loads
 from scoring.management.files import read_document
 
 

@@ -6,12 +6,11 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring import exchange
-from scoring.backup import BATCH_SIZE, ROUNDS_PER_BATCH, TABLES, restore_batch, restore_table
-from scoring.exchange import ExchangeError, loads
+from scoring.files import exchange
+from scoring.files.backup import BATCH_SIZE, ROUNDS_PER_BATCH, TABLES, restore_batch, restore_table
+from scoring.files.exchange import ExchangeError, loads
+from scoring.management.commands.backup_games import plural_tables
 from scoring.models import Game
-
-from .backup_games import plural_tables
 
 
 class Command(BaseCommand):
@@ -31,7 +30,7 @@ class Command(BaseCommand):
         restored = present = read = 0
         paths = sorted(folder.glob("*.json"))
         said = time.monotonic()
-        # Batches of a few hundred games, each in one short transaction (scoring.backup), a
+        # Batches of a few hundred games, each in one short transaction (scoring.files.backup), a
         # pause between two so that a live server's saves get the lock (exchange.let_others_write).
         for batch in read_in_batches(paths):
             outcomes: dict[Path, Game | ExchangeError | OSError | None] = {

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .models import Game, Player, Status
+from scoring.models import Game, Player, Status
 
 
 @dataclass(frozen=True)

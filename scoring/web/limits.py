@@ -24,7 +24,7 @@ from django.conf import settings
 from django.core.cache import caches
 from django.http import HttpRequest
 
-from .rules import Code, TooMany
+from scoring.rules import Code, TooMany
 
 WINDOW_SECONDS = 60
 # What a view limited by @limited makes, and the code of the message (errors.MESSAGES) that

@@ -19,7 +19,8 @@ from collections.abc import Mapping
 from django.utils import formats
 from django.utils.translation import gettext as _
 
-from . import exchange, rules
+from scoring import rules
+from scoring.files import exchange
 
 # Excel and LibreOffice read a file as UTF-8 (names like "Šárka", "Гошо") only with a BOM.
 BYTE_ORDER_MARK = "\ufeff"

@@ -13,7 +13,7 @@ import unicodedata
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from . import rules
+from scoring import rules
 
 # The drawing in viewBox units. 400 wide keeps 13-unit text at about 11 px on a 360 px phone.
 WIDTH = 400

@@ -9,8 +9,8 @@ computed fields. A round is written by `RoundEntry.document`, the shape the hist
 A table's document goes the same way, each of its games as a single game goes: `parse_table`
 checks the whole of it, `import_table` makes the table (Table.start) and its games (make_game),
 and `export_table` (or `export_table_text`, streamed game by game) writes it back with each
-member's standings (scoring.tables) over a period ("period": all time unless asked), which
-import ignores.
+member's standings (scoring.tables.standings) over a period ("period": all time unless asked),
+which import ignores.
 """
 
 from __future__ import annotations
@@ -28,11 +28,12 @@ from datetime import UTC, datetime
 from django.db import DatabaseError, connection, transaction
 from django.db.models import QuerySet
 
-from . import rules, tables
-from .errors import english
-from .models import MAX_MEMBERS, Game, Player, Table
-from .rules import MAX_ROUNDS, RoundEntry
-from .tables import MemberStanding
+from scoring import rules
+from scoring.models import MAX_MEMBERS, Game, Player, Table
+from scoring.rules import MAX_ROUNDS, RoundEntry
+from scoring.rules.errors import english
+from scoring.tables import standings as tables
+from scoring.tables.standings import MemberStanding
 
 FORMAT = "rami-game/1"
 

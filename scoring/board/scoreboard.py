@@ -11,8 +11,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import NamedTuple
 
-from . import chart, rules, statistics
-from .models import Changes, Game, GameEvent, Player
+from scoring import rules
+from scoring.board import chart, statistics
+from scoring.models import Changes, Game, GameEvent, Player
 
 
 class StoredHand(NamedTuple):

@@ -17,8 +17,8 @@ from functools import cache
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from . import rules
-from .cards import CardFace, card_faces
+from scoring import rules
+from scoring.rules.cards import CardFace, card_faces
 
 
 @dataclass(frozen=True)

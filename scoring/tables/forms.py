@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from . import rules
-from .forms import HiddenNumber, HouseRulesForm, ShowsRefusals
-from .models import MAX_MEMBERS, Member, NewMember, Table
+from scoring import rules
+from scoring.forms import HiddenNumber, HouseRulesForm, ShowsRefusals
+from scoring.models import MAX_MEMBERS, Member, NewMember, Table
 
 
 def _name_field(label, **attrs) -> forms.CharField:

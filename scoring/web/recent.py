@@ -13,10 +13,10 @@ from django.core import signing
 from django.db.models import Count, Prefetch, Q
 from django.http import HttpRequest, HttpResponse
 
-from .models import Game, Player, Status, Table
+from scoring.models import Game, Player, Status, Table
 
 COOKIE = "rami_recent"
-SALT = "scoring.recent"
+SALT = "scoring.web.recent"
 KEEP = 20
 MAX_AGE = 365 * 24 * 3600
 

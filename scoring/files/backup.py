@@ -47,9 +47,10 @@ from datetime import datetime
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
 
-from . import exchange, rules
-from .exchange import ExchangeError, GameDocument
-from .models import (
+from scoring import rules
+from scoring.files import exchange
+from scoring.files.exchange import ExchangeError, GameDocument
+from scoring.models import (
     TOKEN_PATTERN,
     Game,
     GameEvent,

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from django.utils.translation import pgettext_lazy
 
-from .rules import JOKER, RANKS, SUIT_SYMBOLS, SUITS, card_rank, card_suit, parse_card
+from scoring.rules import JOKER, RANKS, SUIT_SYMBOLS, SUITS, card_rank, card_suit, parse_card
 
 RED_SUITS = frozenset({"H", "D"})
 # A joker's face: it has no rank or suit index, and a star reads as "the odd card" everywhere.

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import exchange, rules
-from .models import Game, GameEvent
+from scoring import rules
+from scoring.files import exchange
+from scoring.models import Game, GameEvent
 
 
 @dataclass(frozen=True)

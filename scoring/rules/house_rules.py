@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
-from .rules import SEEDS, Rules
+from scoring.rules import SEEDS, Rules
 
 # The word after a number field of points (not the round form's label "points").
 POINTS = pgettext_lazy("after a number field", "points")

@@ -13,8 +13,8 @@ from django.utils.log import log_response
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
-from .errors import rules_error_message
-from .rules import ConfirmFirst, Conflict, RulesError, TooMany
+from scoring.rules import ConfirmFirst, Conflict, RulesError, TooMany
+from scoring.rules.errors import rules_error_message
 
 # What each kind of refusal is in HTTP (scoring.rules): the page older than the game or the
 # table, or a yes asked for, is 409 Conflict (htmx swaps it in: base.html's responseHandling);

@@ -8,9 +8,9 @@ a game's by a `Game` method); the rules of tables, members and games are the mod
 scoring.rules', never written here.
 
 A table's page reads its numbers in five queries, whatever the number of its games
-(scoring.tables.Played: the members and the players' totals read once for the standings, head
-to head and results), and its history in one more: tests/test_table_views.py counts them for 3
-and for 200 games, and `make bench-pages` measures the page of a 200-game table.
+(scoring.tables.standings.Played: the members and the players' totals read once for the
+standings, head to head and results), and its history in one more: tests/test_table_views.py
+counts them for 3 and for 200 games, and `make bench-pages` measures the page of a 200-game table.
 """
 
 from __future__ import annotations
@@ -24,17 +24,22 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods
 
-from . import chart, exchange, house_rules, http, limits, live, recent, rules, sharing, tables
-from .errors import rules_error_message
-from .http import HtmxHttpRequest, redirect
-from .models import Game, Member, Table, TableEvent, snapshot
-from .table_forms import (
+from scoring import live, rules
+from scoring.board import chart
+from scoring.files import exchange
+from scoring.models import Game, Member, Table, TableEvent, snapshot
+from scoring.rules import house_rules
+from scoring.rules.errors import rules_error_message
+from scoring.tables import standings as tables
+from scoring.tables.forms import (
     KeepTogetherForm,
     MemberNameForm,
     NewGameForm,
     TableRulesForm,
     TableStartForm,
 )
+from scoring.web import http, limits, recent, sharing
+from scoring.web.http import HtmxHttpRequest, redirect
 
 
 def _table_or_404(**lookup: str) -> Table:
@@ -411,8 +416,8 @@ def wins_chart(members: list[Member], games: list[tables.GameResult]) -> chart.C
 
 @require_GET
 def table_export_json(request: HttpRequest, token: str, editable: bool) -> StreamingHttpResponse:
-    """The table as a rami-table/1 document (scoring.exchange.export_table), offered as a file,
-    from either link: it holds no token of any kind. `?period=month|year` (tables.PERIODS)
+    """The table as a rami-table/1 document (scoring.files.exchange.export_table), offered as a
+    file, from either link: it holds no token of any kind. `?period=month|year` (tables.PERIODS)
     chooses the period its standings count; every game is in it whatever the period."""
     table = _table_or_404(**http.token_lookup(token, editable))
     return _table_download(table, tables.chosen_period(request.GET.get("period")))

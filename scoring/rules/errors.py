@@ -1,7 +1,7 @@
 """Every message a person can read about a refused round, game, table or name: the one
 catalogue.
 
-`scoring.rules` (and scoring.limits, past a limit) raises `RulesError` with a code, the index
+`scoring.rules` (and scoring.web.limits, past a limit) raises `RulesError` with a code, the index
 of the player concerned (or None) and details. `rules_error_message(error, names)` says it in
 the active language, naming the player by name and a card by its name in that language
 (cards.card_name); `english(error)` says it in English, for the command line and the importer
@@ -21,8 +21,8 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from .cards import card_name
-from .rules import Code, RulesError
+from scoring.rules import Code, RulesError
+from scoring.rules.cards import card_name
 
 MESSAGES = {
     "unknown_card": _(

@@ -29,7 +29,7 @@ from django.db.models import Count, F, Q, Sum
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from .models import Hand, Member, Player, Status, Table
+from scoring.models import Hand, Member, Player, Status, Table
 
 # Fewer finished games than this, and a member's numbers say little: the page labels them as
 # a small sample and ranks them after everyone else's.
