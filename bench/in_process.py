@@ -86,7 +86,7 @@ def requests() -> dict[str, dict]:
             "headers": htmx,
         },
         # The first phone of the table to ask draws the answer ("changed poll"); the others
-        # that ask the same get it as drawn ("shared changed poll": live.SharedAnswers).
+        # that ask the same get it as drawn ("shared changed poll": answers.SharedAnswers).
         "changed poll": {
             "path": poll,
             "data": {"v": seen, "shown": "playing"},

@@ -2,8 +2,8 @@
 
 Two kinds of requests, each where it costs least:
 - The live updates' streams, /live/<key>, stay open for minutes. They are answered on the event
-  loop by scoring.live.asgi_stream, which holds no thread and no database connection: one
-  reader thread per process reads the versions for all of them (scoring/live.py).
+  loop by scoring.stream.asgi_stream, which holds no thread and no database connection: one
+  reader thread per process reads the versions for all of them (scoring/live/).
 - Every other URL is Django's, through its WSGI handler run by a fixed pool of threads
   (a2wsgi's WSGIMiddleware; RAMI_THREADS, 4 by default), as under a WSGI server: the views are
   synchronous, each thread keeps its database connection between requests (CONN_MAX_AGE), and a
@@ -26,12 +26,14 @@ THREADS = int(os.environ.get("RAMI_THREADS") or 4)
 
 django_application = WSGIMiddleware(wsgi.application, workers=THREADS)
 
-from scoring import live  # noqa: E402 needs the settings, set up just above
+# Needs the settings, set up just above.
+from scoring.live import reader as reading  # noqa: E402
+from scoring.live import stream  # noqa: E402
 
 
 async def application(scope, receive, send):
-    if scope["type"] == "http" and scope["path"].startswith(live.PREFIX):
-        await live.asgi_stream(scope, receive, send)
+    if scope["type"] == "http" and scope["path"].startswith(stream.PREFIX):
+        await stream.asgi_stream(scope, receive, send)
     elif scope["type"] == "lifespan":
         await lifespan(receive, send)
     else:
@@ -57,6 +59,6 @@ async def lifespan(receive, send):
         if message["type"] == "lifespan.startup":
             await send({"type": "lifespan.startup.complete"})
         elif message["type"] == "lifespan.shutdown":
-            live.reader.stop()
+            reading.reader.stop()
             await send({"type": "lifespan.shutdown.complete"})
             return

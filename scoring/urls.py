@@ -1,8 +1,11 @@
 from django.urls import path, register_converter
 
-from scoring import live, views
+from scoring.live import pull, stream
 from scoring.models import TOKEN_PATTERN
-from scoring.tables import views as table_views
+from scoring.tables import actions as table_actions
+from scoring.tables import views as tables
+from scoring.views import exports, games, history, legacy, pages, players, rounds, start
+from scoring.web.http import by_method
 
 
 class TokenConverter:
@@ -37,47 +40,92 @@ class RoundNumberConverter:
 
 register_converter(RoundNumberConverter, "round")
 
+
+class IdConverter(RoundNumberConverter):
+    """A row's id in an address (a round's, to take it back): at most 18 digits, as
+    web.http.whole_number reads one."""
+
+    regex = "[0-9]{1,18}"
+
+
+register_converter(IdConverter, "id")
+
 # What a view of both links is told: opened by the edit link, or by the watch-only one (which
 # changes nothing and shows no edit token).
 EDIT = {"editable": True}
 WATCH = {"editable": False}
 
 urlpatterns = [
-    path("", views.start, name="start"),
-    path("healthz", views.healthz, name="healthz"),
-    # The live updates' stream (scoring/live.py); under granian rami_site/asgi.py answers it.
-    path("live/<str:key>", live.stream, name="live"),
-    # A game: /g/ its edit link, /v/ its watch-only link; one view for each page, told by
-    # `editable` which link it was opened by.
-    path("g/<token:token>/", views.game_page, EDIT, name="game"),
-    path("g/<token:token>/rounds/<round:number>/", views.round_page, name="round"),
-    path("g/<token:token>/poll", views.poll, EDIT, name="poll"),
-    path("v/<token:token>/", views.game_page, WATCH, name="view"),
-    path("v/<token:token>/poll", views.poll, WATCH, name="view_poll"),
-    path("g/<token:token>/export.json", views.export_json, EDIT, name="export_json"),
-    path("g/<token:token>/export.csv", views.export_csv, EDIT, name="export_csv"),
-    path("v/<token:token>/export.csv", views.export_csv, WATCH, name="view_export_csv"),
-    path("v/<token:token>/export.json", views.export_json, WATCH, name="view_export_json"),
-    path("manifest.webmanifest", views.manifest, name="manifest"),
-    path("rules/", views.rules_page, name="rules"),
-    path("g/<token:token>/rules/", views.game_rules_page, EDIT, name="game_rules"),
-    path("v/<token:token>/rules/", views.game_rules_page, WATCH, name="view_rules"),
-    path("g/<token:token>/history/", views.history_page, name="history"),
-    # Tables: /t/ the edit link, /w/ the watch-only link ("new" is never a token).
-    path("t/new/", table_views.table_start, name="table_start"),
-    path("t/<token:token>/", table_views.table_page, EDIT, name="table"),
+    # The start page, and what it posts besides a new game.
+    path("", by_method(GET=start.start, POST=legacy.home), name="start"),
+    path("forget/", start.forget, name="forget"),
+    path("target/", start.target, name="target"),
+    path("healthz", pages.healthz, name="healthz"),
+    path("manifest.webmanifest", pages.manifest, name="manifest"),
+    path("rules/", pages.rules_page, name="rules"),
+    # The live updates' stream (scoring/live/); under granian rami_site/asgi.py answers it.
+    path("live/<str:key>", stream.stream, name="live"),
+    # A game: /g/ its edit link, /v/ its watch-only link, each page told by `editable` which
+    # link opened it. The edit link's own address still takes the posts of pages drawn before
+    # each change had its own (legacy, one release).
+    path("g/<token:token>/", by_method(GET=games.game_page, POST=legacy.game), EDIT, name="game"),
+    path("v/<token:token>/", games.game_page, WATCH, name="view"),
+    path("g/<token:token>/rounds/", games.all_rounds, EDIT, name="all_rounds"),
+    path("v/<token:token>/rounds/", games.all_rounds, WATCH, name="view_all_rounds"),
+    path("g/<token:token>/extras/", games.extras, EDIT, name="extras"),
+    path("v/<token:token>/extras/", games.extras, WATCH, name="view_extras"),
+    path("g/<token:token>/poll", pull.poll, EDIT, name="poll"),
+    path("v/<token:token>/poll", pull.poll, WATCH, name="view_poll"),
+    # The changes of the game page, one address each (scoring/views/rounds.py).
+    path("g/<token:token>/save/", rounds.save, name="save"),
+    path("g/<token:token>/preview/", rounds.preview, name="preview"),
+    path("g/<token:token>/correct/", rounds.correct, name="correct"),
+    path("g/<token:token>/replace/", rounds.replace, name="replace"),
+    path("g/<token:token>/delete/", rounds.delete, name="delete"),
+    path("g/<token:token>/undo/", rounds.undo, name="undo"),
+    path("g/<token:token>/rematch/", rounds.rematch, name="rematch"),
+    path("g/<token:token>/fix/<id:pk>/", games.fix_round, name="fix"),
+    path("g/<token:token>/rounds/<round:number>/", rounds.round_page, name="round"),
     path(
-        "t/<token:token>/export.json", table_views.table_export_json, EDIT, name="table_export_json"
+        "g/<token:token>/history/",
+        by_method(GET=history.history_page, POST=legacy.game_history),
+        name="history",
     ),
+    path("g/<token:token>/history/restore/", history.restore, name="restore"),
+    path("g/<token:token>/history/go-back/", history.go_back, name="go_back"),
+    path(
+        "g/<token:token>/players/",
+        by_method(GET=players.players_page, POST=legacy.game_players),
+        name="players",
+    ),
+    path("g/<token:token>/players/names/", players.names, name="names"),
+    path("g/<token:token>/players/seats/", players.seats, name="seats"),
+    path("g/<token:token>/export.json", exports.export_json, EDIT, name="export_json"),
+    path("g/<token:token>/export.csv", exports.export_csv, EDIT, name="export_csv"),
+    path("v/<token:token>/export.csv", exports.export_csv, WATCH, name="view_export_csv"),
+    path("v/<token:token>/export.json", exports.export_json, WATCH, name="view_export_json"),
+    path("g/<token:token>/rules/", pages.game_rules_page, EDIT, name="game_rules"),
+    path("v/<token:token>/rules/", pages.game_rules_page, WATCH, name="view_rules"),
+    path("g/<token:token>/keep/", tables.keep_together, name="keep_together"),
+    # Tables: /t/ the edit link, /w/ the watch-only link ("new" is never a token).
+    path("t/new/", tables.table_start, name="table_start"),
+    path(
+        "t/<token:token>/", by_method(GET=tables.table_page, POST=legacy.table), EDIT, name="table"
+    ),
+    path("w/<token:token>/", tables.table_page, WATCH, name="table_view"),
+    path("t/<token:token>/play/", table_actions.play, name="play"),
+    path("t/<token:token>/members/add/", table_actions.add_member, name="add_member"),
+    path("t/<token:token>/members/rename/", table_actions.rename_member, name="rename_member"),
+    path("t/<token:token>/members/retire/", table_actions.retire, name="retire"),
+    path("t/<token:token>/members/come-back/", table_actions.come_back, name="come_back"),
+    path("t/<token:token>/members/remove/", table_actions.remove, name="remove_member"),
     # The rules of a table's next games: from its edit link only.
-    path("t/<token:token>/rules/", table_views.table_rules, name="table_rules"),
-    path("w/<token:token>/", table_views.table_page, WATCH, name="table_view"),
+    path("t/<token:token>/rules/", tables.table_rules, name="table_rules"),
+    path("t/<token:token>/export.json", tables.table_export_json, EDIT, name="table_export_json"),
     path(
         "w/<token:token>/export.json",
-        table_views.table_export_json,
+        tables.table_export_json,
         WATCH,
         name="table_view_export_json",
     ),
-    path("g/<token:token>/keep/", table_views.keep_together, name="keep_together"),
-    path("g/<token:token>/players/", views.players_page, name="players"),
 ]

@@ -11,9 +11,9 @@ from urllib.parse import urlencode
 import pytest
 from django.utils import translation
 
-from scoring import live
 from scoring.files import exchange
 from scoring.files.exchange import import_game
+from scoring.live import reader as reading
 from scoring.models import Game, Member, Table
 from scoring.rules import Hand, RoundEntry, Rules
 from tests.pages import Element, read
@@ -25,7 +25,7 @@ GAMES = Path(__file__).parent / "games"
 def pytest_runtest_teardown(item):
     """The live updates' streams of a test's pages (served by the live server's threads) end
     with the test, and the reader closes its connection, before the test's database goes."""
-    live.reader.stop()
+    reading.reader.stop()
 
 
 def run_async(coroutine, timeout: float = 30):

@@ -57,9 +57,7 @@ def test_the_watch_only_page_folds_the_same_way_and_links_to_itself(client):
     game = long_game(12, players=4)
     html = client.get(url("view", game.view_token)).content.decode()
     assert round_numbers(html) == list(range(12, 4, -1))
-    assert (
-        read(html).one("#more-rounds a").get("href") == f"/v/{game.view_token}/?rounds=all#rounds"
-    )
+    assert read(html).one("#more-rounds a").get("href") == f"/v/{game.view_token}/rounds/#rounds"
     assert game.edit_token not in html
     assert 'id="round-form"' not in html
 
@@ -81,7 +79,7 @@ def test_a_save_with_htmx_shows_the_round_its_points_and_an_undo_that_takes_it_b
     # changes nothing by itself.
     undo = banner.one("a")
     assert undo.text == "Undo"
-    assert undo.get("href") == f"{page}?fix={round_.pk}&number=1&revision=1#round-entry"
+    assert undo.get("href") == f"{page}fix/{round_.pk}/?number=1&revision=1#round-entry"
 
 
 def test_undo_after_a_save_puts_the_round_back_into_the_form_to_be_put_right(client, four_players):

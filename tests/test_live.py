@@ -15,8 +15,10 @@ from django.db import connection
 from django.http import HttpResponse
 from django.test.utils import CaptureQueriesContext
 
-from scoring import live
 from scoring.files import backup
+from scoring.live import answers
+from scoring.live import reader as reading
+from scoring.live import stream as streaming
 from scoring.models import Game, Table
 from tests.conftest import round_post, run_async
 from tests.links import url
@@ -42,9 +44,9 @@ class Woken:
 
 
 @pytest.fixture
-def reader() -> live.Reader:
+def reader() -> reading.Reader:
     """A reader that is read by the test (read_once), its thread never started."""
-    reader = live.Reader()
+    reader = reading.Reader()
     reader.watch = lambda watched, wake: reader._wakes.setdefault(watched, set()).add(wake)
     return reader
 
@@ -88,7 +90,7 @@ def test_on_postgresql_a_saved_round_wakes_the_reader_before_its_tick(client):
     """PostgreSQL notifies the reader at the commit of a version that moved: the reader reads
     at once, not at its next tick (30 s here)."""
     game = Game.start(["Ana", "Boris", "Cyril"])
-    reader = live.Reader(every=30.0)
+    reader = reading.Reader(every=30.0)
     woken = threading.Event()
     reader.watch(f"g{game.view_token}", woken.set)
     try:
@@ -111,19 +113,19 @@ def test_on_postgresql_a_saved_round_wakes_the_reader_before_its_tick(client):
 def test_a_tables_version_moves_with_a_new_game_and_its_rounds(db, client):
     table = Table.objects.create(name="Thursday")
     members = [table.add_member(name) for name in ("Ana", "Boris", "Cyril")]
-    before = live.table_version(table)
+    before = reading.table_version(table)
     game = table.new_game(members)
-    with_game = live.table_version(table)
+    with_game = reading.table_version(table)
     assert with_game > before
     saved_round(client, game)
     game.refresh_from_db()
-    assert live.table_version(table) == game.version > with_game
-    assert live.versions([f"t{table.view_token}", f"g{game.view_token}", "g" + "x" * 32]) == {
+    assert reading.table_version(table) == game.version > with_game
+    assert reading.versions([f"t{table.view_token}", f"g{game.view_token}", "g" + "x" * 32]) == {
         f"t{table.view_token}": game.version,
         f"g{game.view_token}": game.version,
     }
     # A page drawn before the keys named a token watches by id (one release).
-    assert live.versions([f"t{table.pk}", f"g{game.pk}", "g999999"]) == {
+    assert reading.versions([f"t{table.pk}", f"g{game.pk}", "g999999"]) == {
         f"t{table.pk}": game.version,
         f"g{game.pk}": game.version,
     }
@@ -131,34 +133,34 @@ def test_a_tables_version_moves_with_a_new_game_and_its_rounds(db, client):
 
 def test_a_stream_opens_only_with_a_key_the_site_handed_out():
     token = "A" * 31 + "b"
-    key = live.key_for("g", token)
-    assert live.watched_by(key) == f"g{token}"
-    assert live.watched_by(live.key_for("t", token)) == f"t{token}"
-    assert live.watched_by(key.replace(token, "A" * 32)) is None
-    assert live.watched_by(key[:-1] + ("A" if key[-1] != "A" else "B")) is None
-    assert live.watched_by(f"g{token}") is None
+    key = streaming.key_for("g", token)
+    assert streaming.watched_by(key) == f"g{token}"
+    assert streaming.watched_by(streaming.key_for("t", token)) == f"t{token}"
+    assert streaming.watched_by(key.replace(token, "A" * 32)) is None
+    assert streaming.watched_by(key[:-1] + ("A" if key[-1] != "A" else "B")) is None
+    assert streaming.watched_by(f"g{token}") is None
     # The keys of pages drawn before (one release): by id.
-    assert live.watched_by(live.key_for("g", "12")) == "g12"
+    assert streaming.watched_by(streaming.key_for("g", "12")) == "g12"
 
 
 def test_pages_hand_out_their_streams_key_and_version(db, client):
     game = Game.start(["Ana", "Boris", "Cyril"])
     for link in (url("game", game.edit_token), url("view", game.view_token)):
         key, version = KEY.search(client.get(link).content.decode()).groups()
-        assert (live.watched_by(key), int(version)) == (f"g{game.view_token}", game.version)
+        assert (streaming.watched_by(key), int(version)) == (f"g{game.view_token}", game.version)
     table = Table.objects.create(name="Thursday")
     for link in (url("table", table.edit_token), url("table_view", table.view_token)):
         key, version = KEY.search(client.get(link).content.decode()).groups()
-        assert (live.watched_by(key), int(version)) == (
+        assert (streaming.watched_by(key), int(version)) == (
             f"t{table.view_token}",
-            live.table_version(table),
+            reading.table_version(table),
         )
 
 
 def test_a_tables_live_update_is_204_while_nothing_moved(db, client):
     table = Table.objects.create(name="Thursday")
     members = [table.add_member(name) for name in ("Ana", "Boris", "Cyril")]
-    version = live.table_version(table)
+    version = reading.table_version(table)
     htmx = {"HTTP_HX_REQUEST": "true"}
     assert (
         client.get(url("table_view", table.view_token) + f"?v={version}", **htmx).status_code == 204
@@ -178,7 +180,7 @@ def test_the_pages_may_connect_to_this_site_only(db, client):
 
 
 class Asgi:
-    """One request to live.asgi_stream: what it sent, and the phone going away (`leave`)."""
+    """One request to streaming.asgi_stream: what it sent, and the phone going away (`leave`)."""
 
     def __init__(self, path: str, query: str = "", headers: list | None = None, method="GET"):
         self.scope = {
@@ -215,12 +217,12 @@ class Asgi:
 def fake_reader(monkeypatch):
     """The module's reader, reading versions from a dict every 10 ms instead of the database."""
     versions: dict[str, int] = {}
-    reader = live.Reader(
+    reader = reading.Reader(
         read=lambda watched: {k: versions[k] for k in watched if k in versions},
         every=0.01,
         idle_after=0.05,
     )
-    monkeypatch.setattr(live, "reader", reader)
+    monkeypatch.setattr(reading, "reader", reader)
     yield versions, reader
     reader.stop()
 
@@ -230,9 +232,9 @@ def test_the_stream_sends_the_current_version_at_once_then_each_move(fake_reader
     versions["g7"] = 100
 
     async def phone() -> Asgi:
-        request = Asgi(f"/live/{live.key_for('g', 7)}", "v=90")
+        request = Asgi(f"/live/{streaming.key_for('g', 7)}", "v=90")
         stream = asyncio.ensure_future(
-            live.asgi_stream(request.scope, request.receive, request.send)
+            streaming.asgi_stream(request.scope, request.receive, request.send)
         )
         await request.until("data: 100\n\n")
         versions["g7"] = 105
@@ -262,10 +264,12 @@ def test_a_reconnecting_stream_is_told_only_what_is_newer_than_its_last_event(fa
 
     async def phone(last: str) -> str:
         request = Asgi(
-            f"/live/{live.key_for('t', 3)}", "v=150", headers=[(b"last-event-id", last.encode())]
+            f"/live/{streaming.key_for('t', 3)}",
+            "v=150",
+            headers=[(b"last-event-id", last.encode())],
         )
         stream = asyncio.ensure_future(
-            live.asgi_stream(request.scope, request.receive, request.send)
+            streaming.asgi_stream(request.scope, request.receive, request.send)
         )
         await request.until("data: 200\n\n")  # the first event, to say the stream works
         versions["t3"] = 200  # no move
@@ -283,13 +287,15 @@ def test_a_reconnecting_stream_is_told_only_what_is_newer_than_its_last_event(fa
 def test_a_quiet_stream_beats_and_ends_after_its_lifetime(fake_reader, monkeypatch):
     versions, reader = fake_reader
     versions["g7"] = 100
-    monkeypatch.setattr(live, "HEARTBEAT", 0.05)
-    monkeypatch.setattr(live, "LIFETIME", 0.5)
-    monkeypatch.setattr(live, "LIFETIME_SPREAD", 0.0)
+    monkeypatch.setattr(streaming, "HEARTBEAT", 0.05)
+    monkeypatch.setattr(streaming, "LIFETIME", 0.5)
+    monkeypatch.setattr(streaming, "LIFETIME_SPREAD", 0.0)
 
     async def phone() -> Asgi:
-        request = Asgi(f"/live/{live.key_for('g', 7)}", "v=100")
-        await asyncio.wait_for(live.asgi_stream(request.scope, request.receive, request.send), 5)
+        request = Asgi(f"/live/{streaming.key_for('g', 7)}", "v=100")
+        await asyncio.wait_for(
+            streaming.asgi_stream(request.scope, request.receive, request.send), 5
+        )
         return request
 
     request = run_async(phone())
@@ -301,17 +307,17 @@ def test_a_quiet_stream_beats_and_ends_after_its_lifetime(fake_reader, monkeypat
 def test_a_key_not_handed_out_or_a_post_is_refused(fake_reader):
     async def ask(path: str, method: str = "GET") -> int:
         request = Asgi(path, method=method)
-        await live.asgi_stream(request.scope, request.receive, request.send)
+        await streaming.asgi_stream(request.scope, request.receive, request.send)
         return request.sent[0]["status"]
 
     assert run_async(ask("/live/g7:forged")) == 404
-    assert run_async(ask(f"/live/{live.key_for('g', 7)}", "POST")) == 405
+    assert run_async(ask(f"/live/{streaming.key_for('g', 7)}", "POST")) == 405
 
 
 def test_the_view_for_wsgi_servers_streams_the_same_uncompressed(db, client):
     game = Game.start(["Ana", "Boris", "Cyril"])
     answer = client.get(
-        f"/live/{live.key_for('g', game.view_token)}?v=1", HTTP_ACCEPT_ENCODING="gzip, br"
+        f"/live/{streaming.key_for('g', game.view_token)}?v=1", HTTP_ACCEPT_ENCODING="gzip, br"
     )
     assert answer.status_code == 200
     assert answer["Content-Type"] == "text/event-stream; charset=utf-8"
@@ -322,25 +328,25 @@ def test_the_view_for_wsgi_servers_streams_the_same_uncompressed(db, client):
     assert client.get("/live/g1:forged").status_code == 404
 
 
-# The answers the phones of a table share after a save (live.SharedAnswers, views._poll).
+# The answers the phones of a table share after a save (answers.SharedAnswers, views._poll).
 
 
 def test_the_shared_answers_are_bounded_by_their_bytes_as_well_as_their_count():
-    answers = live.SharedAnswers(size=100, max_bytes=10_000)
+    kept = answers.SharedAnswers(size=100, max_bytes=10_000)
     for number in range(50):
-        answers.keep(("g", number), HttpResponse(b"x" * 1_000))
-    assert answers.bytes <= 10_000
-    assert answers.get(("g", 49)) == b"x" * 1_000  # the latest are kept
-    assert answers.get(("g", 0)) is None  # the oldest gone first
-    answers.keep(("g", "big"), HttpResponse(b"x" * 20_000))  # larger than the bound: not kept
-    assert answers.get(("g", "big")) is None
-    assert answers.bytes == sum(len(answer) for answer in answers._answers.values())
+        kept.keep(("g", number), HttpResponse(b"x" * 1_000))
+    assert kept.bytes <= 10_000
+    assert kept.get(("g", 49)) == b"x" * 1_000  # the latest are kept
+    assert kept.get(("g", 0)) is None  # the oldest gone first
+    kept.keep(("g", "big"), HttpResponse(b"x" * 20_000))  # larger than the bound: not kept
+    assert kept.get(("g", "big")) is None
+    assert kept.bytes == sum(len(answer) for answer in kept._answers.values())
 
 
 def test_a_poll_with_a_huge_query_keeps_a_small_key_and_shares_one_answer(client, db):
     """Values no page sends (a 50 KB `rounds=`, odd numbers) are read as the poll reads them:
     none of them makes the key bigger, and two polls read alike share one answer."""
-    live.shared_answers.clear()
+    answers.shared_answers.clear()
     game = Game.start(["Ana", "Boris", "Cyril"])
     saved_round(client, game)
     seen = Game.objects.get(pk=game.pk).version
@@ -350,8 +356,8 @@ def test_a_poll_with_a_huge_query_keeps_a_small_key_and_shares_one_answer(client
     second = client.get(poll, {"v": f" {seen} ", "shown": "playing", "rounds": "y"})
     assert first.status_code == second.status_code == 200
     assert first.content == second.content
-    assert len(live.shared_answers._answers) == 1
-    (key,) = live.shared_answers._answers
+    assert len(answers.shared_answers._answers) == 1
+    (key,) = answers.shared_answers._answers
     assert len(repr(key)) < 200
 
 
@@ -364,9 +370,9 @@ def test_a_stream_says_once_that_its_game_is_gone_and_tells_its_version_when_it_
     versions["g7"] = 100
 
     async def phone() -> Asgi:
-        request = Asgi(f"/live/{live.key_for('g', 7)}", "v=100")
+        request = Asgi(f"/live/{streaming.key_for('g', 7)}", "v=100")
         stream = asyncio.ensure_future(
-            live.asgi_stream(request.scope, request.receive, request.send)
+            streaming.asgi_stream(request.scope, request.receive, request.send)
         )
         await request.until("data: 100\n\n")
         del versions["g7"]
@@ -391,7 +397,7 @@ def test_the_reader_finds_a_restored_game_by_its_token(db, reader):
     reader.read_once()
     game.delete()
     reader.read_once()
-    assert reader.known[f"g{game.view_token}"] == live.GONE
+    assert reader.known[f"g{game.view_token}"] == reading.GONE
     restored = backup.restore(document)
     reader.read_once()
     assert reader.known[f"g{game.view_token}"] == restored.version > game.version

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 import pytest
 from django.conf import settings
 
-from scoring import live
+from scoring.live import stream as streaming
 from scoring.models import Game
 from scripts.throwaway_site import free_port
 from tests.conftest import Phone, round_post
@@ -90,7 +90,7 @@ def two_servers(tmp_path) -> Iterator[tuple[int, int]]:
 def test_a_round_saved_through_one_server_reaches_the_streams_of_the_other(two_servers):
     a, b = two_servers
     game = Game.start(["Ana", "Boris", "Cyril"])
-    key = live.key_for("g", game.view_token)
+    key = streaming.key_for("g", game.view_token)
     watchers = [Events(b, key, f"?v={game.version}") for _ in range(3)]
     for watcher in watchers:
         assert watcher.response.status == 200
@@ -117,7 +117,7 @@ def test_a_stream_opened_behind_is_told_the_current_version_at_once(two_servers)
     phone.open(url("game", game.edit_token))
     assert phone.post(url("game", game.edit_token), round_post(0, {1: 5, 2: 7})).status == 303
     game.refresh_from_db()
-    key = live.key_for("g", game.view_token)
+    key = streaming.key_for("g", game.view_token)
     # A page drawn before the save, and a browser coming back after its last event.
     behind = Events(b, key, f"?v={first}")
     reconnecting = Events(a, key, "?v=1", headers={"Last-Event-ID": str(first)})

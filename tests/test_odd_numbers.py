@@ -11,7 +11,7 @@ from urllib.parse import quote
 import pytest
 from django.test import Client
 
-from scoring import live
+from scoring.live import stream as streaming
 from scoring.models import Game, GameEvent, Table
 from scoring.rules import RoundEntry
 from tests.conftest import round_post, run_async
@@ -131,7 +131,7 @@ def test_a_table(client, thursday_table: Table):
 
 
 def test_the_stream_as_a_view(client, game):
-    key = live.key_for("g", game.view_token)
+    key = streaming.key_for("g", game.view_token)
     for value in ODD:
         answer = client.get(f"/live/{key}", {"v": value})
         assert answer.status_code == 200, value
@@ -142,12 +142,12 @@ def test_the_stream_as_a_view(client, game):
 
 
 def test_the_stream_on_the_event_loop(db):
-    key = live.key_for("g", 7)
+    key = streaming.key_for("g", 7)
 
     async def opened(query: str, headers: list) -> int:
         request = Asgi(f"/live/{key}", query, headers=headers)
         request.leave()
-        await live.asgi_stream(request.scope, request.receive, request.send)
+        await streaming.asgi_stream(request.scope, request.receive, request.send)
         return request.sent[0]["status"]
 
     for value in ODD:

@@ -54,7 +54,7 @@ def test_the_page_shows_each_name_in_a_field_prefilled(client, two_rounds):
     for seat, name in enumerate(["Ana", "Boris", "Cyril"]):
         assert f'name="name_{seat}" value="{name}"' in html
         assert f'type="hidden" name="seen_{seat}" value="{name}"' in html
-    assert f'action="/g/{two_rounds.edit_token}/players/"' in html
+    assert f'action="/g/{two_rounds.edit_token}/players/names/"' in html
     assert f'href="/g/{two_rounds.edit_token}/"' in html
     assert read(html).one("h1#players-title").text == "Names, seats and dealer"
 

@@ -368,9 +368,8 @@ def test_the_players_page_offers_the_seats_and_the_dealer_prefilled(client, at_r
     assert chosen(shown) == (NAMES, "Ana")
     form = section.one("form")
     assert form.get("method") == "post" and form.get("action") == url(
-        "players", at_round_5.edit_token
+        "seats", at_round_5.edit_token
     )
-    assert form.one("input[name=action]").get("value") == "seating"
     assert form.one("input[name=seen_dealer]").get("value") == "0"
     assert form.one("input[name=seen_order]").get("value") == "0,1,2,3"
     assert [o.text for o in form.select("select[name=seat_0] option")] == NAMES

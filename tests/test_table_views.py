@@ -1,6 +1,6 @@
-"""A table's pages (scoring/table_views.py): starting a table, its page from the edit link and
-the watch-only link, new games from it, members added and renamed, keeping a finished game's
-group together, the export, and the queries of a big table's page."""
+"""A table's pages (scoring/tables/views.py, actions.py): starting a table, its page from the
+edit link and the watch-only link, new games from it, members added and renamed, keeping a
+finished game's group together, the export, and the queries of a big table's page."""
 
 import json
 import re

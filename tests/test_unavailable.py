@@ -130,12 +130,12 @@ def test_the_health_check_keeps_its_own_plain_503(client, database_down):
 
 
 def test_other_errors_are_still_500s(client, monkeypatch):
-    from scoring import views
+    from scoring.web import recent
 
     def broken(*args, **kwargs):
         raise RuntimeError("not the database")
 
-    monkeypatch.setattr(views.recent, "games", broken)
+    monkeypatch.setattr(recent, "games", broken)
     client.raise_request_exception = False
     assert client.get("/").status_code == 500
 

@@ -93,11 +93,12 @@ def test_restoring_from_the_history_puts_the_round_back_at_its_place(client, cha
         client.get(url("history", changed_game.edit_token)), "Round 3 deleted"
     ).one("form.restore")
     event = form.one("input[name=event]").get("value")
-    # The form posts to the page itself.
-    assert (form.get("method"), form.get("action")) == ("post", None)
-    response = client.post(
-        url("history", changed_game.edit_token), {"action": "restore", "event": event}
+    # The form posts to the restore's own address.
+    assert (form.get("method"), form.get("action")) == (
+        "post",
+        url("restore", changed_game.edit_token),
     )
+    response = client.post(form.get("action"), {"event": event})
     assert response.status_code == 303
     assert list(changed_game.rounds.values_list("number", "winner_seat")) == [
         (1, 0),

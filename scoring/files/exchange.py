@@ -405,7 +405,7 @@ def export_table(table: Table, period: str = tables.ALL_TIME) -> dict:
 def export_table_text(table: Table, period: str = tables.ALL_TIME) -> Iterator[str]:
     """export_table's document as the text dumps writes of it, character for character, made
     and handed on one game at a time: a table of 2,000 games is some 10 MB, which a download
-    then never holds whole (table_views, export_table)."""
+    then never holds whole (scoring/tables/views.py, export_table)."""
     head = dumps({**table_fields(table), "games": []})
     # The games go where json would have put them: "games" is the last key of the head.
     yield head.removesuffix("[]\n}") + "["

@@ -16,6 +16,7 @@ counts them for 3 and for 200 games, and `make bench-pages` measures the page of
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from itertools import accumulate
 
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
@@ -24,9 +25,11 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods
 
-from scoring import live, rules
+from scoring import rules
 from scoring.board import chart
 from scoring.files import exchange
+from scoring.live import reader as reading
+from scoring.live import stream
 from scoring.models import Game, Member, Table, TableEvent, snapshot
 from scoring.rules import house_rules
 from scoring.rules.errors import rules_error_message
@@ -42,7 +45,7 @@ from scoring.web import http, limits, recent, sharing
 from scoring.web.http import HtmxHttpRequest, redirect
 
 
-def _table_or_404(**lookup: str) -> Table:
+def table_or_404(**lookup: str) -> Table:
     """The table with this token (edit_token=... or view_token=...), or 404."""
     try:
         return Table.objects.get(**lookup)
@@ -50,7 +53,7 @@ def _table_or_404(**lookup: str) -> Table:
         raise Http404 from None
 
 
-def _table_and_members_or_404(**lookup: str) -> tuple[Table, list[Member]]:
+def table_and_members_or_404(**lookup: str) -> tuple[Table, list[Member]]:
     """The table with this token and its members (Table.with_members), or 404."""
     try:
         return Table.with_members(**lookup)
@@ -63,30 +66,22 @@ def table_start(request: HtmxHttpRequest) -> HttpResponse:
     """Start a table: its name and its first members. Template: scoring/table_start.html;
     context: `form` (TableStartForm). Limited like new games (429 with everything typed)."""
     form = TableStartForm(request.POST or None)
+    page = TemplateResponse(request, "scoring/table_start.html", {"form": form})
     if request.method == "POST" and form.is_valid():
         try:
             limits.spend(request, "new-table")
-        except rules.TooMany as error:
+            table = Table.start(
+                form.cleaned_data["name"],
+                form.cleaned_data["members"],
+                house_rules=form.cleaned_data["house_rules"],
+            )
+        except rules.RulesError as error:
             form.refused(error)
-            page = TemplateResponse(request, "scoring/table_start.html", {"form": form})
-            raise http.Refused(error, page) from None
-        table = Table.start(
-            form.cleaned_data["name"],
-            form.cleaned_data["members"],
-            house_rules=form.cleaned_data["house_rules"],
-        )
+            return http.showing(error, page)
         return redirect(request, reverse("table", args=[table.edit_token]))
-    return TemplateResponse(request, "scoring/table_start.html", {"form": form})
+    return page
 
 
-TABLE_ACTIONS = {"play", "add_member", "rename", "retire", "come_back", "remove"}
-# A member's way in and out of the table (each a Table method taking the member and the
-# table's version the page showed).
-MEMBER_CHANGES = {
-    "retire": Table.retire,
-    "come_back": Table.come_back,
-    "remove": Table.remove_member,
-}
 # The games a table's page lists, newest first: the latest in play (older ones were left
 # unfinished, most likely) and the latest finished; `?games=all` lists every one.
 SHOWN_IN_PLAY = 3
@@ -95,181 +90,85 @@ SHOWN_GAMES = 10
 SHOWN_CHANGES = 20
 
 
-@http.require_GET_when_watch_only
-@require_http_methods(["GET", "POST"])
+@require_GET
 def table_page(request: HtmxHttpRequest, token: str, editable: bool) -> HttpResponse:
-    """The table from its edit link: its games, standings, head to head and chart; start a
-    game, add or rename a member. From the watch-only link (`editable` false) the same page,
+    """The table: its games, standings, head to head and chart; from the edit link, the forms
+    to start a game and to add, rename, retire, bring back or remove a member
+    (scoring/tables/actions.py). From the watch-only link (`editable` false) the same page,
     read-only: no form, and no edit token anywhere (the games are linked by their view
-    links). Template: scoring/table.html (see _table_response).
-
-    POST actions, from the edit link only (the `action` field): `play` (NewGameForm: the
-    members who play today, guests and new members, and the game's own rules when changed
-    from the table's) goes to the new game's page; `add_member` and `rename` (a member's
-    `member` id and new `name`) come back here, as do `retire`, `come_back` and `remove` (a
-    member's `member` id and `seen`, the table's version the page showed). A refused form is
-    shown again with what was typed and the reason (a new game past the limit, with 429; a
-    member's change from a page older than the table's last change, with 409).
-
-    GET `?period=month|year|all` (tables.PERIODS; anything else is all time) chooses the
-    period the standings and head to head count; `?games=all` lists every game."""
-    if request.method == "GET":
-        # Every read of the page at one moment (models.snapshot), its version among them.
-        with snapshot():
-            table, members = _table_and_members_or_404(**http.token_lookup(token, editable))
-            seen = http.whole_number(request.GET.get("v"))
-            if request.htmx and seen == live.table_version(table):
-                return HttpResponse(status=204)  # the live update of a page that is up to date
-            # Drawn inside the snapshot too: the template reads what the context holds.
-            response = _table_response(request, table, members, editable).render()
-        # The recent list's kind of link: "t" the edit link, "w" the watch-only one.
-        recent.remember_table(request, response, table, ("w", "t")[editable])
-        return response
-    table, members = _table_and_members_or_404(**http.token_lookup(token, editable))
-    forms: dict = {}
-    action = request.POST.get("action")
-    if action not in TABLE_ACTIONS:
-        return HttpResponse("unknown action", status=400, content_type="text/plain")
-    here = reverse("table", args=[table.edit_token])
-    if action == "play":
-        form = NewGameForm(request.POST, members=members, house_rules=table.rules)
-        if form.is_valid():
-            try:
-                limits.spend(request, "new-game")
-                game = table.new_game(
-                    form.cleaned_data["players"], house_rules=form.cleaned_data["own_rules"]
-                )
-            except rules.RulesError as error:
-                form.refused(error)
-                page = _table_response(request, table, members, editable, play_form=form)
-                return http.showing(error, page)
-            return redirect(request, reverse("game", args=[game.edit_token]))
-        forms["play_form"] = form
-    elif action == "add_member":
-        form = MemberNameForm(request.POST, prefix="add")
-        if form.is_valid():
-            try:
-                table.add_member(form.cleaned_data["name"])
-            except rules.RulesError as error:
-                form.refused(error)
-                page = _table_response(request, table, members, editable, add_form=form)
-                return http.showing(error, page)
-            return redirect(request, f"{here}#members")
-        forms["add_form"] = form
-    elif action == "rename":
-        member = _member(members, request.POST.get("member"))
-        form = MemberNameForm(request.POST, prefix=f"rename-{member.pk}")
-        if form.is_valid():
-            try:
-                table.rename_member(member, form.cleaned_data["name"])
-            except rules.RulesError as error:
-                form.refused(error)
-                renamed = (member.pk, form)
-                page = _table_response(request, table, members, editable, renamed=renamed)
-                return http.showing(error, page)
-            return redirect(request, f"{here}#members")
-        forms["renamed"] = (member.pk, form)
-    else:
-        refused = _change_member(request, table, members, action)
-        if refused is None:
-            return redirect(request, f"{here}#members")
-        page = _table_response(request, table, members, editable, member_refused=refused)
-        return http.showing(refused[1], page)
-    return _table_response(request, table, members, editable, **forms)
+    links). Template: scoring/table.html (table_response). `?period=month|year|all`
+    (standings.PERIODS; anything else is all time) chooses the period the standings and head
+    to head count; `?games=all` lists every game, `?history=all` every change."""
+    # Every read of the page at one moment (models.snapshot), its version among them.
+    with snapshot():
+        table, members = table_and_members_or_404(**http.token_lookup(token, editable))
+        seen = http.whole_number(request.GET.get("v"))
+        if request.htmx and seen == reading.table_version(table):
+            return HttpResponse(status=204)  # the live update of a page that is up to date
+        # Drawn inside the snapshot too: the template reads what the context holds.
+        response = table_response(request, table, members, editable).render()
+    # The recent list's kind of link: "t" the edit link, "w" the watch-only one.
+    recent.remember_table(request, response, table, ("w", "t")[editable])
+    return response
 
 
-def _change_member(
-    request: HttpRequest, table: Table, members: list[Member], action: str
-) -> tuple[int | None, rules.RulesError] | None:
-    """Retire, bring back or remove the member posted (MEMBER_CHANGES): None when done (or
-    done already: a form sent twice), else the member's id (None when they are gone) and the
-    error. A member no longer there was removed by another phone, or by this form sent
-    twice; a page that knew them is then out of date, unless it asked to remove them."""
-    # No version: as if from a page older than any change.
-    seen = http.whole_number(request.POST.get("seen"))
-    seen = -1 if seen is None else seen
-    posted = http.whole_number(request.POST.get("member"))
-    member = next((member for member in members if member.pk == posted), None)
-    if member is None:
-        # Another table's member, or no member at all: no page of ours sends that.
-        if posted is None or Member.objects.filter(pk=posted).exists():
-            raise Http404
-        return None if action == "remove" else (None, rules.Conflict(rules.Code.TABLE_CHANGED))
-    try:
-        MEMBER_CHANGES[action](table, member, seen)
-    except rules.RulesError as error:
-        return member.pk, error
-    return None
-
-
-def _member(members: list[Member], posted: str | None) -> Member:
-    """The member a posted form is about: one of this table's, or a 404 (no page of ours
-    sends another)."""
-    for member in members:
-        if str(member.pk) == posted:
-            return member
-    raise Http404
-
-
-def _table_response(
-    request: HttpRequest,
+def table_response(
+    request: HtmxHttpRequest,
     table: Table,
     members: list[Member],
     editable: bool,
-    play_form: NewGameForm | None = None,
-    add_form: MemberNameForm | None = None,
-    renamed: tuple[int, MemberNameForm] | None = None,
-    member_refused: tuple[int | None, rules.RulesError] | None = None,
+    **forms: object,
 ) -> TemplateResponse:
-    """The table page, for the edit link or (`editable` false) the view link. Template:
-    scoring/table.html; context: `table`, `editable`, `house_rules` (the words for the rules
-    of its new games), `ranked` and `small_samples` (tables.MemberStanding: the members with
-    enough finished games, by rank, then the others), `pairs` (tables.HeadToHead), `in_play`
-    and `played` (tables.GameResult, newest first: the latest SHOWN_IN_PLAY and SHOWN_GAMES,
-    or with `?games=all` every one; `played_count` says how many finished), `chart`
-    (wins_chart), `small_sample` (tables.SMALL_SAMPLE), `members`, `games_count`, `share`
-    (the links with their QR codes), `changes` (TableChange: the table's history, newest
-    first, the latest SHOWN_CHANGES or with `?history=all` every one; `more_changes` when
-    some are left out); on the edit link the forms: `play_form`, `add_form` and `renames`
-    ((member, form) for each member who plays), `retired` (the retired members), `seen` (the
-    table's version, which the members' changes carry), `removable` (the ids of the members
-    who never played) and `member_error` ((member id, or None for the whole list, and the
-    message) of a refused change.
-
-    `live_url` (the stream of the table's versions, scoring/live.py), `version` (the newest
-    of the table's and its games' versions, as read with them) and `live_poll_url` (this
-    page again, asked for by the stream's events, or every 2 s without a stream: 204 while
-    `v` is still the version).
-
-    `period` (tables.PERIODS) is what the standings and the head to head count (from
-    `period_start`, None for all time), `periods` ((period, link) for each, keeping the rest
-    of the query: a view to bookmark or share). The games listed and the chart are every
-    game's whatever the period: a period is a question about the standings, and a game of
-    last month stays one tap away. `all_games` and `all_changes` (`?games=all`,
-    `?history=all`: those parts open, listing everything), with the links to them."""
+    """The table page, for the edit link or (`editable` false) the view link: its numbers
+    (_numbers), its lists (_lists), the live update's addresses and, on the edit link, its
+    forms (_forms, with those of `forms` that a refused change shows again: `play_form`,
+    `add_form`, `renamed` (member id, form), `member_refused` (member id, error))."""
     # The members and the players' totals read once, for the standings, the games and the pairs.
     at_table = tables.Played.of(table, members)
-    period = tables.chosen_period(request.GET.get("period"))
-    table_standings = tables.standings(table, at_table, period)
     games = tables.results(table, at_table)
-    # The version the page is drawn at: the newest of what it read (live.table_version).
+    # The version the page is drawn at: the newest of what it read (reading.table_version).
     version = max([table.version, *(game.version for game in games)])
-    played = [game for game in reversed(games) if game.finished]
-    in_play = [game for game in reversed(games) if not game.finished]
-    all_games = request.GET.get("games") == "all"
-    all_changes = request.GET.get("history") == "all"
-    # One more than shown, to know whether there are more.
-    events = table.events.all() if all_changes else table.events.all()[: SHOWN_CHANGES + 1]
-    changes = [TableChange.of(event) for event in events]
     context = {
         "table": table,
         "editable": editable,
         "members": members,
         "version": version,
-        "live_url": reverse("live", args=[live.key_for("t", table.view_token)]),
+        "live_url": reverse("live", args=[stream.key_for("t", table.view_token)]),
+        # This page again, asked for by the stream's events, or every 2 s without a stream:
+        # 204 while `v` is still the version.
         "live_poll_url": request.path + _with_query(request, v=str(version)),
-        "games_count": len(games),
         "house_rules": house_rules.summary(table.rules),
+        # A callable: the template calls it only where it draws the share panel.
+        "share": partial(
+            sharing.links,
+            request,
+            edit=reverse("table", args=[table.edit_token]) if editable else None,
+            view=reverse("table_view", args=[table.view_token]),
+        ),
+        **_numbers(request, table, members, at_table, games),
+        **_lists(request, table, members, games),
+    }
+    if editable:
+        context |= _forms(table, members, at_table, **forms)
+    return TemplateResponse(request, "scoring/table.html", context)
+
+
+def _numbers(
+    request: HtmxHttpRequest,
+    table: Table,
+    members: list[Member],
+    at_table: tables.Played,
+    games: list[tables.GameResult],
+) -> dict:
+    """The standings and the head to head over the period chosen (`?period=`, PERIODS: from
+    `period_start`, None for all time; `periods` links to each, keeping the rest of the
+    query), the members with enough finished games first (`ranked`, then `small_samples`),
+    and the chart of wins. The games listed and the chart are every game's whatever the
+    period: a period is a question about the standings, and a game of last month stays one
+    tap away."""
+    period = tables.chosen_period(request.GET.get("period"))
+    table_standings = tables.standings(table, at_table, period)
+    return {
         "ranked": [standing for standing in table_standings if not standing.small_sample],
         "small_samples": [standing for standing in table_standings if standing.small_sample],
         "small_sample": tables.SMALL_SAMPLE,
@@ -277,59 +176,82 @@ def _table_response(
         # question as the standings', over the same games.
         "pairs": tables.head_to_head(table, at_table, period),
         "period": period,
-        # When it began (None for all time), to name the month or the year.
         "period_start": (tables.period_bounds(period) or (None,))[0],
         "periods": [
             (choice, _with_query(request, period=choice) + "#standings-title")
             for choice in tables.PERIODS
         ],
+        "chart": wins_chart(members, games),
+    }
+
+
+def _lists(
+    request: HtmxHttpRequest, table: Table, members: list[Member], games: list[tables.GameResult]
+) -> dict:
+    """The games in play and played (newest first: the latest SHOWN_IN_PLAY and SHOWN_GAMES,
+    or with `?games=all` every one), the table's history (the latest SHOWN_CHANGES, or with
+    `?history=all` every change), the retired members, and the links that open each list."""
+    played = [game for game in reversed(games) if game.finished]
+    in_play = [game for game in reversed(games) if not game.finished]
+    all_games = request.GET.get("games") == "all"
+    all_changes = request.GET.get("history") == "all"
+    # One more than shown, to know whether there are more.
+    events = table.events.all() if all_changes else table.events.all()[: SHOWN_CHANGES + 1]
+    changes = [TableChange.of(event) for event in events]
+    return {
+        "games_count": len(games),
         "all_games": all_games,
         "all_games_link": _with_query(request, games="all") + "#played-title",
-        "all_changes_link": _with_query(request, history="all") + "#history-title",
         "all_changes": all_changes,
-        "retired": [member for member in members if member.retired],
+        "all_changes_link": _with_query(request, history="all") + "#history-title",
         "in_play": in_play if all_games else in_play[:SHOWN_IN_PLAY],
         "played": played if all_games else played[:SHOWN_GAMES],
         "played_count": len(played),
-        "chart": wins_chart(members, games),
         "changes": changes if all_changes else changes[:SHOWN_CHANGES],
         "more_changes": len(changes) > SHOWN_CHANGES and not all_changes,
-        "share": sharing.links(
-            request,
-            edit=reverse("table", args=[table.edit_token]) if editable else None,
-            view=reverse("table_view", args=[table.view_token]),
-        ),
+        "retired": [member for member in members if member.retired],
     }
-    if editable:
-        context["play_form"] = play_form or NewGameForm(members=members, house_rules=table.rules)
-        context["add_form"] = add_form or MemberNameForm(prefix="add")
-        context["renames"] = [
-            (
-                member,
-                renamed[1]
-                if renamed and renamed[0] == member.pk
-                else MemberNameForm(prefix=f"rename-{member.pk}", initial={"name": member.name}),
-            )
-            for member in members
-            if not member.retired
-        ]
-        # A rename refused is shown again in the members' part, which is then open.
-        context["renaming"] = renamed is not None
-        context["seen"] = table.version
-        # Remove is offered to those who never played only (Table.remove_member refuses the
-        # others, and says to retire them): read from the seats the page has already.
-        played = at_table.who_played()
-        context["removable"] = {member.pk for member in members if member.pk not in played}
-        if member_refused is not None:
-            member_id, error = member_refused
-            named = next((member.name for member in members if member.pk == member_id), None)
-            context["member_error"] = (
-                member_id,
-                rules_error_message(error.for_player(0), [named])
-                if named
-                else rules_error_message(error),
-            )
-    return TemplateResponse(request, "scoring/table.html", context)
+
+
+def _forms(
+    table: Table,
+    members: list[Member],
+    at_table: tables.Played,
+    play_form: NewGameForm | None = None,
+    add_form: MemberNameForm | None = None,
+    renamed: tuple[int, MemberNameForm] | None = None,
+    member_refused: tuple[int | None, rules.RulesError] | None = None,
+) -> dict:
+    """The edit link's forms: who plays today, a new member, a rename for each member who
+    plays (`renaming`: one refused, shown again in the open members' part), the table's
+    version that the members' changes carry (`seen`), the members who may be removed (those
+    who never played: Table.remove_member says to retire the others) and why a member's
+    change was refused (`member_error`: the member's id, or None for the whole list, and
+    the words)."""
+    renames = [
+        (member, renamed[1] if renamed and renamed[0] == member.pk else _rename_form(member))
+        for member in members
+        if not member.retired
+    ]
+    played = at_table.who_played()
+    context = {
+        "play_form": play_form or NewGameForm(members=members, house_rules=table.rules),
+        "add_form": add_form or MemberNameForm(prefix="add"),
+        "renames": renames,
+        "renaming": renamed is not None,
+        "seen": table.version,
+        "removable": {member.pk for member in members if member.pk not in played},
+    }
+    if member_refused is not None:
+        member_id, error = member_refused
+        named = next((member.name for member in members if member.pk == member_id), None)
+        said = rules_error_message(error.for_player(0), [named]) if named else None
+        context["member_error"] = (member_id, said or rules_error_message(error))
+    return context
+
+
+def _rename_form(member: Member) -> MemberNameForm:
+    return MemberNameForm(prefix=f"rename-{member.pk}", initial={"name": member.name})
 
 
 @dataclass(frozen=True)
@@ -363,7 +285,7 @@ def table_rules(request: HtmxHttpRequest, token: str) -> HttpResponse:
     (TableRulesForm) and `refused` (why nothing was changed: another phone changed the
     table since the page was loaded, 409, the form showing the table's rules as they are
     now). A value out of range is refused next to its field, everything typed kept."""
-    table = _table_or_404(edit_token=token)
+    table = table_or_404(edit_token=token)
     form = TableRulesForm(request.POST or None, table=table)
     context: dict = {"table": table}
     if request.method == "POST" and form.is_valid():
@@ -419,7 +341,7 @@ def table_export_json(request: HttpRequest, token: str, editable: bool) -> Strea
     """The table as a rami-table/1 document (scoring.files.exchange.export_table), offered as a
     file, from either link: it holds no token of any kind. `?period=month|year` (tables.PERIODS)
     chooses the period its standings count; every game is in it whatever the period."""
-    table = _table_or_404(**http.token_lookup(token, editable))
+    table = table_or_404(**http.token_lookup(token, editable))
     return _table_download(table, tables.chosen_period(request.GET.get("period")))
 
 
@@ -446,18 +368,16 @@ def keep_together(request: HtmxHttpRequest, token: str) -> HttpResponse:
     except Game.DoesNotExist:
         raise Http404 from None
     form = KeepTogetherForm(request.POST or None)
+    page = TemplateResponse(request, "scoring/table_keep.html", {"game": game, "form": form})
     # A game kept already only goes to its table: nothing new is made, nothing counted.
     kept = game.table_id is not None
     if request.method == "POST" and form.is_valid():
         try:
             if not kept:
                 limits.spend(request, "new-table")
-        except rules.TooMany as error:
+            table = Table.keep_together(game, name=form.cleaned_data["name"])
+        except rules.RulesError as error:
             form.refused(error)
-            page = TemplateResponse(
-                request, "scoring/table_keep.html", {"game": game, "form": form}
-            )
-            raise http.Refused(error, page) from None
-        table = Table.keep_together(game, name=form.cleaned_data["name"])
+            return http.showing(error, page)
         return redirect(request, reverse("table", args=[table.edit_token]))
-    return TemplateResponse(request, "scoring/table_keep.html", {"game": game, "form": form})
+    return page

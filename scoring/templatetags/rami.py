@@ -15,7 +15,7 @@ times cheaper; the page as a whole then costs about 12 ms of CPU (bench/RESULTS.
 of that, a page's round table, chart and statistics are kept under a digest of the rows they
 are drawn from (game.html's {% cache %}, Scoreboard.rounds_key), so a reload is a lookup; and
 the answer a save's live update sends is drawn once for all the phones of a table that ask
-the same (live.SharedAnswers). A save changes the rows, so something is drawn after each
+the same (answers.SharedAnswers). A save changes the rows, so something is drawn after each
 one: drawing it cheaply is what keeps the save's answer and the live update fast.
 
 Every gettext() is called outside the f-strings, where makemessages does not look

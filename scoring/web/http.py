@@ -102,6 +102,58 @@ def redirect(request: HtmxHttpRequest, url: str) -> HttpResponse:
     return HttpResponseRedirect(url, status=303)
 
 
+def for_htmx(part: str) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
+    """A view whose page htmx asks for in part: for an htmx request its answer, or the page of
+    a refusal it raises, is cut down to the partial `part` of its template (as django-htmx's
+    example project does it), the one place where a view's answer becomes what htmx swaps. A
+    view that names a part itself (`page.html#part`) keeps it."""
+
+    def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+        @wraps(view)
+        def answered(request: HtmxHttpRequest, *args, **kwargs) -> HttpResponse:
+            try:
+                response = view(request, *args, **kwargs)
+            except Refused as refused:
+                if request.htmx:
+                    _cut(refused.page, part)
+                raise
+            if request.htmx:
+                _cut(response, part)
+            return response
+
+        return answered
+
+    return decorate
+
+
+def _cut(response: HttpResponse, part: str) -> None:
+    template = getattr(response, "template_name", None)
+    if isinstance(template, str) and "#" not in template:
+        response.template_name = f"{template}#{part}"
+
+
+def by_method(**views: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """One address, a view for each method (`GET=...`, `POST=...`): where a page and a change
+    share an address (a page drawn before each change had its own, scoring/views/legacy.py).
+    Any other method is 405, as require_http_methods answers it."""
+
+    def view(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        chosen = views.get(request.method)
+        if chosen is None:
+            response = HttpResponseNotAllowed(list(views))
+            log_response(
+                "Method Not Allowed (%s): %s",
+                request.method,
+                request.path,
+                response=response,
+                request=request,
+            )
+            return response
+        return chosen(request, *args, **kwargs)
+
+    return view
+
+
 def token_lookup(token: str, editable: bool) -> dict[str, str]:
     """The lookup of a game or table by the token of its edit link (`editable`) or of its
     watch-only link."""

@@ -1,0 +1,58 @@
+"""The answers that the phones of a table share after a save (scoring/live/pull.py)."""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+
+from django.http import HttpResponse
+
+
+class SharedAnswers:
+    """The #changes answers (views._poll) drawn lately in this process, each kept under all that
+    it is drawn from (views._asked): the game's version that it shows and the one the phone
+    had, the link, the language and what the phone said of itself (typing, a round back in its
+    form), each as the poll reads it. The phones of a table all ask after a save, from the
+    same version: the first answer is drawn, the next ones are a lookup. The latest are kept,
+    at most `size` of them and `max_bytes` in all (an answer is some 10 KB; the bound holds
+    whatever a page is sent), the oldest going first. The #changes part holds nothing of the
+    phone that asks (no form, no csrf_token: an answer that does is not kept), and an answer
+    whose latest change is a deletion is not kept, since only the phone that deleted the round
+    is offered its Undo. Kept by the version as the live update itself is: a change that did
+    not move the game's version would reach no phone anyway."""
+
+    def __init__(self, size: int = 2_000, max_bytes: int = 16 * 1024 * 1024) -> None:
+        self.size = size
+        self.max_bytes = max_bytes
+        self.bytes = 0
+        self._answers: OrderedDict[tuple, bytes] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, asked: tuple) -> bytes | None:
+        with self._lock:
+            answer = self._answers.get(asked)
+            if answer is not None:
+                self._answers.move_to_end(asked)
+            return answer
+
+    def clear(self) -> None:
+        with self._lock:
+            self._answers.clear()
+            self.bytes = 0
+
+    def keep(self, asked: tuple, response: HttpResponse) -> None:
+        content = response.content
+        if response.status_code != 200 or b"csrfmiddlewaretoken" in content:
+            return
+        if len(content) > self.max_bytes:
+            return
+        with self._lock:
+            old = self._answers.pop(asked, None)
+            self.bytes += len(content) - (len(old) if old is not None else 0)
+            self._answers[asked] = content
+            while len(self._answers) > self.size or self.bytes > self.max_bytes:
+                _asked, gone = self._answers.popitem(last=False)
+                self.bytes -= len(gone)
+
+
+shared_answers = SharedAnswers()

@@ -1,0 +1,223 @@
+"""The reader: one thread a worker process that reads the versions of every game and table its
+streams watch, in one query, and wakes the streams whose version moved (scoring/live/__init__.py
+tells the whole protocol)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import threading
+import time
+from collections.abc import Callable, Iterable
+
+from django.db import DatabaseError, connection
+
+logger = logging.getLogger(__name__)
+
+READ_EVERY = 0.1  # seconds between two reads of the versions
+CHANNEL = "rami_live"  # PostgreSQL's notices of a version that moved
+IDLE_AFTER = 5.0  # seconds without a stream before the reader stops
+# A watched game or table named by its id, on a page drawn before keys named a token.
+_BY_ID = re.compile(r"[1-9][0-9]{0,18}")
+# The version the reader knows of a game or table that is not there (deleted, or not yet back
+# from a backup): its streams say so once ("gone"), and tell its version when it is back.
+GONE = 0
+
+
+def versions(watched: Iterable[str]) -> dict[str, int]:
+    """The current version of each watched game ("g<token>": its version) and table
+    ("t<token>": the newest of the table's own and its games': a save, a new or finished game
+    at the table moves it), in one query. A game or table that is not there is left out."""
+    from scoring.models import Game, Table
+
+    by_id: dict[str, list] = {"g": [], "t": []}
+    by_token: dict[str, list] = {"g": [], "t": []}
+    for key in watched:
+        kind, what = key[0], key[1:]
+        if _BY_ID.fullmatch(what):
+            by_id[kind].append(int(what))
+        else:
+            by_token[kind].append(what)
+    quote = connection.ops.quote_name
+    game, table = quote(Game._meta.db_table), quote(Table._meta.db_table)
+    # Our own table and column names only; the values are parameters.
+    parts = [
+        (f"SELECT 'g', view_token, version FROM {game} WHERE view_token {{}}", by_token["g"]),  # noqa: S608
+        (f"SELECT 't', view_token, version FROM {table} WHERE view_token {{}}", by_token["t"]),  # noqa: S608
+        (
+            f"SELECT 't', {table}.view_token, {game}.version FROM {game}"  # noqa: S608
+            f" JOIN {table} ON {game}.table_id = {table}.id WHERE {table}.view_token {{}}",
+            by_token["t"],
+        ),
+        (f"SELECT 'g', id, version FROM {game} WHERE id {{}}", by_id["g"]),  # noqa: S608
+        (f"SELECT 't', id, version FROM {table} WHERE id {{}}", by_id["t"]),  # noqa: S608
+        (f"SELECT 't', table_id, version FROM {game} WHERE table_id {{}}", by_id["t"]),  # noqa: S608
+    ]
+    selects, params = [], []
+    for select, values in parts:
+        if values:
+            among, param = _among(values)
+            selects.append(select.format(among))
+            params.append(param)
+    if not selects:
+        return {}
+    found: dict[str, int] = {}
+    with connection.cursor() as cursor:
+        cursor.execute(" UNION ALL ".join(selects), params)
+        for kind, what, version in cursor.fetchall():
+            key = f"{kind}{what}"
+            found[key] = max(version, found.get(key, version))
+    return found
+
+
+def _among(values: list) -> tuple[str, object]:
+    """The condition "is one of `values`" and its one parameter, however many values: an
+    array on PostgreSQL, a JSON array on SQLite (no limit on a statement's variables)."""
+    if connection.vendor == "postgresql":
+        return "= ANY(%s)", values
+    return "IN (SELECT value FROM json_each(%s))", json.dumps(values)
+
+
+def table_version(table) -> int:
+    """The version a table's page is drawn at: the newest of the table's and its games'."""
+    key = f"t{table.view_token}"
+    return versions([key]).get(key, table.version)
+
+
+class Reader:
+    """The versions of what this process's streams watch, read from the database in one
+    query every `every` seconds while any stream is open, and the streams woken when their
+    version moves (`wake`, called on the reader's thread)."""
+
+    def __init__(
+        self,
+        read: Callable[[Iterable[str]], dict[str, int]] = versions,
+        every: float = READ_EVERY,
+        idle_after: float = IDLE_AFTER,
+    ) -> None:
+        self.read = read
+        self.every = every
+        self.idle_after = idle_after
+        self.known: dict[str, int] = {}
+        self._wakes: dict[str, set[Callable[[], None]]] = {}
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
+        self._listening: object = None  # the connection that LISTENs on CHANNEL
+        self._unheard = False  # listening failed once (said once in the log)
+
+    def watch(self, watched: str, wake: Callable[[], None]) -> None:
+        """Call `wake` after each read that finds `watched`'s version new (its first read too)."""
+        with self._lock:
+            self._wakes.setdefault(watched, set()).add(wake)
+            if self._thread is None or not self._thread.is_alive():
+                self._stop.clear()
+                self._thread = threading.Thread(target=self._run, name="rami-live", daemon=True)
+                self._thread.start()
+
+    def unwatch(self, watched: str, wake: Callable[[], None]) -> None:
+        with self._lock:
+            wakes = self._wakes.get(watched, set())
+            wakes.discard(wake)
+            if not wakes:
+                self._wakes.pop(watched, None)
+                self.known.pop(watched, None)
+
+    def read_once(self) -> None:
+        """One read of every watched version; wakes the streams of those that moved."""
+        with self._lock:
+            watched = list(self._wakes)
+        if not watched:
+            return
+        found = self.read(watched)
+        woken: list[Callable[[], None]] = []
+        with self._lock:
+            for key in watched:
+                version = found.get(key, GONE)
+                if version == self.known.get(key) or key not in self._wakes:
+                    continue
+                self.known[key] = version
+                woken.extend(self._wakes[key])
+        for wake in woken:
+            wake()
+
+    @property
+    def stopping(self) -> bool:
+        return self._stop.is_set()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """End every stream and stop the thread (a worker's shutdown; the end of a test): the
+        streams are woken and end, the thread closes its connection. Waits at most `timeout`
+        seconds for both. The next stream starts the reader again."""
+        self._stop.set()
+        with self._lock:
+            woken = [wake for wakes in self._wakes.values() for wake in wakes]
+        for wake in woken:
+            wake()
+        deadline = time.monotonic() + timeout
+        thread = self._thread
+        if thread is not None:
+            thread.join(timeout=timeout)
+        while self._wakes and time.monotonic() < deadline:
+            time.sleep(0.01)
+
+    def _run(self) -> None:
+        idle_since: float | None = None
+        failing = False
+        try:
+            while not self._stop.is_set():
+                started = time.monotonic()
+                with self._lock:
+                    if not self._wakes:
+                        idle_since = idle_since or started
+                        if started - idle_since >= self.idle_after:
+                            self._thread = None
+                            return
+                    else:
+                        idle_since = None
+                try:
+                    self.read_once()
+                    failing = False
+                except DatabaseError as error:
+                    # The database away: the streams stay open and learn of the moves once it
+                    # is back (the versions are read again, not remembered).
+                    if not failing:
+                        logger.warning("Live updates: the versions cannot be read: %s", error)
+                    failing = True
+                    connection.close()
+                    self._stop.wait(1.0)
+                self._wait(self.every - (time.monotonic() - started))
+        finally:
+            connection.close()
+
+    def _wait(self, seconds: float) -> None:
+        """Until the next read: `seconds`, or on PostgreSQL until a notice that a version moved
+        comes first. A notice only wakes the reader: what the streams are told is what it then
+        reads."""
+        if seconds <= 0 or self._stop.is_set():
+            return
+        if self.read is versions and connection.vendor == "postgresql":
+            try:
+                raw = connection.connection
+                if raw is not None and self._listening is not raw:
+                    with connection.cursor() as cursor:
+                        cursor.execute(f"LISTEN {CHANNEL}")
+                    self._listening = raw
+                if raw is not None:
+                    # One notice is enough to read (those that came with it are read too); in
+                    # short waits, so that `stop` is obeyed at once.
+                    until = time.monotonic() + seconds
+                    while not self._stop.is_set() and (left := until - time.monotonic()) > 0:
+                        for _notice in raw.notifies(timeout=min(left, 0.25), stop_after=1):
+                            return
+                    return
+            except Exception as error:  # whatever it is, the tick below reads all the same
+                if not self._unheard:
+                    logger.warning("Live updates: no notices from PostgreSQL: %s", error)
+                self._unheard = True
+                self._listening = None
+        self._stop.wait(seconds)
+
+
+reader = Reader()

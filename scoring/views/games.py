@@ -1,0 +1,383 @@
+"""The game page, from its edit link (/g/) or its watch-only link (/v/): the board, the round
+entry and the rounds, drawn from one snapshot of the database. Template: scoring/game.html,
+whose partials are what htmx swaps (#game_body after a change, #rounds_table for every round,
+#extras for the chart and the statistics).
+
+Everything a game page says is put in its context in one place, `game_response`; what a
+particular answer tells besides the board (a round saved, a refusal, a round back in the
+form) are its `Told` keys. The changes the page makes are views of their own
+(scoring/views/rounds.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cached_property, partial, wraps
+from typing import TypedDict, Unpack
+
+from django.core.exceptions import BadRequest
+from django.http import Http404, HttpResponse
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET
+
+from scoring import rules
+from scoring.board.scoreboard import RoundRow, Scoreboard
+from scoring.forms import RoundForm
+from scoring.live.stream import key_for
+from scoring.models import Game, GameEvent, Round, snapshot
+from scoring.rules import house_rules
+from scoring.rules.errors import rules_error_message
+from scoring.web import http, phones, recent, sharing
+from scoring.web.http import HtmxHttpRequest
+
+
+def game_or_404(**lookup: str) -> Game:
+    """The game with this token (edit_token=... or view_token=...), its players read with it
+    in one query, or 404."""
+    try:
+        return Game.with_players(**lookup)
+    except Game.DoesNotExist:
+        raise Http404 from None
+
+
+def drawn_at_one_moment(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A page read and drawn inside one snapshot of the database (models.snapshot): a
+    TemplateResponse reads the rounds while it renders, and every read of the page must see
+    one state of the game."""
+
+    @wraps(view)
+    def drawn(request: HtmxHttpRequest, *args, **kwargs) -> HttpResponse:
+        with snapshot():
+            response = view(request, *args, **kwargs)
+            if isinstance(response, TemplateResponse) and not response.is_rendered:
+                response.render()
+        return response
+
+    return drawn
+
+
+def round_form(game: Game, data=None, next_round: int | None = None, **kwargs) -> RoundForm:
+    """The round form for `game`'s players; a new one says the round it is for."""
+    form = RoundForm(
+        data, players=game.seated_players, target=game.target, house_rules=game.rules, **kwargs
+    )
+    if data is None and next_round is not None:
+        form.initial["for_round"] = next_round
+    return form
+
+
+def with_points(game: Game, form: RoundForm, entry: rules.RoundEntry | None = None) -> RoundForm:
+    """`form` with the points of the round it shows from the first paint (rules.points_so_far):
+    of `entry`, the round it was filled with, else of the players whose hands are typed
+    right, next to the errors of those whose hands are not."""
+    typed = (entry.hands, entry.winner, entry.hand_rummy) if entry else None
+    if form.is_bound:
+        form.is_valid()
+        typed = form.typed_round()
+    if typed is not None:
+        form.shown_points = rules.points_so_far(*typed, game.target, game.rules)
+    return form
+
+
+def filled_with(game: Game, round_: Round) -> RoundForm:
+    """The round form filled with a saved round, to put right, with its points shown."""
+    entry = round_.entry(len(game.seated_players))
+    form = round_form(game, initial=RoundForm.initial_for(round_, entry))
+    return with_points(game, form, entry)
+
+
+class Told(TypedDict, total=False):
+    """What a game page tells besides the board, each only in the answers that tell it (None
+    or False, as the template reads them, when not given)."""
+
+    # The round just saved, changed or brought back, as the board's row shows it now, what the
+    # page says of it (SAID), and the Undo offered for it (the latest change, this phone's).
+    saved: RoundRow | None
+    said: str
+    undo: GameEvent | None
+    # A saved round back in the form, to be put right (the Undo of a save).
+    fixing: Round | None
+    # Why a change was not made, in words.
+    refused: str
+    # Another phone saved this round first: its number, the next round's, the differences.
+    conflict: dict | None
+    # ... just as it was typed here: the round typed here, to save as the next one all the
+    # same (`number`, and the form's `fields` as posted).
+    next_deal: dict | None
+    # A live update for a phone whose player is typing (a notice only), and whether what
+    # changed is the players (a name, the seats).
+    typing: bool
+    players_changed: bool
+    # The round table with every round ("Show all"), and the answer that brought it.
+    all_rounds: bool
+    showing_all: bool
+
+
+# What the page says of a round just saved, by how (saved_page): on the sheet, where each
+# player's row shows the round's points beside the new total; and before the points, listed
+# after it, where there is no sheet (a finished game).
+SAID = {
+    "saved": (gettext_lazy("Round %(number)s saved."), gettext_lazy("Round %(number)s saved:")),
+    "elsewhere": (
+        gettext_lazy("Round %(number)s was saved on another phone, just as you typed it."),
+        gettext_lazy("Round %(number)s was saved on another phone, just as you typed it:"),
+    ),
+    "changed": (
+        gettext_lazy("Round %(number)s changed."),
+        gettext_lazy("Round %(number)s changed:"),
+    ),
+    "back": (
+        gettext_lazy("Round %(number)s is back as it was."),
+        gettext_lazy("Round %(number)s is back as it was:"),
+    ),
+}
+
+
+class GameLinks:
+    """The addresses a game's page links to, for the link it was opened by: the edit link's,
+    or the watch-only link's, which hold no edit token. Each is worked out when the page
+    draws it. `table` is None for a game at no table; the changes are None on the watch-only
+    link."""
+
+    def __init__(self, game: Game, editable: bool) -> None:
+        self.game = game
+        self.editable = editable
+        self.token = game.edit_token if editable else game.view_token
+
+    def _to(self, edit_name: str, view_name: str) -> str:
+        return reverse(edit_name if self.editable else view_name, args=[self.token])
+
+    def _change(self, name: str) -> str | None:
+        return reverse(name, args=[self.token]) if self.editable else None
+
+    page = cached_property(partial(_to, edit_name="game", view_name="view"))
+    poll = cached_property(partial(_to, edit_name="poll", view_name="view_poll"))
+    csv = cached_property(partial(_to, edit_name="export_csv", view_name="view_export_csv"))
+    json = cached_property(partial(_to, edit_name="export_json", view_name="view_export_json"))
+    rules = cached_property(partial(_to, edit_name="game_rules", view_name="view_rules"))
+    all_rounds = cached_property(partial(_to, edit_name="all_rounds", view_name="view_all_rounds"))
+    extras = cached_property(partial(_to, edit_name="extras", view_name="view_extras"))
+    history = cached_property(partial(_change, name="history"))
+    players = cached_property(partial(_change, name="players"))
+    save = cached_property(partial(_change, name="save"))
+    preview = cached_property(partial(_change, name="preview"))
+    correct = cached_property(partial(_change, name="correct"))
+    replace = cached_property(partial(_change, name="replace"))
+    delete = cached_property(partial(_change, name="delete"))
+    undo = cached_property(partial(_change, name="undo"))
+    rematch = cached_property(partial(_change, name="rematch"))
+
+    @cached_property
+    def table(self) -> str | None:
+        table = self.game.table
+        if table is None:
+            return None
+        if self.editable:
+            return reverse("table", args=[table.edit_token])
+        return reverse("table_view", args=[table.view_token])
+
+    def fix(self, round_: Round) -> str:
+        """The Undo of a save: `round_` back in the form (fix_round), as this page shows it."""
+        address = reverse("fix", args=[self.token, round_.pk])
+        return f"{address}?number={round_.number}&revision={round_.revision}"
+
+
+def game_response(
+    request: HtmxHttpRequest,
+    game: Game,
+    form: RoundForm | None = None,
+    editable: bool = True,
+    board: Scoreboard | None = None,
+    template: str = "scoring/game.html",
+    **told: Unpack[Told],
+) -> TemplateResponse:
+    """The game page for the edit link or, read-only, the view link: its context built here,
+    the one place, from the board and what the answer `told` (Told); `template` names a part
+    of it when the caller draws one (a live update). Every phone is told when the latest
+    change to the rounds deleted one; the phone that deleted it is offered its Undo
+    (Scoreboard.deletion_shown). The share panel's links and QR codes are worked out only if
+    the page draws them (a part does not)."""
+    board = board or Scoreboard.for_game(game)
+    context = {
+        "game": game,
+        "board": board,
+        "editable": editable,
+        "deletion": board.deletion_shown(phones.of(request) if editable else ""),
+        "links": GameLinks(game, editable),
+        "live_url": reverse("live", args=[key_for("g", game.view_token)]),
+        "house_rules": house_rules.summary(game.rules),
+        # While rounds are entered, each player's line of the board is their row of the
+        # entry, as on a paper score sheet (game.html): every total and Save in one screen.
+        "sheet": editable and not board.standing.finished,
+        # "Show all": every round, not only the latest (Scoreboard.SHOWN_ROUNDS).
+        "all_rounds": False,
+        # A callable: the template calls it only where it draws the share panel.
+        "share": partial(
+            sharing.links,
+            request,
+            edit=reverse("game", args=[game.edit_token]) if editable else None,
+            view=reverse("view", args=[game.view_token]),
+        ),
+        **told,
+    }
+    if editable and not template.endswith("#changes"):  # a live update of rounds has no form
+        form = form or round_form(game, next_round=board.next_round_number)
+        if "fixing" not in told:  # a new round: its rows in the order the deal goes
+            form.deal_order = board.deal_order
+        context["form"] = form
+    return TemplateResponse(request, template, context)
+
+
+def saved_page(
+    request: HtmxHttpRequest, game: Game, board: Scoreboard, pk: int, how: str, **told: Unpack[Told]
+) -> TemplateResponse:
+    """The page with the confirmation of what just happened to the round with id `pk`
+    (`how`: "saved", "elsewhere" when another phone saved it just as typed here, "changed",
+    "back" after an Undo), and the Undo of the latest change to it when this phone made it
+    and nothing depends on it since (read from what the board knows: only the latest change
+    to the rounds can be undone). The Undo of a save takes the round back into the form (the
+    `fix` link); that of an edit or a deletion is one more change."""
+    row = next((row for row in board.rounds if row.round.pk == pk), None)
+    latest, phone = board.latest_change, phones.of(request)
+    mine = latest is not None and bool(phone) and latest.phone == phone
+    undo = latest if row and how != "elsewhere" and mine and latest.round_id == pk else None
+    said = SAID[how][board.standing.finished] % {"number": row.number} if row else ""
+    return game_response(request, game, board=board, saved=row, said=said, undo=undo, **told)
+
+
+def fixing_page(
+    request: HtmxHttpRequest,
+    game: Game,
+    seen: Round,
+    form: RoundForm | None = None,
+    **told: Unpack[Told],
+) -> TemplateResponse:
+    """The page with the round `seen` (its id and the revision the phone saw) back in the
+    round form, to be put right: saving it corrects that round (rounds.correct: an edit, the
+    round keeps its number), "Delete" takes it out, "Keep it" leaves it as saved. Nothing
+    changes until then. A round changed or deleted since is said so, with nothing opened
+    (the Undo of a save is no longer what it was)."""
+    round_ = game.rounds.prefetch_related("hands__player").filter(pk=seen.pk).first()
+    if round_ is None or (form is None and round_.revision != seen.revision):
+        code = rules.Code.ROUND_GONE if round_ is None else rules.Code.UNDO_CHANGED
+        error = rules.Conflict(code, number=seen.number)
+        return game_response(request, game, refused=rules_error_message(error, game.names))
+    if form is None:
+        form = filled_with(game, round_)
+    return game_response(request, game, form, fixing=round_, **told)
+
+
+def refused_page(request: HtmxHttpRequest, game: Game, error: rules.RulesError) -> http.Refused:
+    """The refusal to raise: the game page saying why a change was not made (for htmx, the
+    part the view's for_htmx names), sent with the status of the refusal."""
+    page = game_response(request, game, refused=rules_error_message(error, game.names))
+    return http.Refused(error, page)
+
+
+def number(text: str | None) -> int:
+    """A whole number posted by a form; anything else is a request no page of ours sends."""
+    found = http.whole_number(text)
+    if found is None:
+        raise BadRequest
+    return found
+
+
+@require_GET
+@drawn_at_one_moment
+@http.for_htmx("game_body")
+def game_page(request: HtmxHttpRequest, token: str, editable: bool) -> HttpResponse:
+    """The game: scoreboard, round entry, round table, sharing. Template: scoring/game.html.
+    From the watch-only link (`editable` false) the same scoreboard, read-only and live: no
+    form, and the edit token appears nowhere.
+
+    After a change made without JavaScript (a 303 lands here): `?saved=<round id>` confirms a
+    save while that round is the latest, `?changed=<round id>` an edit, `?back=<round id>` a
+    round brought back by an Undo or the history; each with its Undo on the phone that made
+    the change. A page drawn before the changes had their own addresses (one release) may ask
+    `?fix=`, `?rounds=all` or `?part=extras`: answered as fix_round, all_rounds and extras."""
+    game = game_or_404(**http.token_lookup(token, editable))
+    response = _game_page(request, game, editable)
+    # The recent list's kind of link: the edit link or the watch-only one.
+    recent.remember(request, response, game, "g" if editable else "v")
+    return response
+
+
+def _game_page(request: HtmxHttpRequest, game: Game, editable: bool) -> TemplateResponse:
+    board = Scoreboard.for_game(game)
+    query = request.GET
+    if query.get("rounds") == "all":
+        return _all_rounds(request, game, board, editable)
+    if request.htmx and query.get("part") == "extras":
+        return game_response(request, game, editable=editable, board=board, template=EXTRAS)
+    if not editable:
+        return game_response(request, game, editable=False, board=board)
+    done = {
+        name: http.whole_number(query.get(name)) for name in ("fix", "saved", "changed", "back")
+    }
+    if done["fix"] is not None:
+        return fixing_page(request, game, _seen(request, done["fix"]))
+    if done["saved"] is not None:
+        latest = board.rounds[-1].round.pk if board.rounds else None
+        if latest == done["saved"]:
+            return saved_page(request, game, board, latest, "saved")
+    elif done["changed"] is not None:
+        return saved_page(request, game, board, done["changed"], "changed")
+    elif done["back"] is not None:
+        return saved_page(request, game, board, done["back"], "back")
+    return game_response(request, game, board=board)
+
+
+def _seen(request: HtmxHttpRequest, pk: int) -> Round:
+    """The round with id `pk` as the phone saw it: its `?number=` and `?revision=`."""
+    query = request.GET
+    return Round(pk=pk, number=number(query.get("number")), revision=number(query.get("revision")))
+
+
+EXTRAS = "scoring/game.html#extras"
+
+
+def _all_rounds(
+    request: HtmxHttpRequest, game: Game, board: Scoreboard, editable: bool
+) -> TemplateResponse:
+    if request.htmx:
+        template = "scoring/game.html#rounds_table"
+        return game_response(
+            request,
+            game,
+            editable=editable,
+            board=board,
+            template=template,
+            all_rounds=True,
+            showing_all=True,
+        )
+    return game_response(request, game, editable=editable, board=board, all_rounds=True)
+
+
+@require_GET
+@drawn_at_one_moment
+def all_rounds(request: HtmxHttpRequest, token: str, editable: bool) -> HttpResponse:
+    """Every round of the game in the round table ("Show all N rounds"), not only the latest
+    (Scoreboard.SHOWN_ROUNDS): the page, or for htmx its round table, after which the live
+    updates send every round."""
+    game = game_or_404(**http.token_lookup(token, editable))
+    return _all_rounds(request, game, Scoreboard.for_game(game), editable)
+
+
+@require_GET
+@drawn_at_one_moment
+@http.for_htmx("extras")
+def extras(request: HtmxHttpRequest, token: str, editable: bool) -> HttpResponse:
+    """The chart and the statistics, drawn again once they come into view after a live update
+    that brought only the changed rows (for htmx; the page otherwise)."""
+    game = game_or_404(**http.token_lookup(token, editable))
+    return game_response(request, game, editable=editable)
+
+
+@require_GET
+@drawn_at_one_moment
+@http.for_htmx("game_body")
+def fix_round(request: HtmxHttpRequest, token: str, pk: int) -> HttpResponse:
+    """The Undo of a save: the round with id `pk` back in the round form (`?number=` and
+    `?revision=` as the phone saw it), to be put right (fixing_page)."""
+    return fixing_page(request, game_or_404(edit_token=token), _seen(request, pk))

@@ -1,0 +1,110 @@
+"""The pages around the games: the help page "Counting points" and a game's own rules, the web
+app manifest, and the health check."""
+
+from __future__ import annotations
+
+import logging
+
+from django.db import DatabaseError, connection
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.template.response import TemplateResponse
+from django.templatetags.static import static
+from django.utils.translation import get_language, gettext
+from django.views.decorators.cache import cache_control, never_cache
+from django.views.decorators.http import require_GET
+
+from scoring import rules
+from scoring.rules import counting, house_rules
+from scoring.views.games import game_or_404
+from scoring.web import http
+
+logger = logging.getLogger(__name__)
+
+
+@require_GET
+def rules_page(request: HttpRequest) -> TemplateResponse:
+    """The help page "Counting points", in the visitor's language. Template:
+    scoring/rules.html; context: `numbers` (the rule numbers, by name), `card_values` (rows of
+    the card value table), `targets` ((players, target) pairs) and `examples` (the worked
+    round ends, computed by the rules)."""
+    context = {
+        "numbers": counting.rule_numbers(),
+        "card_values": counting.card_value_rows(rules.SEEDS),
+        "targets": counting.targets(rules.SEEDS),
+        "examples": counting.worked_examples(rules.SEEDS),
+    }
+    return TemplateResponse(request, "scoring/rules.html", context)
+
+
+@require_GET
+def game_rules_page(request: HttpRequest, token: str, editable: bool) -> TemplateResponse:
+    """The rules a game plays by, from either link: each value as the table set it, the card
+    values, the targets and the help page's round ends worked out under them. Template:
+    scoring/game_rules.html; context: `game`, `editable`, `house_rules` (what differs from the
+    players' documents), `values` (label, value pairs), `card_values`, `targets`, `examples`."""
+    game = game_or_404(**http.token_lookup(token, editable))
+    house = game.rules
+    said = [rule for rule in house_rules.in_words(house) if rule.said is not None]
+    context = {
+        "game": game,
+        "editable": editable,
+        "house_rules": house_rules.summary(house),
+        "values": [{"label": rule.label, "value": rule.said} for rule in said],
+        "card_values": counting.card_value_rows(house),
+        "targets": counting.targets(house),
+        "examples": counting.worked_examples(house),
+    }
+    return TemplateResponse(request, "scoring/game_rules.html", context)
+
+
+# Installing the app on a phone. The colours match templates/_head_icons.html.
+THEME_COLOUR = "#1d6b46"  # the table green of static/scoring/icons/icon.svg
+ICONS = [
+    ("scoring/icons/icon-192.png", "192x192", "image/png", "any"),
+    ("scoring/icons/icon-512.png", "512x512", "image/png", "any"),
+    ("scoring/icons/icon-maskable-512.png", "512x512", "image/png", "maskable"),
+    ("scoring/icons/icon.svg", "any", "image/svg+xml", "any"),
+]
+
+
+@require_GET
+@cache_control(max_age=3600)
+def manifest(request: HttpRequest) -> JsonResponse:
+    """The web app manifest, linked from templates/_head_icons.html."""
+    document = {
+        "id": "/",
+        "name": gettext("Rami score keeper"),
+        "short_name": gettext("Rami"),
+        "description": gettext("Keeps the score of a game of Rami for everyone at the table."),
+        "lang": get_language(),
+        "start_url": "/",
+        "scope": "/",
+        "display": "standalone",
+        "background_color": THEME_COLOUR,
+        "theme_color": THEME_COLOUR,
+        "icons": [
+            {"src": static(path), "sizes": sizes, "type": kind, "purpose": purpose}
+            for path, sizes, kind, purpose in ICONS
+        ],
+    }
+    return JsonResponse(
+        document,
+        content_type="application/manifest+json",
+        json_dumps_params={"ensure_ascii": False},
+    )
+
+
+@require_GET
+@never_cache
+def healthz(request: HttpRequest) -> HttpResponse:
+    """A liveness answer that has checked the database; also the benchmark's floor. A database
+    that cannot be reached is a 503 with one plain line (and a logged error), so that a load
+    balancer takes this server out instead of reading a traceback page."""
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+    except DatabaseError:
+        logger.exception("healthz: the database does not answer")
+        return HttpResponse("database unavailable", status=503, content_type="text/plain")
+    return HttpResponse("ok", content_type="text/plain")

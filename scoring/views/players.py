@@ -1,0 +1,115 @@
+"""The players page of a game (its edit link): the players' names, each in a field to correct
+it during the game; and, until the game is over, who deals next and the order the deal goes
+round. Template: scoring/players.html; context: `game`, `form` (forms.PlayersForm),
+`seating_form` (forms.SeatingForm, None for a finished game) and `refused`. Each change is a
+POST of its own (names, seats); done, it goes back to the game page."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpResponse
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.translation import gettext
+from django.views.decorators.http import require_GET, require_POST
+
+from scoring import rules
+from scoring.forms import PlayersForm, SeatingForm
+from scoring.models import Game, Status, rename_players
+from scoring.rules.errors import rules_error_message
+from scoring.views.games import game_or_404
+from scoring.web import http, phones
+from scoring.web.http import HtmxHttpRequest, redirect
+
+
+@require_GET
+def players_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    game = game_or_404(edit_token=token)
+    return _players_page(request, game, PlayersForm(players=game.seated_players))
+
+
+@require_POST
+def names(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    """The names posted: those changed renamed (Game.rename_players: kept in the history, every
+    phone redraws), then the game page. A name refused stays as typed beside its reason; a
+    player renamed on another phone since is refused (409), the form then knowing that name,
+    so that saving again renames knowingly."""
+    game = game_or_404(edit_token=token)
+    form = PlayersForm(request.POST, players=game.seated_players)
+    if not form.is_valid():
+        return _players_page(request, game, form)
+    try:
+        rename_players(
+            game,
+            form.cleaned_data["names"],
+            seen=form.cleaned_data["seen"],
+            phone=phones.of(request),
+        )
+    except rules.RulesError as error:
+        if isinstance(error, rules.Conflict):  # a name changed on another phone: now known
+            form = form.showing(game.names)
+        form.refused(error)
+        return http.showing(error, _players_page(request, game, form))
+    return redirect(request, reverse("game", args=[game.edit_token]))
+
+
+@require_POST
+def seats(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    """The seats and the dealer posted (Game.change_seating): changed from the next round on,
+    then the game page saying so. A choice refused stays as chosen beside its reason; a change
+    made on another phone since (or a round saved there, which moves the deal on), or the
+    game's end, is refused (409), the page showing the seats and the dealer as they are now."""
+    game = game_or_404(edit_token=token)
+    seating_form = _seating_form(game, request.POST)
+    if seating_form is None:
+        _refuse(request, game, rules.Conflict(rules.Code.GAME_FINISHED))
+    if not seating_form.is_valid():
+        return _players_page(request, game, seating_form=seating_form)
+    chosen = seating_form.cleaned_data
+    try:
+        game.change_seating(
+            chosen["dealer"], chosen["order"], seen=chosen["seen"], phone=phones.of(request)
+        )
+    except rules.RulesError as error:
+        if type(error) is rules.RulesError:  # a choice refused: beside it, as chosen
+            seating_form.refused(error)
+            return _players_page(request, game, seating_form=seating_form)
+        # Shown as they are now, another phone's change (or the end) read again.
+        _refuse(request, game_or_404(edit_token=game.edit_token), error)
+    names = game.names
+    said = gettext("Seats changed: %(order)s; %(dealer)s deals next.") % {
+        "order": ", ".join(names[seat] for seat in chosen["order"]),
+        "dealer": names[chosen["dealer"]],
+    }
+    messages.success(request, said)
+    return redirect(request, reverse("game", args=[game.edit_token]))
+
+
+def _refuse(request: HtmxHttpRequest, game: Game, error: rules.RulesError) -> None:
+    """Raise the page as things are now, saying why a change was not made."""
+    refused = rules_error_message(error, game.names)
+    raise http.Refused(error, _players_page(request, game, refused=refused))
+
+
+def _players_page(
+    request: HtmxHttpRequest,
+    game: Game,
+    form: PlayersForm | None = None,
+    seating_form: SeatingForm | None = None,
+    refused: str | None = None,
+) -> TemplateResponse:
+    context = {
+        "game": game,
+        "form": form or PlayersForm(players=game.seated_players),
+        "seating_form": seating_form or _seating_form(game),
+        "refused": refused,
+    }
+    return TemplateResponse(request, "scoring/players.html", context)
+
+
+def _seating_form(game: Game, data=None) -> SeatingForm | None:
+    """The seats and the dealer as they are for the next round; None once the game is over."""
+    if game.status == Status.FINISHED:
+        return None
+    seating = game.seating_for(game.rounds.count() + 1, len(game.seated_players))
+    return SeatingForm(data, players=game.seated_players, seating=seating)

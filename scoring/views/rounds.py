@@ -1,0 +1,281 @@
+"""The changes the game page makes, each a POST of its own from the edit link: save a round,
+preview its points, correct a round taken back, replace one another phone saved first, delete
+one, undo a change, rematch. Each answers with the game page (for htmx, its #game_body part)
+or, without JavaScript, a 303 to the page; a refusal is raised with the page that says why
+(game_action). Every change is made by this phone (scoring.web.phones), through the Game's own
+methods. And the round's own page, to edit it (round_page)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+
+from django.http import Http404, HttpResponse
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.translation import gettext
+from django.views.decorators.http import require_http_methods, require_POST
+
+from scoring import rules
+from scoring.board import history
+from scoring.board.scoreboard import Scoreboard
+from scoring.forms import RoundForm
+from scoring.models import Game, GameEvent, Round
+from scoring.models import rematch as rematch_game
+from scoring.rules.errors import rules_error_message
+from scoring.views.games import (
+    filled_with,
+    fixing_page,
+    game_or_404,
+    game_response,
+    number,
+    refused_page,
+    round_form,
+    saved_page,
+    with_points,
+)
+from scoring.web import http, limits, notices, phones
+from scoring.web.http import HtmxHttpRequest, redirect
+
+
+def game_action(
+    view: Callable[[HtmxHttpRequest, Game], HttpResponse],
+) -> Callable[..., HttpResponse]:
+    """A change to the game from its edit link: a POST, the game found by its token (404
+    else) and given to `view`. A refusal that the view does not answer itself is raised with
+    the game page that says why; an event that is not the game's is a 404."""
+
+    @require_POST
+    @http.for_htmx("game_body")
+    @wraps(view)
+    def action(request: HtmxHttpRequest, token: str) -> HttpResponse:
+        game = game_or_404(edit_token=token)
+        try:
+            return view(request, game)
+        except GameEvent.DoesNotExist:
+            raise Http404 from None
+        except rules.RulesError as error:
+            raise refused_page(request, game, error) from None
+
+    return action
+
+
+def _page_after(request: HtmxHttpRequest, game: Game, query: str = "") -> HttpResponse:
+    """The game after a change: its page for htmx (cut to #game_body), else a 303 to it."""
+    if request.htmx:
+        return game_response(request, game)
+    return redirect(request, reverse("game", args=[game.edit_token]) + query)
+
+
+@game_action
+def save(request: HtmxHttpRequest, game: Game) -> HttpResponse:
+    """A new round: the new standing with the round just saved and its Undo. A round typed
+    wrong comes back with everything typed kept and every error shown at once; one that is
+    not recorded says why (_not_recorded)."""
+    form = round_form(game, request.POST)
+    if not form.is_valid():
+        return game_response(request, game, with_points(game, form))
+    try:
+        saved = game.record_round(
+            form.cleaned_data["entry"],
+            key=form.cleaned_data.get("key") or "",
+            for_round=form.cleaned_data.get("for_round"),
+            phone=phones.of(request),
+        )
+    except rules.RulesError as error:
+        return _not_recorded(request, game, form, error)
+    if request.htmx:
+        return saved_page(request, game, Scoreboard.for_game(game), saved.pk, "saved")
+    return redirect(request, f"{reverse('game', args=[game.edit_token])}?saved={saved.pk}")
+
+
+def _not_recorded(
+    request: HtmxHttpRequest, game: Game, form: RoundForm, error: rules.RulesError
+) -> HttpResponse:
+    """Why the round of `form` was not recorded: a refusal (the game over, its 500 rounds) is
+    raised with the page that says why (http.showing).
+
+    When another phone saved the round this form was for first, and it is this very round
+    (the same hands, as happens when two people at the table enter it), it counts as saved
+    here too, with the offer to save the one typed here as the next round all the same (the
+    rare next deal that came out alike). Otherwise the form comes back (409) with everything
+    typed, the two versions side by side for the players whose hands differ, and three
+    choices: keep the saved one, replace it with this one (`replace`), or save this one as
+    the next round (the form now says that number)."""
+    if error.code != rules.Code.ROUND_TAKEN:
+        form.refused(error)
+        return http.showing(error, game_response(request, game, form))
+    entry = form.cleaned_data["entry"]
+    taken, following = error.details["number"], error.details["next"]
+    board = Scoreboard.for_game(game)
+    for row in board.rounds[taken - 1 :]:
+        if row.round.entry().same_round(entry):
+            offer = _next_deal(request, following)
+            return saved_page(request, game, board, row.round.pk, "elsewhere", next_deal=offer)
+    saved = board.rounds[taken - 1]
+    data = request.POST.copy()
+    data["for_round"] = str(following)
+    # The replace button's round: the one saved first, as this answer shows it.
+    data["round"], data["revision"] = saved.round.pk, saved.round.revision
+    form = with_points(game, round_form(game, data))
+    conflict = {"number": taken, "next": following, "differences": board.differences(saved, entry)}
+    return http.showing(error, game_response(request, game, form, board=board, conflict=conflict))
+
+
+def _next_deal(request: HtmxHttpRequest, number: int) -> dict:
+    """The round typed on this phone, as it was posted, to be saved as round `number` with one
+    tap (its key kept: two taps record it once)."""
+    fields = [
+        (name, value)
+        for name, value in request.POST.items()
+        if name not in ("csrfmiddlewaretoken", "action", "for_round", "typing", "fixing")
+    ]
+    return {"number": number, "fields": [*fields, ("for_round", str(number))]}
+
+
+@game_action
+def preview(request: HtmxHttpRequest, game: Game) -> HttpResponse:
+    """The points of the round as typed so far, and its errors (the #preview part)."""
+    form = with_points(game, round_form(game, request.POST))
+    return TemplateResponse(request, "scoring/game.html#preview", {"game": game, "form": form})
+
+
+def round_as_seen(data, number_field: str = "number") -> Round:
+    """The round a posted change is about, as the phone saw it: its id, number and revision
+    (Game.delete_round and Game.edit_round check them against the round as it is)."""
+    return Round(
+        pk=number(data.get("round")),
+        number=number(data.get(number_field)),
+        revision=number(data.get("revision")),
+    )
+
+
+def _store_again(request: HtmxHttpRequest, game: Game, taken_back: bool) -> HttpResponse:
+    """The round form stored in a round already saved: one this phone took back to put right
+    (`taken_back`: kept in the history as corrected), or one another phone saved first,
+    replaced with the one typed here (an edit). Either is one change with its own Undo. A
+    form with an error comes back as typed; a round changed or deleted since is refused (409)
+    with the form kept, now showing that round's new revision, so that saving again replaces
+    it knowingly."""
+    form = round_form(game, request.POST)
+    # A round taken back names its number as the round form does (`for_round`).
+    seen = round_as_seen(request.POST, "for_round" if taken_back else "number")
+    if not form.is_valid():
+        form = with_points(game, form)
+        if taken_back:
+            return fixing_page(request, game, seen, form)
+        return game_response(request, game, form)
+    kind = GameEvent.Kind.CORRECTED if taken_back else GameEvent.Kind.EDITED
+    try:
+        round_ = game.edit_round(seen, form.cleaned_data["entry"], phones.of(request), kind)
+    except rules.RulesError as error:
+        now = game.rounds.filter(pk=seen.pk).first()
+        if now is None or not taken_back:
+            raise refused_page(request, game, error) from None
+        data = request.POST.copy()
+        data["revision"], data["for_round"] = now.revision, now.number
+        form = with_points(game, round_form(game, data))
+        refused = rules_error_message(error, game.names)
+        return http.showing(error, fixing_page(request, game, now, form, refused=refused))
+    if request.htmx:
+        return saved_page(request, game, Scoreboard.for_game(game), round_.pk, "changed")
+    return redirect(request, f"{reverse('game', args=[game.edit_token])}?changed={round_.pk}")
+
+
+@game_action
+def correct(request: HtmxHttpRequest, game: Game) -> HttpResponse:
+    """A round this phone took back (the Undo of its save), put right: its `round`,
+    `for_round` and `revision` as the form showed them (_store_again)."""
+    return _store_again(request, game, taken_back=True)
+
+
+@game_action
+def replace(request: HtmxHttpRequest, game: Game) -> HttpResponse:
+    """A round another phone saved first, replaced with the one typed here, from the
+    conflict's box: its `round`, `number` and `revision` (_store_again)."""
+    return _store_again(request, game, taken_back=False)
+
+
+@game_action
+def delete(request: HtmxHttpRequest, game: Game) -> HttpResponse:
+    """Delete a round: its `round` id, `number` and `revision` as the phone saw them."""
+    game.delete_round(round_as_seen(request.POST), phone=phones.of(request))
+    return _page_after(request, game)
+
+
+@game_action
+def undo(request: HtmxHttpRequest, game: Game) -> HttpResponse:
+    """One more change that undoes one this phone made (its `event`); a round that comes back
+    (as it was before an edit, or where it was deleted) is shown as back."""
+    undone = game.undo(GameEvent(pk=number(request.POST.get("event"))), phones.of(request))
+    if undone.round_id is None:
+        return _page_after(request, game)
+    if request.htmx:
+        return saved_page(request, game, Scoreboard.for_game(game), undone.round_id, "back")
+    return _page_after(request, game, f"?changed={undone.round_id}")
+
+
+@game_action
+def rematch(request: HtmxHttpRequest, game: Game) -> HttpResponse:
+    """The next game: a new game, counted with the start page's and a table's (a tap on one
+    made already only goes there); past the limit, refused (TooMany)."""
+    if game.next_game_id is None:
+        limits.spend(request, "new-game")
+    next_game = rematch_game(game)
+    tell_new_game(request, next_game)
+    return redirect(request, reverse("game", args=[next_game.edit_token]))
+
+
+def tell_new_game(request: HtmxHttpRequest, game: Game) -> None:
+    """Say on the next page (base.html) that the game is a new one: once on this phone, by
+    whichever of its requests comes first, the tap on Rematch or a live update of the old
+    game (scoring.web.notices)."""
+    text = gettext("New game: %(players)s") % {"players": ", ".join(game.names)}
+    notices.tell(request, f"new-game:{game.pk}", text)
+
+
+@require_http_methods(["GET", "POST"])
+def round_page(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
+    """Edit one round with the same form, prefilled. Template: scoring/round.html.
+
+    The form carries the round's id and revision: a save is refused (409, everything typed
+    kept) when that round has since been deleted, moved by a change to an earlier round, or
+    edited on another phone; the page then shows the round as it is now, and saving again
+    replaces it knowingly."""
+    game = game_or_404(edit_token=token)
+    refused = None
+    if request.method == "POST":
+        form = round_form(game, request.POST)
+        if form.is_valid():
+            seen = round_as_seen({**request.POST.dict(), "number": str(number)})
+            try:
+                game.edit_round(seen, form.cleaned_data["entry"], phones.of(request))
+            except rules.RulesError as error:
+                if error.code == rules.Code.ROUND_GONE:
+                    raise refused_page(request, game, error) from None
+                # Moved or changed: the round as it is now, the typed form kept, its hidden
+                # fields brought up to date so that the next save goes to that round.
+                refused = error
+                number = error.details.get("now", number)
+            else:
+                here = reverse("game", args=[game.edit_token])
+                return redirect(request, f"{here}?changed={seen.pk}")
+    round_ = game.rounds.prefetch_related("hands__player").filter(number=number).first()
+    if round_ is None:
+        raise Http404
+    if request.method == "POST":
+        data = request.POST.copy()
+        data["round"], data["revision"], data["for_round"] = round_.pk, round_.revision, number
+        form = round_form(game, data)
+        form.is_valid()
+    else:
+        form = filled_with(game, round_)
+    context = {"game": game, "form": form, "round": round_}
+    if refused is None:
+        return TemplateResponse(request, "scoring/round.html", context)
+    names = game.names
+    context["refused"] = rules_error_message(refused, names)
+    context["now"] = history.round_as_it_was(
+        round_.document(names), names, number, game.target, game.rules
+    )
+    return http.showing(refused, TemplateResponse(request, "scoring/round.html", context))
