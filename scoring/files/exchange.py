@@ -29,7 +29,7 @@ from django.db import DatabaseError, connection, transaction
 from django.db.models import QuerySet
 
 from scoring import rules
-from scoring.models import MAX_MEMBERS, Game, Player, Table
+from scoring.models import MAX_MEMBERS, Game, Table
 from scoring.rules import MAX_ROUNDS, RoundEntry
 from scoring.rules.errors import english
 from scoring.tables import standings as tables
@@ -629,15 +629,9 @@ def import_table(document: object, progress: Callable[[int, int], None] | None =
                 # A game without "started" began when it was imported.
                 if started is not None:
                     Game.objects.filter(pk=game.pk).update(created_at=started)
-        with transaction.atomic():
-            table = Table.start(
-                parsed.name, parsed.members, house_rules=parsed.rules, retired=parsed.retired
-            )
-            Game.objects.filter(pk__in=made).update(table=table)
-            for member in table.members.all():
-                Player.objects.filter(game__table=table, name_key=member.name_key).update(
-                    member=member
-                )
+        table = Table.gather(
+            parsed.name, parsed.members, made, house_rules=parsed.rules, retired=parsed.retired
+        )
     except BaseException:
         # A database that has gone away cannot take them back either: the error that stopped
         # the import is the one to tell.

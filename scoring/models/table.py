@@ -1,10 +1,13 @@
 """Tables (a group's games) and their members: a table changes only through its own
 methods, as a game does (scoring/models/game.py), under the same lock helper.
 
-Every write that spans a table and its games is here, a method of Table (new_game,
+Every write that spans a table and its games is here, a method of Table (gather, new_game,
 keep_game and keep_together, rematch, rename_member, rename_players), or for any game,
-at a table or not, a function below (rematch, rename_players). A game knows nothing of
-tables: each game it changes, it changes through the game's own public methods.
+at a table or not, a function below (rematch, rename_players). The importer of a table file
+(gather) and the restore's bulk store (files/backup.py, held row for row to Game.start and
+Game.record_round by tests/test_backup.py) write through here or make new rows only. A game
+knows nothing of tables: each game it changes, it changes through the game's own public
+methods.
 
 The lock order, the one place it is written: the table first, then its games in the order
 of their ids (_lock_games), then their players and members. Two changes that need the same
@@ -165,6 +168,27 @@ class Table(models.Model):
                 )
                 for position, (member, key) in enumerate(zip(members, keys, strict=True))
             )
+        return table
+
+    @classmethod
+    def gather(
+        cls,
+        name: str,
+        members: Sequence[str],
+        games: Sequence[int],
+        house_rules: rules.Rules | None = None,
+        retired: Sequence[str] = (),
+    ) -> Table:
+        """A new table (start) whose games are `games` (ids of games made already, at no
+        table, as a table file's import makes them), each player the member of their name
+        (a guest when none): in one transaction."""
+        with transaction.atomic():
+            table = cls.start(name, members, house_rules=house_rules, retired=retired)
+            Game.objects.filter(pk__in=games).update(table=table)
+            for member in table.members.all():
+                Player.objects.filter(game__table=table, name_key=member.name_key).update(
+                    member=member
+                )
         return table
 
     def new_game(

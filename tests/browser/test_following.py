@@ -134,7 +134,7 @@ def test_the_tapping_phone_is_told_of_the_rematch_once_whatever_the_poll_does(db
         # A poll on its way when Rematch is tapped.
         _ask_for_a_poll(phone)
         until_held(phone, polls)
-        taps = _held(phone, f"**/g/{game.edit_token}/", "POST")
+        taps = _held(phone, f"**/g/{game.edit_token}/rematch/", "POST")
         phone.get_by_role("button", name="Rematch").click(no_wait_after=True)
         until_held(phone, taps)
         # The server makes the rematch; its answer (and the new page) wait meanwhile.
