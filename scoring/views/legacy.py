@@ -16,14 +16,16 @@ from scoring.web.http import HtmxHttpRequest
 
 
 def dispatching(
-    actions: Mapping[str | None, Callable[..., HttpResponse]], taken: tuple[str, ...] = ("token",)
+    actions: Mapping[str | None, Callable[..., HttpResponse]],
+    taken: tuple[str, ...] = ("token",),
+    otherwise: Callable[..., HttpResponse] | None = None,
 ) -> Callable[..., HttpResponse]:
-    """A view that answers a post by the view of its `action` (None: a post without one), given
-    the `taken` arguments of its address."""
+    """A view that answers a post by the view of its `action` (None: a post without one;
+    `otherwise` for any other, else a 400), given the `taken` arguments of its address."""
 
     @require_POST
     def dispatched(request: HtmxHttpRequest, **kwargs) -> HttpResponse:
-        action = actions.get(request.POST.get("action"))
+        action = actions.get(request.POST.get("action"), otherwise)
         if action is None:
             return HttpResponseBadRequest("unknown action", content_type="text/plain")
         return action(request, **{name: kwargs[name] for name in taken})
@@ -55,4 +57,7 @@ table = dispatching(
         "remove": table_actions.remove,
     }
 )
-home = dispatching({None: start.start, "forget": start.forget, "target": start.target}, taken=())
+# The start page's form started a game whatever else its post said.
+home = dispatching(
+    {"forget": start.forget, "target": start.target}, taken=(), otherwise=start.start
+)
