@@ -313,6 +313,8 @@ class Phone:
         self.client = Client(base)
         link = f"/v/{table.view}/" if watcher else f"/g/{table.edit}/"
         self.page, self.poll_path = link, link + "poll"
+        # Where the round form posts a round (its own address, scoring/views/rounds.py).
+        self.saves = link + "save/"
         self.version = 0
         self.cookie = self.token = self.key = self.for_round = ""
         self.typing = False
@@ -502,7 +504,7 @@ class Phone:
         )
         body = urllib.parse.urlencode(data).encode()
         try:
-            status, _head, answer = await self.client.request("POST", self.page, headers, body)
+            status, _head, answer = await self.client.request("POST", self.saves, headers, body)
         except Failed as error:
             samples.failed("save", str(error))
             return

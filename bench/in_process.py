@@ -73,7 +73,7 @@ def requests() -> dict[str, dict]:
 
     seen = Game.objects.get(pk=before.pk).version
     saved = {"action": "save", "winner": "0", **{f"value_{seat}": "2" for seat in range(1, 6)}}
-    assert Client().post(f"/g/{before.edit_token}/", saved).status_code in (200, 302, 303)
+    assert Client().post(f"/g/{before.edit_token}/save/", saved).status_code in (200, 302, 303)
     htmx = {"HX-Request": "true"}
     poll = f"/g/{before.edit_token}/poll"
     return {
@@ -104,7 +104,7 @@ def requests() -> dict[str, dict]:
 
 def timed(client: Client, request: dict) -> float:
     if request.get("fresh"):
-        from scoring.live import shared_answers
+        from scoring.live.answers import shared_answers
 
         shared_answers.clear()
     start = time.perf_counter()

@@ -101,14 +101,14 @@ def requests_for(games: dict) -> dict[str, Request]:
             ),
             Request(
                 "round preview (htmx)",
-                f"/g/{edit}/",
+                f"/g/{edit}/preview/",
                 "POST",
                 headers=HTMX,
                 data=round_data("preview"),
             ),
             Request(
                 "round save (htmx, answers #game_body)",
-                f"/g/{games['save_htmx_0']['edit']}/",
+                f"/g/{games['save_htmx_0']['edit']}/save/",
                 "POST",
                 headers=HTMX,
                 data=round_data("save"),
@@ -116,7 +116,7 @@ def requests_for(games: dict) -> dict[str, Request]:
             ),
             Request(
                 "round save (no JavaScript, 303)",
-                f"/g/{games['save_plain_0']['edit']}/",
+                f"/g/{games['save_plain_0']['edit']}/save/",
                 "POST",
                 data=round_data("save"),
                 expect=303,
@@ -128,8 +128,10 @@ def requests_for(games: dict) -> dict[str, Request]:
 
 
 def save_paths(games: dict, kind: str) -> tuple[str, ...]:
-    """The game pages a kind of save spreads over (bench/seed.py: save_htmx_0 ...)."""
-    return tuple(f"/g/{game['edit']}/" for name, game in games.items() if name.startswith(kind))
+    """Where a kind of save spreads over (bench/seed.py: save_htmx_0 ...): each game's save."""
+    return tuple(
+        f"/g/{game['edit']}/save/" for name, game in games.items() if name.startswith(kind)
+    )
 
 
 def table_requests(table_pages: dict, games: int = 200) -> list[Request]:
