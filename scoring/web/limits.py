@@ -24,6 +24,7 @@ from django.conf import settings
 from django.core.cache import caches
 from django.http import HttpRequest
 
+from rami_site import logs
 from scoring.rules import Code, TooMany
 
 WINDOW_SECONDS = 60
@@ -35,12 +36,12 @@ log = logging.getLogger(__name__)
 
 
 def client_address(request: HttpRequest) -> str:
-    """The address the limits count by."""
-    if settings.RAMI_TRUST_X_FORWARDED_FOR:
-        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")[-1].strip()
-        if forwarded:
-            return forwarded
-    return request.META.get("REMOTE_ADDR", "")
+    """The address the limits count by, as the logs name it (rami_site.logs.client_address)."""
+    return logs.client_address(
+        request.META.get("REMOTE_ADDR", ""),
+        request.META.get("HTTP_X_FORWARDED_FOR", ""),
+        settings.RAMI_TRUST_X_FORWARDED_FOR,
+    )
 
 
 def allow(request: HttpRequest, action: str, per_minute: int) -> bool:
