@@ -76,3 +76,13 @@ def spend(request: HttpRequest, action: str) -> None:
     which the view raises again with its page (http.Refused: 429 with Retry-After)."""
     if not allow(request, action, settings.RAMI_NEW_GAMES_PER_MINUTE):
         raise TooMany(REFUSALS[action], retry_after=WINDOW_SECONDS)
+
+
+def shared_counts_state() -> str:
+    """How the cache of the counts answers, for /healthz: "ok", or "unavailable" (the counts
+    are then let through, see allow)."""
+    try:
+        caches["limits"].get("rami-health")
+    except Exception:  # the cache's own errors (redis.ConnectionError...): any backend's
+        return "unavailable: new games and tables are let through uncounted"
+    return "ok"
