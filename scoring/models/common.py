@@ -3,6 +3,7 @@ game's status, and the one lock every change takes (_locked)."""
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -17,6 +18,17 @@ from scoring import rules
 TOKEN_BYTES = 24  # 192 bits, 32 URL-safe characters
 # What a link takes for a token: new_token's characters, and room for a backup's older ones.
 TOKEN_PATTERN = "[A-Za-z0-9_-]{22,64}"  # noqa: S105
+
+
+# A link as a person pastes it: the whole address, its path, or the token alone.
+LINK = re.compile(rf"^(?:[a-z]+://[^/]+)?(?:/[gvtw]/)?({TOKEN_PATTERN})/?(?:[?#].*)?$")
+
+
+def token_of_link(link: str) -> str | None:
+    """The token of a game's or a table's link (https://rami.example.org/g/<token>/, /v/<token>/,
+    or the token alone), or None when `link` is none of these."""
+    found = LINK.match(link.strip())
+    return found.group(1) if found else None
 
 
 def new_token() -> str:

@@ -13,11 +13,12 @@ from functools import cached_property
 
 from django.db import connection, models, transaction
 from django.db.models import F, OuterRef, Subquery, Sum
-from django.db.models.functions import Coalesce
+from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 
 from scoring import rules
 from scoring.models.common import RulesField, Status, _locked, new_token
+from scoring.models.deleted import DeletedLink
 from scoring.models.rounds import GameEvent, Hand, Player, Round
 from scoring.rules import RoundEntry
 
@@ -376,6 +377,25 @@ class Game(models.Model):
             Player.objects.bulk_update(players, ["member"])
             game.changed = True
         self.table_id = table_id
+
+    # Deleting on request (docs/deploy.md, "Privacy")
+
+    def delete_on_request(self) -> None:
+        """Delete this game for good: its players, rounds, hands and history. Its links are
+        remembered (DeletedLink), so that no restore of an older backup brings it back unless
+        asked to. A game kept at a table is deleted by its table (models.delete_game), which
+        locks the table first."""
+        with _locked(self) as game:
+            DeletedLink.remember(DeletedLink.Kind.GAME, game.edit_token, game.view_token)
+            game.delete()
+
+    @classmethod
+    def leave_table(cls, table_id: int) -> None:
+        """The games of the table `table_id` are kept at no table any more (the table is
+        deleted); their versions move on, so that every phone on them is told."""
+        cls.objects.filter(table_id=table_id).update(
+            table=None, version=Greatest(F("version") + 1, clock_version())
+        )
 
     # Changing: every method locks the game, stores the engine's points, keeps history.
 

@@ -29,6 +29,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring import rules
 from scoring.models.common import RulesField, _locked, new_token
+from scoring.models.deleted import DeletedLink
 from scoring.models.game import Game, clock_version
 from scoring.models.rounds import Player
 
@@ -266,6 +267,36 @@ class Table(models.Model):
         return TableEvent.objects.create(
             table=self, kind=kind, name=name, version=self.version, **change
         )
+
+    # Deleting on request (docs/deploy.md, "Privacy")
+
+    def delete_on_request(self, with_games: bool) -> int:
+        """Delete this table for good: its members and its history, and with `with_games` its
+        games too (Game.delete_on_request); else its games stay, kept at no table, their
+        players no members. Its links are remembered (DeletedLink), as each deleted game's,
+        so that no restore brings them back unasked. The number of games deleted."""
+        with self._changing() as table:
+            games = list(Game.objects.filter(table=table).order_by("pk"))
+            _lock_games([game.pk for game in games])
+            if with_games:
+                for game in games:
+                    game.delete_on_request()
+            else:
+                Game.leave_table(table.pk)
+            DeletedLink.remember(DeletedLink.Kind.TABLE, table.edit_token, table.view_token)
+            table.delete()
+        return len(games) if with_games else 0
+
+    def delete_game(self, game: Game) -> None:
+        """Game.delete_on_request of one of this table's games, under the table's lock; the
+        table's version moves on, so that its pages drop the game."""
+        with self._changing() as table:
+            _lock_games([game.pk])
+            game.delete_on_request()
+            table.version = max(table.version + 1, clock_version())
+            Table.objects.filter(pk=table.pk).update(
+                version=table.version, updated_at=timezone.now()
+            )
 
     def change_rules(self, new_rules: rules.Rules, seen: int) -> bool:
         """Play the table's next games by `new_rules`; the games started before keep their
@@ -543,6 +574,14 @@ def rematch(game: Game) -> Game:
     if game.table_id is None:
         return game.rematch()
     return Table(pk=game.table_id).rematch(game)
+
+
+def delete_game(game: Game) -> None:
+    """Game.delete_on_request of any game: a table's by its table (Table.delete_game)."""
+    if game.table_id is None:
+        game.delete_on_request()
+    else:
+        Table(pk=game.table_id).delete_game(game)
 
 
 def rename_players(
