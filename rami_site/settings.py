@@ -251,11 +251,13 @@ if HTTPS:
 # The admin (/admin/) only when DJANGO_ADMIN=true: otherwise its URLs do not exist (404).
 ADMIN_ENABLED = env_flag("DJANGO_ADMIN", False)
 
-# New games one client may start per minute (scoring/limits.py): on the start page, from a
-# table, by a rematch; 0 means no limit. Counted in the "limits" cache: without RAMI_REDIS_URL,
-# a LocMemCache of each worker process, so that the limit holds per process and a server with
-# N workers lets a client start up to N times as many; with it, across all of them.
-_new_games = (os.environ.get("RAMI_NEW_GAMES_PER_MINUTE") or "30").strip()
+# New games one client (one address) may start per minute, and six times that an hour
+# (scoring/web/limits.py, which says why): on the start page, from a table, by a rematch; 0
+# means no limit. 100 lets a hall's forty tables behind one address start at once. Counted in
+# the "limits" cache: without RAMI_REDIS_URL, a LocMemCache of each worker process, so that the
+# limit holds per process and a server with N workers lets a client start up to N times as
+# many; with it, across all of them.
+_new_games = (os.environ.get("RAMI_NEW_GAMES_PER_MINUTE") or "100").strip()
 if not _new_games.isascii() or not _new_games.isdigit():
     raise ImproperlyConfigured(
         f"RAMI_NEW_GAMES_PER_MINUTE must be a whole number, 0 or more (it is {_new_games!r})."
