@@ -550,9 +550,12 @@ class RoundForm(ShowsRoundRefusals, forms.Form):
         target: int,
         house_rules: rules.Rules,
         initial: dict | None = None,
+        seats: int | None = None,
     ) -> None:
         super().__init__(data, initial=initial)
+        # The players of the round (those playing: SPEC 1.5), and how many seats the game has.
         self.players = players
+        self.seat_count = seats if seats is not None else max(p.seat for p in players) + 1
         self.target = target
         self.rules = house_rules
         # The points seats() shows beside each hand (rules.points_so_far), once worked out.
@@ -596,6 +599,8 @@ class RoundForm(ShowsRoundRefusals, forms.Form):
             "hand_rummy": entry.hand_rummy,
         }
         for seat, hand in enumerate(entry.hands):
+            if hand is None:  # a player not playing the round
+                continue
             initial[f"cards_{seat}"] = " ".join(hand.cards)
             initial[f"value_{seat}"] = hand.value
             # In a hand rummy nobody had opened, and no box says so: the round form implies
@@ -649,13 +654,16 @@ class RoundForm(ShowsRoundRefusals, forms.Form):
             for hand in self.hands:
                 hand.asked = False
             return cleaned
-        winner = None if choice == BLOCKED else int(choice)
+        # The rules see the round's players in order: the winner by their place among them.
+        seats = [player.seat for player in self.players]
+        winner_seat = None if choice == BLOCKED else int(choice)
+        winner = None if winner_seat is None else seats.index(winner_seat)
         hand_rummy = bool(cleaned.get("hand_rummy"))
         hands: list[rules.Hand | None] = []
-        for seat, form in enumerate(self.hands):
-            form.asked = seat != winner
+        for position, form in enumerate(self.hands):
+            form.asked = position != winner
             hand = form.cleaned_data["hand"] if form.is_valid() else None
-            if hand is not None and hand_rummy and seat != winner:
+            if hand is not None and hand_rummy and position != winner:
                 # An opponent of a hand rummy had, by definition, never opened: no box to tick.
                 hand = replace(hand, opened=False)
             hands.append(hand)
@@ -672,7 +680,10 @@ class RoundForm(ShowsRoundRefusals, forms.Form):
             return cleaned
         cleaned["typed"] = (hands, winner, hand_rummy)
         if None not in hands:
-            cleaned["entry"] = RoundEntry(hands=tuple(hands), winner=winner, hand_rummy=hand_rummy)
+            by_seat: list[rules.Hand | None] = [None] * self.seat_count
+            for seat, hand in zip(seats, hands, strict=True):
+                by_seat[seat] = hand
+            cleaned["entry"] = RoundEntry(tuple(by_seat), winner_seat, hand_rummy)
         return cleaned
 
     def typed_round(self) -> tuple[list[rules.Hand | None], int | None, bool] | None:

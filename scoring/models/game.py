@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from scoring import rules
 from scoring.models.common import RulesField, Status, _locked, new_token
-from scoring.models.rounds import GameEvent, Hand, Player, Round
+from scoring.models.rounds import GameEvent, Hand, Player, Round, from_history, history_document
 from scoring.rules import RoundEntry
 
 
@@ -73,6 +73,7 @@ _COLUMNS = (
     "kind",
     "phone",
     "created_at",
+    "dealer",
 )
 
 
@@ -107,6 +108,12 @@ class Game(models.Model):
     # `dealer` deals, then the deal moves along `order` (every seat once). Rounds before a
     # change keep their dealers: [] for a game whose deal moved one seat each round throughout.
     seating = models.JSONField(default=list, blank=True)
+    # The dealer chosen for the next round by a change of seats (change_seating), until that
+    # round is saved; None: the deal goes on from the last round's dealer (Round.dealer).
+    pending_dealer = models.PositiveSmallIntegerField(null=True, blank=True)
+    # How many played the first round: the target stays theirs when players come and go
+    # (SPEC 1.5). None for a game saved by a release before this was kept: all of its players.
+    target_players = models.PositiveSmallIntegerField(null=True, blank=True)
     # Kept in step with the rounds by refresh_standing(), so that lists need no totals.
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
     winner_seat = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -185,16 +192,26 @@ class Game(models.Model):
         return self.house_rules
 
     @property
+    def playing(self) -> list[Player]:
+        """The players still playing (SPEC 1.5: not those who left), in seat order."""
+        return [player for player in self.seated_players if not player.left]
+
+    @property
     def target(self) -> int:
-        return self.rules.target_for(len(self.seated_players))
+        """The target of the players of the first round (SPEC 1.5), or, before it, of those
+        who play."""
+        players = self.target_players or len(self.playing) or len(self.seated_players)
+        return self.rules.target_for(min(max(players, rules.MIN_PLAYERS), rules.MAX_PLAYERS))
 
     def totals(self) -> list[int]:
-        """Each player's total in seat order, in one aggregate query."""
-        return list(
-            self.players.order_by("seat")
+        """Each player's total in seat order (the total they joined with, and their points),
+        in one aggregate query."""
+        return [
+            start + points
+            for start, points in self.players.order_by("seat")
             .annotate(total=Coalesce(Sum("hands__points"), 0))
-            .values_list("total", flat=True)
-        )
+            .values_list("start", "total")
+        ]
 
     def changes_since(
         self, seen: int | None, all_rounds: bool = False, status_shown: str = Status.PLAYING
@@ -255,11 +272,11 @@ class Game(models.Model):
     def stored_rounds(self) -> list[tuple]:
         """Every round of the game with its hands, as stored, in round order: one row a hand
         (the round's id, number, winner seat, hand rummy, revision; the hand's player id,
-        cards, value, opened and points: None for a round without hands). Booleans as the
-        database gives them (0 and 1 on SQLite). One query."""
+        cards, value, opened and points: None for a round without hands; the round's dealer).
+        Booleans as the database gives them (0 and 1 on SQLite). One query."""
         return _plain_rows(
             "SELECT {round}.{id}, {number}, {winner_seat}, {hand_rummy}, {revision},"
-            " {player_id}, {cards}, {value}, {opened}, {points}"
+            " {player_id}, {cards}, {value}, {opened}, {points}, {dealer}"
             " FROM {round} LEFT OUTER JOIN {hand} ON {hand}.{round_id} = {round}.{id}"
             " WHERE {round}.{game_id} = %s ORDER BY {number}, {player_id}",
             [self.pk],
@@ -273,30 +290,36 @@ class Game(models.Model):
             game = game.next_game
         return game
 
-    def _seating_change(self, round_number: int) -> dict | None:
-        """The latest change to the deal (`seating`) that round `round_number` plays under:
-        the last one from that round or before; None when there is none."""
-        return next(
-            (change for change in reversed(self.seating) if change["from"] <= round_number), None
-        )
+    @property
+    def deal_order(self) -> tuple[int, ...]:
+        """The order the deal goes round, every seat once: the latest change of seats
+        (change_seating, a player joining), else the seat order. Those who left stay in it:
+        the deal passes over them (rules.next_dealer)."""
+        order = list(self.seating[-1]["order"]) if self.seating else []
+        order += [player.seat for player in self.seated_players if player.seat not in order]
+        return tuple(order)
 
-    def dealer_for(self, round_number: int, players: int) -> int:
-        """The seat that deals round `round_number` (1-based): the deal moves one seat each
-        round from `first_dealer`, until a change to the deal (change_seating): from its
-        round on, its dealer deals, and the deal moves along its order."""
-        change = self._seating_change(round_number)
-        if change is None:
-            return (self.first_dealer + round_number - 1) % players
-        order = change["order"]
-        step = round_number - change["from"]
-        return order[(order.index(change["dealer"]) + step) % len(order)]
+    def next_deal(self, last_dealer: int | None, rounds: int) -> Seating:
+        """Who deals the next round, after `rounds` rounds whose last one `last_dealer` dealt,
+        and the order the deal goes round: the dealer a change of seats chose, while that round
+        is not saved; else the next player playing after the last round's dealer
+        (rules.next_dealer); before the first round, the first dealer."""
+        order = self.deal_order
+        playing = [player.seat for player in self.playing]
+        if self.pending_dealer is not None:
+            chosen = self.pending_dealer
+        elif rounds and last_dealer is not None:
+            return Seating(rules.next_dealer(order, last_dealer, playing), order)
+        else:
+            chosen = self.first_dealer
+        if chosen in playing:
+            return Seating(chosen, order)
+        return Seating(rules.next_dealer(order, chosen, playing), order)
 
-    def seating_for(self, round_number: int, players: int) -> Seating:
-        """Who deals round `round_number` and the order the deal goes round (every seat once,
-        in seat order until a change to the deal)."""
-        change = self._seating_change(round_number)
-        order = tuple(change["order"]) if change else tuple(range(players))
-        return Seating(self.dealer_for(round_number, players), order)
+    def last_dealer(self) -> tuple[int | None, int]:
+        """The last round's dealer and the number of rounds (one query)."""
+        last = self.rounds.order_by("-number").values_list("dealer", "number").first()
+        return last if last is not None else (None, 0)
 
     # Creating
 
@@ -320,6 +343,7 @@ class Game(models.Model):
                 version=clock_version(),
                 house_rules=house_rules or {},
                 table_id=table_id,
+                target_players=len(names),
             )
             Player.objects.bulk_create(
                 Player(
@@ -346,9 +370,9 @@ class Game(models.Model):
                 return game.next_game
             if game.status != Status.FINISHED:
                 raise rules.Conflict(rules.Code.GAME_NOT_FINISHED)
-            # The players seated as the deal went round at the end (seat order, unless
-            # change_seating changed it), the deal moving on from there.
-            seating = game.seating_for(game.rounds.count() + 1, len(game.seated_players))
+            # The players still playing, seated as the deal went round at the end (seat order,
+            # unless change_seating changed it), the deal moving on from there.
+            seating = game.seating_now()
             players = [game.seated_players[seat] for seat in seating.order]
             next_game = Game.start(
                 [player.name for player in players],
@@ -449,8 +473,26 @@ class Game(models.Model):
             if for_round is not None and 0 < for_round < number:
                 raise rules.Conflict(rules.Code.ROUND_TAKEN, number=for_round, next=number)
             game._check_room(number)
-            added = game._new_round(number, entry, GameEvent.Kind.ADDED, phone, key=key)
+            if not past_the_end:  # a file's round names its own players (exchange)
+                game.check_players(entry)
+            dealer = game.next_deal(*game.last_dealer()).dealer
+            if game.target_players is None:
+                game.target_players = len(entry.playing)
+                Game.objects.filter(pk=game.pk).update(target_players=game.target_players)
+            if game.pending_dealer is not None:
+                game.pending_dealer = None
+                Game.objects.filter(pk=game.pk).update(pending_dealer=None)
+            added = game._new_round(
+                number, entry, GameEvent.Kind.ADDED, phone, dealer=dealer, key=key
+            )
         return added.round
+
+    def check_players(self, entry: RoundEntry) -> None:
+        """A new round is played by the players playing now (SPEC 1.5): a form drawn before a
+        player left or joined on another phone is refused ("players_changed"), everything
+        typed kept, rather than saved without them or with a hand for one who left."""
+        if entry.playing != tuple(player.seat for player in self.playing):
+            raise rules.Conflict(rules.Code.PLAYERS_CHANGED)
 
     def _check_room(self, number: int) -> None:
         """The same limit as a game file's (rules.MAX_ROUNDS) on every way a round comes
@@ -485,6 +527,11 @@ class Game(models.Model):
         page, CORRECTED when a phone took back the round it had just saved to put it right."""
         with self._changing() as game:
             round_ = game._round_as_seen(seen)
+            hands = round_.hands.order_by("player__seat")
+            played = tuple(hands.values_list("player__seat", flat=True))
+            if entry.playing != played:  # no page of ours sends another round's players
+                missing = next(iter(set(entry.playing) ^ set(played)), None)
+                raise rules.RulesError(rules.Code.NOT_PLAYING, missing)
             game._store_again(round_, entry, kind, phone)
         return round_
 
@@ -504,7 +551,7 @@ class Game(models.Model):
             kind,
             round_,
             before=before,
-            after=entry.document(names),
+            after=history_document(entry, names, round_.dealer),
             phone=phone,
             undoes=undoes,
         )
@@ -568,13 +615,14 @@ class Game(models.Model):
         round_.store(entry, self.seated_players, points, new=new)
 
     def _new_round(
-        self, number: int, entry: RoundEntry, kind: str, phone: str, **fields
+        self, number: int, entry: RoundEntry, kind: str, phone: str, dealer: int | None, **fields
     ) -> GameEvent:
-        """Store `entry` as a new round at `number` (its place free) and log it as `kind`
-        (added, or restored): the change's event, whose `round` is the new round."""
-        round_ = Round(game=self, number=number)
+        """Store `entry` as a new round at `number` (its place free), dealt by `dealer`, and log
+        it as `kind` (added, or restored): the change's event, whose `round` is the new round."""
+        round_ = Round(game=self, number=number, dealer=dealer)
         self._store(round_, entry, new=True)
-        return self.log(kind, round_, after=entry.document(self.names), phone=phone, **fields)
+        after = history_document(entry, self.names, dealer)
+        return self.log(kind, round_, after=after, phone=phone, **fields)
 
     def _restore(
         self, event: GameEvent, last: int | None, phone: str, undoes: GameEvent | None = None
@@ -583,13 +631,16 @@ class Game(models.Model):
         (when `last` is None; last if fewer rounds remain). The restore's event."""
         rounds = self.rounds.count() if last is None else last
         self._check_room(rounds + 1)
-        # The deleted round names the players as they were called then.
-        entry = RoundEntry.from_document(event.before, self.names_when(event))
+        # The deleted round names the players as they were called then; it comes back with
+        # its dealer (one deleted before dealers were kept: dealt as the deal goes now).
+        entry, dealer = from_history(event.before, self.names_when(event))
         number = rounds + 1 if last is not None else min(event.number, rounds + 1)
+        if dealer is None:
+            dealer = self.next_deal(*self.last_dealer()).dealer
         self._shift_rounds(after=number - 1, by=1)
         event.restored = True
         event.save(update_fields=["restored"])
-        return self._new_round(number, entry, GameEvent.Kind.RESTORED, phone, undoes=undoes)
+        return self._new_round(number, entry, GameEvent.Kind.RESTORED, phone, dealer, undoes=undoes)
 
     def go_back(self, change: GameEvent, seen_revision: int, phone: str = "") -> Round:
         """Edit a round back to the version it had before `change` (an edit or a correction
@@ -603,7 +654,7 @@ class Game(models.Model):
             round_ = game._round_as_seen(
                 Round(pk=round_.pk, number=round_.number, revision=seen_revision)
             )
-            entry = RoundEntry.from_document(event.before, game.names_when(event))
+            entry, _dealer = from_history(event.before, game.names_when(event))
             game._store_again(round_, entry, GameEvent.Kind.EDITED, phone)
         return round_
 
@@ -615,15 +666,19 @@ class Game(models.Model):
         ("undo_overtaken", naming the round of the latest); a rename does not count. A
         refused Undo changes nothing. The undo's own event is returned."""
         with self._changing() as game:
-            event = game.events.get(pk=change.pk, kind__in=GameEvent.ROUND_CHANGES)
+            event = game.events.get(pk=change.pk, kind__in=GameEvent.UNDOABLE)
             game.check_undo(event, phone)
             if event.kind in (GameEvent.Kind.ADDED, GameEvent.Kind.RESTORED):
                 round_ = game.rounds.get(pk=event.round_id)
                 return game._delete(round_, phone, undoes=event)
             if event.kind == GameEvent.Kind.DELETED:
                 return game._restore(event, None, phone, undoes=event)
+            if event.kind == GameEvent.Kind.LEFT:
+                return game._come_back(event, phone)
+            if event.kind == GameEvent.Kind.JOINED:
+                return game._unjoin(event, phone)
             round_ = game.rounds.get(pk=event.round_id)
-            entry = RoundEntry.from_document(event.before, game.names_when(event))
+            entry, _dealer = from_history(event.before, game.names_when(event))
             return game._store_again(round_, entry, GameEvent.Kind.EDITED, phone, undoes=event)
 
     def check_undo(self, event: GameEvent, phone: str) -> None:
@@ -632,8 +687,16 @@ class Game(models.Model):
             raise rules.Conflict(rules.Code.UNDO_NOT_YOURS, number=event.number)
         if GameEvent.objects.filter(undoes=event).exists():
             raise rules.Conflict(rules.Code.UNDO_DONE, number=event.number)
+        # A player's leave or join holds until the next round is saved (SPEC 1.5), and a join
+        # until the next one (the seats are taken in turn); a change to the rounds, until any
+        # later one.
+        depends: tuple[str, ...] = GameEvent.ROUND_CHANGES
+        if event.kind == GameEvent.Kind.LEFT:
+            depends = (GameEvent.Kind.ADDED, GameEvent.Kind.RESTORED)
+        elif event.kind == GameEvent.Kind.JOINED:
+            depends = (GameEvent.Kind.ADDED, GameEvent.Kind.RESTORED, GameEvent.Kind.JOINED)
         later = (
-            self.events.filter(pk__gt=event.pk, kind__in=GameEvent.ROUND_CHANGES)
+            self.events.filter(pk__gt=event.pk, kind__in=depends)
             .order_by("-pk")
             .values_list("number", flat=True)
             .first()
@@ -732,22 +795,151 @@ class Game(models.Model):
             if game.status == Status.FINISHED:
                 raise rules.Conflict(rules.Code.GAME_FINISHED)
             order = list(order)
-            rules.check_seating(dealer, order, len(game.seated_players))
-            number = game.rounds.count() + 1
-            now = game.seating_for(number, len(game.seated_players))
+            playing = [player.seat for player in game.playing]
+            rules.check_seating(dealer, order, playing)
+            last_dealer, rounds = game.last_dealer()
+            now = game.playing_deal(game.next_deal(last_dealer, rounds))
             chosen = Seating(dealer, tuple(order))
             if chosen.same_as(now):
                 return False
             if seen is not None and not seen.same_as(now):
                 raise rules.Conflict(rules.Code.SEATING_CHANGED)
-            change = {"from": number, "dealer": dealer, "order": order}
-            game.seating = [old for old in game.seating if old["from"] < number] + [change]
-            Game.objects.filter(pk=game.pk).update(seating=game.seating)
-            before = {"from": number, "dealer": now.dealer, "order": list(now.order)}
-            game.log(
-                GameEvent.Kind.SEATED, None, number=number, before=before, after=change, phone=phone
-            )
+            game._seat(dealer, order, rounds + 1, now, phone)
         return True
+
+    def _seat(self, dealer: int, order: list[int], number: int, now: Seating, phone: str) -> None:
+        """Seat `dealer` deals round `number`, the deal moving along `order` (the players
+        playing; those who left keep their places behind them): kept in `seating` and the
+        history."""
+        order = order + [seat for seat in self.deal_order if seat not in order]
+        change = {"from": number, "dealer": dealer, "order": order}
+        self.seating = [old for old in self.seating if old["from"] < number] + [change]
+        self.pending_dealer = dealer
+        Game.objects.filter(pk=self.pk).update(seating=self.seating, pending_dealer=dealer)
+        before = {"from": number, "dealer": now.dealer, "order": list(now.order)}
+        self.log(
+            GameEvent.Kind.SEATED, None, number=number, before=before, after=change, phone=phone
+        )
+
+    def playing_deal(self, deal: Seating) -> Seating:
+        """`deal` as the players page shows it: its order among the players playing."""
+        playing = {player.seat for player in self.playing}
+        return Seating(deal.dealer, tuple(seat for seat in deal.order if seat in playing))
+
+    def seating_now(self) -> Seating:
+        """Who deals the next round and the order the deal goes round among the players
+        playing (two queries at most)."""
+        return self.playing_deal(self.next_deal(*self.last_dealer()))
+
+    # Players coming and going (SPEC 1.5).
+
+    def leave(self, seat: int, phone: str = "") -> GameEvent:
+        """The player at `seat` leaves after the last round saved: from the next round on they
+        are not in it, the deal passes over them, their total stays; they can no longer win
+        (refresh_standing counts the players still playing). At least MIN_PLAYERS keep
+        playing ("leave_last"); a player who has played no round yet cannot leave
+        ("leave_unplayed": start the game without them); one who left does not leave again
+        ("left_already": a form sent twice), nor does anyone from a finished game."""
+        with self._changing() as game:
+            player = game._player(seat)
+            if player.left:
+                raise rules.Conflict(rules.Code.LEFT_ALREADY, seat)
+            if game.status == Status.FINISHED:
+                raise rules.Conflict(rules.Code.GAME_FINISHED)
+            last = player.hands.order_by("-round__number").values_list("round__number", flat=True)
+            after = last.first()
+            if after is None:
+                raise rules.RulesError(rules.Code.LEAVE_UNPLAYED, seat)
+            rules.check_leave(len(game.playing), seat)
+            player.left = True
+            Player.objects.filter(pk=player.pk).update(left=True)
+            return game.log(
+                GameEvent.Kind.LEFT, None, number=after, after={"seat": seat}, phone=phone
+            )
+
+    def join(
+        self, name: str, after: int | None = None, start: int | None = None, phone: str = ""
+    ) -> Player:
+        """A new player, `name`, joins before the next round, seated after `after` in the deal
+        (a seat; None: before the next dealer, the last to deal in the round), while fewer than
+        MAX_PLAYERS play ("join_full"). They start with `start` points, or the highest total of
+        those playing (rules.start_total). The target stays what the first round's players
+        set; before any round, they are one of those. Not in a finished game."""
+        name = rules.check_name(name)
+        with self._changing() as game:
+            if game.status == Status.FINISHED:
+                raise rules.Conflict(rules.Code.GAME_FINISHED)
+            rules.check_join(len(game.playing))
+            key = rules.name_key(name)
+            other = next((p for p in game.seated_players if p.name_key == key), None)
+            if other is not None:
+                raise rules.same_name(name, other.name)
+            totals = game.totals()
+            playing = [player.seat for player in game.playing]
+            if start is None:
+                start = rules.start_total(totals[seat] for seat in playing)
+            start = rules.check_start_total(start)
+            last_dealer, rounds = game.last_dealer()
+            now = game.next_deal(last_dealer, rounds)
+            seat = max(player.seat for player in game.seated_players) + 1
+            player = Player.objects.create(
+                game=game, seat=seat, name=name, name_key=key, start=start, joined=True
+            )
+            game.seated_players = [*game.seated_players, player]
+            order = [seat for seat in now.order if seat in playing]
+            place = order.index(after) + 1 if after in order else order.index(now.dealer)
+            order.insert(place, seat)
+            if rounds == 0:
+                game.target_players = len(playing) + 1
+                Game.objects.filter(pk=game.pk).update(target_players=game.target_players)
+            game._seat(now.dealer, order, rounds + 1, game.playing_deal(now), phone)
+            game.log(
+                GameEvent.Kind.JOINED,
+                None,
+                number=rounds + 1,
+                after={"seat": seat, "name": name, "start": start},
+                phone=phone,
+            )
+        self.seated_players = game.seated_players
+        return player
+
+    def _player(self, seat: int) -> Player:
+        player = next((player for player in self.seated_players if player.seat == seat), None)
+        if player is None:
+            raise rules.RulesError(rules.Code.SEATING_ORDER)
+        return player
+
+    def _come_back(self, leaving: GameEvent, phone: str) -> GameEvent:
+        """The Undo of a leave: the player plays again from the next round."""
+        seat = leaving.after["seat"]
+        Player.objects.filter(game=self, seat=seat).update(left=False)
+        self._player(seat).left = False
+        return self.log(
+            GameEvent.Kind.JOINED,
+            None,
+            number=leaving.number,
+            after={"seat": seat},
+            phone=phone,
+            undoes=leaving,
+        )
+
+    def _unjoin(self, joining: GameEvent, phone: str) -> GameEvent:
+        """The Undo of a join: the player, who has played no round and took the last seat
+        (check_undo: no join since), is taken out again."""
+        seat = joining.after["seat"]
+        Player.objects.filter(game=self, seat=seat).delete()
+        self.seated_players = [p for p in self.seated_players if p.seat != seat]
+        order = [s for s in self.deal_order if s != seat]
+        self.seating = [*self.seating[:-1], {**self.seating[-1], "order": order}]
+        Game.objects.filter(pk=self.pk).update(seating=self.seating)
+        return self.log(
+            GameEvent.Kind.LEFT,
+            None,
+            number=joining.number,
+            after={"seat": seat},
+            phone=phone,
+            undoes=joining,
+        )
 
     def names_when(self, event: GameEvent) -> list[str]:
         """The players' names as they were just after `event`: today's, with every rename
@@ -768,7 +960,8 @@ class Game(models.Model):
     def refresh_standing(self) -> rules.Standing:
         """Store the status that the totals give, and move the version on to the one _changing
         worked out under the lock: one more, and never below the clock (clock_version)."""
-        standing = rules.standing(self.totals(), self.target)
+        playing = [player.seat for player in self.playing]
+        standing = rules.standing(self.totals(), self.target, playing)
         self.status = standing.status
         self.winner_seat = standing.winner
         self.version = self.next_version

@@ -23,7 +23,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 
 from django.db import models, transaction
-from django.db.models import Count, Max
+from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -123,16 +123,16 @@ class Table(models.Model):
         round deals first, as in a rematch; if they do not play today, the next player after
         them round that game's table (its seating order at the end) who does; if nobody from
         that game plays today (or the table has no game), seat 0."""
-        last = self.games.order_by("-created_at", "-pk").annotate(rounds_played=Count("rounds"))
-        last = last.first()
+        last = self.games.order_by("-created_at", "-pk").first()
         if last is None:
             return 0
         seated = list(last.players.order_by("seat").values_list("name_key", flat=True))
-        # Round the table as the deal went at the end of that game (Game.change_seating).
-        seating = last.seating_for(last.rounds_played + 1, len(seated))
+        # Round the table as the deal went at the end of that game (Game.change_seating),
+        # from the player who would have dealt next (one who left that game included).
+        seating = last.next_deal(*last.last_dealer())
         start = seating.order.index(seating.dealer)
-        for step in range(len(seated)):
-            key = seated[seating.order[(start + step) % len(seated)]]
+        for step in range(len(seating.order)):
+            key = seated[seating.order[(start + step) % len(seating.order)]]
             if key in keys:
                 return list(keys).index(key)
         return 0

@@ -149,6 +149,21 @@ MESSAGES = {
         "Only a member who never played can be removed, and this member has played here: "
         "retire them instead, which keeps their games in the standings."
     ),
+    # Players coming and going during a game (SPEC 1.5).
+    "not_playing": _("A hand is given for a player who is not playing this round."),
+    "start_total": _("Give a starting total from 0 to %(limit)s points, not “%(value)s”."),
+    "join_full": _("A game has at most %(limit)s players playing: one must leave first."),
+    "leave_last": _(
+        "A game keeps at least %(limit)s players playing: to stop here, finish the game instead."
+    ),
+    "leave_unplayed": _(
+        "No round has been played yet: start a new game without this player instead."
+    ),
+    "left_already": _("This player has already left the game."),
+    "players_changed": _(
+        "A player left or joined on another phone while this round was typed: the form now "
+        "shows who plays. Check the round and save again."
+    ),
     # One client making too many games or tables in a minute (scoring/limits.py).
     "too_many_games": _("Too many new games from this device: wait a minute, then try again."),
     "too_many_tables": _("Too many new tables from this device: wait a minute, then try again."),
@@ -199,6 +214,15 @@ PLAYER_MESSAGES = {
         "one seat."
     ),
     "seating_missing": _("%(player)s has no seat: choose each player for one seat."),
+    "not_playing": _("%(player)s is not playing this round: no hand is taken for them."),
+    "leave_last": _(
+        "A game keeps at least %(limit)s players playing, so %(player)s cannot leave now: "
+        "finish the game instead."
+    ),
+    "leave_unplayed": _(
+        "%(player)s has not played a round yet: start a new game without them instead."
+    ),
+    "left_already": _("%(player)s has already left the game."),
 }
 
 

@@ -25,7 +25,7 @@ from scoring import rules
 from scoring.board.scoreboard import RoundRow, Scoreboard
 from scoring.forms import RoundForm
 from scoring.live.stream import key_for
-from scoring.models import Game, GameEvent, Round, snapshot
+from scoring.models import Game, GameEvent, Player, Round, snapshot
 from scoring.rules import house_rules
 from scoring.rules.errors import rules_error_message
 from scoring.web import http, phones, recent, sharing
@@ -57,10 +57,22 @@ def drawn_at_one_moment(view: Callable[..., HttpResponse]) -> Callable[..., Http
     return drawn
 
 
-def round_form(game: Game, data=None, next_round: int | None = None, **kwargs) -> RoundForm:
-    """The round form for `game`'s players; a new one says the round it is for."""
+def round_form(
+    game: Game,
+    data=None,
+    next_round: int | None = None,
+    players: list[Player] | None = None,
+    **kwargs,
+) -> RoundForm:
+    """The round form for the players playing `game` now, or for `players` (a round's own, to
+    put it right); a new one says the round it is for."""
     form = RoundForm(
-        data, players=game.seated_players, target=game.target, house_rules=game.rules, **kwargs
+        data,
+        players=game.playing if players is None else players,
+        seats=len(game.seated_players),
+        target=game.target,
+        house_rules=game.rules,
+        **kwargs,
     )
     if data is None and next_round is not None:
         form.initial["for_round"] = next_round
@@ -71,7 +83,11 @@ def with_points(game: Game, form: RoundForm, entry: rules.RoundEntry | None = No
     """`form` with the points of the round it shows from the first paint (rules.points_so_far):
     of `entry`, the round it was filled with, else of the players whose hands are typed
     right, next to the errors of those whose hands are not."""
-    typed = (entry.hands, entry.winner, entry.hand_rummy) if entry else None
+    typed = None
+    if entry is not None:  # by seat; the rules see the form's players in order
+        seats = [player.seat for player in form.players]
+        winner = None if entry.winner is None else seats.index(entry.winner)
+        typed = ([entry.hands[seat] for seat in seats], winner, entry.hand_rummy)
     if form.is_bound:
         form.is_valid()
         typed = form.typed_round()
@@ -83,8 +99,24 @@ def with_points(game: Game, form: RoundForm, entry: rules.RoundEntry | None = No
 def filled_with(game: Game, round_: Round) -> RoundForm:
     """The round form filled with a saved round, to put right, with its points shown."""
     entry = round_.entry(len(game.seated_players))
-    form = round_form(game, initial=RoundForm.initial_for(round_, entry))
+    initial = RoundForm.initial_for(round_, entry)
+    form = round_form(game, initial=initial, players=round_players(game, round_))
     return with_points(game, form, entry)
+
+
+def posted_round_form(game: Game, data) -> RoundForm:
+    """The round form as a phone posted it: for the round it names (`round`, its id: one taken
+    back or edited), with that round's players; else for a new round, with those playing."""
+    named = http.whole_number(data.get("round"))
+    round_ = game.rounds.filter(pk=named).first() if named is not None else None
+    players = round_players(game, round_) if round_ is not None else None
+    return round_form(game, data, players=players)
+
+
+def round_players(game: Game, round_: Round) -> list[Player]:
+    """The players of a saved round (those with a hand in it), in seat order."""
+    seats = {hand.player_seat for hand in round_._hands_with_players()}
+    return [player for player in game.seated_players if player.seat in seats]
 
 
 class Told(TypedDict, total=False):

@@ -111,5 +111,4 @@ def _seating_form(game: Game, data=None) -> SeatingForm | None:
     """The seats and the dealer as they are for the next round; None once the game is over."""
     if game.status == Status.FINISHED:
         return None
-    seating = game.seating_for(game.rounds.count() + 1, len(game.seated_players))
-    return SeatingForm(data, players=game.seated_players, seating=seating)
+    return SeatingForm(data, players=game.playing, seating=game.seating_now())

@@ -29,6 +29,7 @@ from scoring.views.games import (
     game_or_404,
     game_response,
     number,
+    posted_round_form,
     refused_page,
     round_form,
     saved_page,
@@ -136,7 +137,7 @@ def _next_deal(request: HtmxHttpRequest, number: int) -> dict:
 @game_action
 def preview(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     """The points of the round as typed so far, and its errors (the #preview part)."""
-    form = with_points(game, round_form(game, request.POST))
+    form = with_points(game, posted_round_form(game, request.POST))
     return TemplateResponse(request, "scoring/game.html#preview", {"game": game, "form": form})
 
 
@@ -157,7 +158,7 @@ def _store_again(request: HtmxHttpRequest, game: Game, taken_back: bool) -> Http
     form with an error comes back as typed; a round changed or deleted since is refused (409)
     with the form kept, now showing that round's new revision, so that saving again replaces
     it knowingly."""
-    form = round_form(game, request.POST)
+    form = posted_round_form(game, request.POST)
     # A round taken back names its number as the round form does (`for_round`).
     seen = round_as_seen(request.POST, "for_round" if taken_back else "number")
     if not form.is_valid():
@@ -174,7 +175,7 @@ def _store_again(request: HtmxHttpRequest, game: Game, taken_back: bool) -> Http
             raise refused_page(request, game, error) from None
         data = request.POST.copy()
         data["revision"], data["for_round"] = now.revision, now.number
-        form = with_points(game, round_form(game, data))
+        form = with_points(game, posted_round_form(game, data))
         refused = rules_error_message(error, game.names)
         return http.showing(error, fixing_page(request, game, now, form, refused=refused))
     if request.htmx:
@@ -245,7 +246,7 @@ def round_page(request: HtmxHttpRequest, token: str, number: int) -> HttpRespons
     game = game_or_404(edit_token=token)
     refused = None
     if request.method == "POST":
-        form = round_form(game, request.POST)
+        form = posted_round_form(game, request.POST)
         if form.is_valid():
             seen = round_as_seen({**request.POST.dict(), "number": str(number)})
             try:
@@ -266,7 +267,7 @@ def round_page(request: HtmxHttpRequest, token: str, number: int) -> HttpRespons
     if request.method == "POST":
         data = request.POST.copy()
         data["round"], data["revision"], data["for_round"] = round_.pk, round_.revision, number
-        form = round_form(game, data)
+        form = posted_round_form(game, data)
         form.is_valid()
     else:
         form = filled_with(game, round_)
