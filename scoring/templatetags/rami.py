@@ -149,6 +149,30 @@ def standing(context, row, seat_row: bool = False, oob: bool = False) -> SafeStr
 
 
 @register.filter
+def hand_rows(form) -> list[dict]:
+    """The round form's rows (RoundForm.seats()), each with what its row reads more than once
+    at hand: the seat's `number`, the player's `name`, the "went out" `choice` and the ids of
+    its inputs. A template looks a key of a dict up at the first try; a row reads them thirty
+    times, six rows a page."""
+    rows = []
+    for seat in form.seats():
+        choice = seat["winner_choice"]
+        rows.append(
+            {
+                **seat,
+                "number": seat["player"].seat,
+                "name": seat["player"].name,
+                "choice": choice,
+                "choice_id": choice.id_for_label,
+                "cards_id": seat["cards"].id_for_label,
+                "value_id": seat["value"].id_for_label,
+                "not_opened_id": seat["not_opened"].id_for_label,
+            }
+        )
+    return rows
+
+
+@register.filter
 def in_deal_order(rows: list, order: tuple[int, ...]) -> list:
     """The board's rows (scoreboard.PlayerRow) in the order the deal goes round
     (Scoreboard.deal_order): after a change of seats, the order the players now sit in."""
