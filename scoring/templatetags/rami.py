@@ -1,18 +1,26 @@
-"""Template tags and filters the templates share: every piece of the app's markup is written
-once, in a template (a partial of the page that draws it, or a small _x.html where several
-pages share it); these give the templates the values they draw, not markup.
+"""Template tags and filters the templates share. Every piece of the app's markup is written
+once, in a template: a partial of the page that draws it, or a small _x.html where several
+pages share it (_card.html, _hand_notes.html, _chart.svg.html, _round_form.html). What is here
+gives the templates values, not markup, with three exceptions, each kept because a template
+could not afford it (one process, the same markup drawn both ways, thousands of times each,
+interleaved; a game page costs about 8 ms):
 
-Where Python still writes markup, and why (bench-pages, each side three runs, interleaved):
-- `bdi`, `bdi_names` and `bdi_names_and` isolate a name in a sentence that {% blocktranslate %}
-  puts together ("Tie-break round: Ana and Boris share ..."): a value handed to the sentence,
-  one `<bdi>` with format_html, as Django's admin writes its small cells.
-- `input_attrs` writes an <input>'s attributes as Django's widgets write them (no tag):
-  a six-player round form has 18 such inputs on every page and every save's answer, and their
-  attributes through templates cost about 0.5 ms of the game page's 8 (a tenth of it).
+- `standing`: a player's line of the board, six on every page and every live update; six as
+  this tag 0.09 ms, as a template 0.29-0.32 ms.
+- `input_attrs`: the attributes of an <input>, as Django's widgets (and its flatatt) write
+  them, no tag; the round form's 18 inputs 0.19 ms, with their attributes as a template 1.3 ms.
+- `bdi` and `bdi_names`: a name isolated in a <bdi>, as a value that {% blocktranslate %}
+  puts in a sentence ("{{ name }} wins the game!"), by format_html as Django's admin draws its
+  small cells.
 
-Two drawings are kept once drawn, keyed by all they show, so they cannot go stale: a card face
-(_card.html's, by language and card: a round table holds hundreds) and the card keys of a
-round form's row (_round_form.html's, by language: the same for each of six rows).
+Two drawings of a template are kept once drawn, keyed by all that they show, so they cannot
+go stale: a card face (by language and card: a round table holds hundreds) and the card keys
+of the round form (by language: the same eighteen keys in each of six rows).
+
+What stays a template although Python drew it faster: the round form's six rows, about 0.5 ms
+of CPU more a game page and a save's answer (0.42 ms as f-strings, 0.9 ms as the template);
+and the round table's rows, the chart and the statistics, which are drawn once for each
+version of the rounds and kept under its digest (game.html's {% cache %}).
 """
 
 import dataclasses
@@ -97,9 +105,9 @@ def standing(context, row, seat_row: bool = False, oob: bool = False) -> SafeStr
     row of the round entry, where the board's line *is* the entry's row (game.html's
     `sheet`): there the name labels the row (its id), the points of the round just saved (the
     context's `saved`) stand under the total, and a live update while someone types swaps
-    just this (`oob`). Drawn in Python for speed, the one piece of markup that is: every page
-    and every live update draws six, and as a template each cost five times as much (about
-    50 us against 10, 0.3 ms of a game page; the module's docstring)."""
+    just this (`oob`). Drawn in Python for speed: every page and every live update draws six,
+    which as a template cost three times as much (0.3 ms against 0.09; the module's
+    docstring)."""
     seat = row.player.seat
     fixing = context.get("fixing") if seat_row else None
     if fixing:
@@ -238,7 +246,8 @@ def not_opened_sum(sum_: rules.NotOpenedSum | None) -> str:
 @register.filter
 def bdi(name: object) -> str:
     """A player's name isolated from the text around it (<bdi>): a name written right to left
-    cannot turn the line it stands in around. Escaped, like every name."""
+    cannot turn the line it stands in around. Escaped, like every name. A value for
+    {% blocktranslate with name=...|bdi %}, hence written here (the module's docstring)."""
     return format_html("<bdi>{}</bdi>", name)
 
 
