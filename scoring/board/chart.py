@@ -26,7 +26,7 @@ LABEL_HEIGHT = 14  # names closer than this are nudged apart
 # The lowest a name goes: clear of the x axis's label, which stands under the names.
 LABEL_LOWEST = PLOT_BOTTOM - 4
 LABEL_CHARACTERS = 11  # longer names are shortened at the line end (whole in the table)
-FONT_SIZE = 12  # the chart's text (rami.score_chart's font-size)
+FONT_SIZE = 12  # the chart's text (_chart.svg.html's font-size)
 LABEL_GAP = 12  # from the plot's right edge to the names
 EDGE = 2  # between a name's end and the drawing's right edge (room for its halo)
 # The widest a name may be: the plot gives up at most this much more than at PLOT_RIGHT (a

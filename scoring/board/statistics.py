@@ -2,7 +2,7 @@
 
 `player_statistics()` works on plain values (`PlayedRound`), so that it is testable without the
 database; `Scoreboard.played_rounds` makes them from the rounds a page has already read.
-Templates: scoring/_statistics.html and scoring/_wins_per_name.html.
+Templates: scoring/game.html (its partial `statistics`) and scoring/_wins_per_name.html.
 """
 
 from __future__ import annotations
