@@ -61,6 +61,7 @@ from scoring.models import (
     Table,
     clock_version,
 )
+from scoring.models.rounds import history_document
 
 FIELD = "backup"
 # Tokens as new_token() makes them (URL-safe, 128 bits at least), as the links take them: also
@@ -93,6 +94,11 @@ def backup_document(game: Game) -> dict:
     }
     if game.seating:
         document[FIELD]["seating"] = game.seating
+    # Each round's dealer, kept whatever was deleted before it (SPEC 1.5).
+    dealers = list(game.rounds.order_by("number").values_list("dealer", flat=True))
+    if dealers:
+        document[FIELD]["dealers"] = dealers
+
     if game.table_id is not None:
         document[FIELD]["table"] = game.table.edit_token
         document[FIELD]["members"] = list(
@@ -129,6 +135,21 @@ class Backup:
     # The edit token of the game's table, and each seat's member by name (None: a guest).
     table: str | None = None
     members: tuple[str | None, ...] = ()
+    # Each round's dealer (None: not kept, as in a backup from before: dealt as the deal then
+    # went).
+    dealers: tuple[int | None, ...] = ()
+
+    def dealer_of(self, number: int, players: int) -> int:
+        """Who dealt round `number`: as kept, or as the deal went before dealers were kept,
+        one seat a round from the first dealer, along the latest change of seats."""
+        kept = self.dealers[number - 1] if number <= len(self.dealers) else None
+        if kept is not None:
+            return kept
+        change = next((c for c in reversed(self.seating) if c["from"] <= number), None)
+        if change is None:
+            return (self.first_dealer + number - 1) % players
+        order = change["order"]
+        return order[(order.index(change["dealer"]) + number - change["from"]) % len(order)]
 
 
 def read_backup(document: object) -> Backup:
@@ -147,6 +168,11 @@ def read_backup(document: object) -> Backup:
     ):
         raise ExchangeError(f'"{FIELD}": "members" must give each player\'s member, or null')
     seating = _seating(fields.get("seating", []))
+    dealers = fields.get("dealers", [])
+    if not isinstance(dealers, list) or not all(
+        dealer is None or _is_seat(dealer) for dealer in dealers
+    ):
+        raise ExchangeError(f'"{FIELD}": "dealers" must give each round\'s dealer, a seat')
     return Backup(
         document,
         edit_token,
@@ -156,7 +182,12 @@ def read_backup(document: object) -> Backup:
         seating,
         table,
         tuple(members),
+        tuple(dealers),
     )
+
+
+def _is_seat(value: object) -> bool:
+    return type(value) is int and 0 <= value < 2 * rules.MAX_PLAYERS
 
 
 SEATING_WRONG = (
@@ -219,6 +250,9 @@ def parse_backup(backup: Backup) -> GameDocument:
     parsed = exchange.parse_game(backup.document)
     if backup.first_dealer >= len(parsed.names):
         raise ExchangeError(f'"{FIELD}": "first_dealer" is not a seat number')
+    seats = len(parsed.names)
+    if any(dealer is not None and dealer >= seats for dealer in backup.dealers):
+        raise ExchangeError(f'"{FIELD}": "dealers" must give each round\'s dealer, a seat')
     if backup.members and len(backup.members) != len(parsed.names):
         raise ExchangeError(f'"{FIELD}": "members" must give each player\'s member, or null')
     _check_seating(backup.seating, len(parsed.names))
@@ -293,7 +327,11 @@ def restore(document: object) -> Game | None:
         raise ExchangeError(CLASH)
     try:
         with transaction.atomic():
-            game = exchange.import_game(document)
+            players = len(exchange.parse_names(backup.document.get("players")))
+            rounds = backup.document.get("rounds")
+            count = len(rounds) if isinstance(rounds, list) else 0
+            dealers = [backup.dealer_of(number, players) for number in range(1, count + 1)]
+            game = exchange.import_game(document, dealers=dealers)
             if backup.first_dealer >= len(game.names):
                 raise ExchangeError(f'"{FIELD}": "first_dealer" is not a seat number')
             _check_seating(backup.seating, len(game.names))
@@ -385,6 +423,11 @@ def _restore_together(documents: Sequence[object]) -> list[Game | ExchangeError 
         except ExchangeError as error:
             outcomes[index] = error
             continue
+        if parsed.come_and_go:  # the rare game whose players came and went: the one-game path
+            outcomes[index] = _restore_or_error(backup.document)
+            there.add(backup.edit_token)
+            taken |= {backup.edit_token, backup.view_token}
+            continue
         there.add(backup.edit_token)
         # A later document of the batch with one of these tokens is another game's.
         taken |= {backup.edit_token, backup.view_token}
@@ -418,6 +461,7 @@ def _store(games: Sequence[tuple[Backup, GameDocument]]) -> list[Game]:
             edit_token=backup.edit_token,
             view_token=backup.view_token,
             first_dealer=backup.first_dealer,
+            target_players=len(names),
             seating=list(backup.seating),
             version=clock + len(scored),
             status=standing.status,
@@ -458,10 +502,11 @@ def _store(games: Sequence[tuple[Backup, GameDocument]]) -> list[Game]:
                 number=number,
                 winner_seat=entry.winner,
                 hand_rummy=entry.hand_rummy,
+                dealer=backup.dealer_of(number, len(names)),
             )
             for number, (entry, _) in enumerate(scored, 1)
         ]
-        for game, _, scored in made
+        for (game, names, scored), (backup, _) in zip(made, games, strict=True)
     ]
     Round.objects.bulk_create(
         [round_ for game_rounds in rounds for round_ in game_rounds], batch_size=ROWS_PER_INSERT
@@ -481,7 +526,7 @@ def _store(games: Sequence[tuple[Backup, GameDocument]]) -> list[Game]:
                     kind=GameEvent.Kind.ADDED,
                     round_id=round_.pk,
                     number=round_.number,
-                    after=entry.document(names),
+                    after=history_document(entry, names, round_.dealer),
                 )
             )
     _insert_hands(hands)

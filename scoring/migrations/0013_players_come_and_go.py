@@ -1,6 +1,6 @@
 """Players come and go (SPEC 1.5): a player's starting total, whether they joined or left;
-each round's dealer, kept whatever is deleted before it; the dealer a change of seats chose
-for the next round; how many played the first round (the target).
+each round's dealer, kept whatever is deleted before it; how many played the first round (the
+target).
 
 Every column is added with a default in the database or allows null, and nothing is removed:
 the previous release, which reads none of them, keeps serving while this runs
@@ -31,10 +31,8 @@ def forward(apps, schema_editor):
         for round_ in rounds:
             round_.dealer = dealer_for(game, round_.number, players)
         Round.objects.bulk_update(rounds, ["dealer"], batch_size=500)
-        pending = next((c for c in (game.seating or []) if c["from"] > len(rounds)), None)
-        game.pending_dealer = pending["dealer"] if pending else None
         game.target_players = players
-        game.save(update_fields=["pending_dealer", "target_players"])
+        game.save(update_fields=["target_players"])
 
 
 def backward(apps, schema_editor):
@@ -48,11 +46,6 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
-        migrations.AddField(
-            model_name='game',
-            name='pending_dealer',
-            field=models.PositiveSmallIntegerField(blank=True, null=True),
-        ),
         migrations.AddField(
             model_name='game',
             name='target_players',

@@ -108,9 +108,6 @@ class Game(models.Model):
     # `dealer` deals, then the deal moves along `order` (every seat once). Rounds before a
     # change keep their dealers: [] for a game whose deal moved one seat each round throughout.
     seating = models.JSONField(default=list, blank=True)
-    # The dealer chosen for the next round by a change of seats (change_seating), until that
-    # round is saved; None: the deal goes on from the last round's dealer (Round.dealer).
-    pending_dealer = models.PositiveSmallIntegerField(null=True, blank=True)
     # How many played the first round: the target stays theirs when players come and go
     # (SPEC 1.5). None for a game saved by a release before this was kept: all of its players.
     target_players = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -290,24 +287,31 @@ class Game(models.Model):
             game = game.next_game
         return game
 
-    @property
-    def deal_order(self) -> tuple[int, ...]:
-        """The order the deal goes round, every seat once: the latest change of seats
-        (change_seating, a player joining), else the seat order. Those who left stay in it:
-        the deal passes over them (rules.next_dealer)."""
-        order = list(self.seating[-1]["order"]) if self.seating else []
-        order += [player.seat for player in self.seated_players if player.seat not in order]
-        return tuple(order)
+    def _seating_change(self, number: int) -> dict | None:
+        """The latest change to the deal (`seating`) that round `number` plays under: the last
+        one from that round or before; None when there is none."""
+        return next((change for change in reversed(self.seating) if change["from"] <= number), None)
+
+    def _order_for(self, number: int) -> tuple[int, ...]:
+        """The order the deal goes round in round `number`, every seat once: the latest change
+        of seats', then any seat it does not name (a player who joined since)."""
+        change = self._seating_change(number)
+        order = list(change["order"]) if change else []
+        return tuple(order + [p.seat for p in self.seated_players if p.seat not in order])
 
     def next_deal(self, last_dealer: int | None, rounds: int) -> Seating:
-        """Who deals the next round, after `rounds` rounds whose last one `last_dealer` dealt,
-        and the order the deal goes round: the dealer a change of seats chose, while that round
-        is not saved; else the next player playing after the last round's dealer
-        (rules.next_dealer); before the first round, the first dealer."""
-        order = self.deal_order
+        """Who deals the next round, after `rounds` rounds whose last one `last_dealer` dealt
+        (Round.dealer), and the order the deal goes round, every seat once (those who left stay
+        in it: the deal passes over them). A change of seats from that round on (change_seating,
+        a player joining) says both; otherwise the deal goes on to the next player playing
+        after the last round's dealer (rules.next_dealer), along the latest change's order or
+        the seat order; before the first round, the first dealer deals."""
+        number = rounds + 1
+        change = self._seating_change(number)
+        order = self._order_for(number)
         playing = [player.seat for player in self.playing]
-        if self.pending_dealer is not None:
-            chosen = self.pending_dealer
+        if change is not None and change["from"] == number:
+            chosen = change["dealer"]
         elif rounds and last_dealer is not None:
             return Seating(rules.next_dealer(order, last_dealer, playing), order)
         else:
@@ -331,12 +335,14 @@ class Game(models.Model):
         house_rules: rules.Rules | None = None,
         table_id: int | None = None,
         members: Sequence[int | None] | None = None,
+        starts: Sequence[int] | None = None,
     ) -> Game:
         """A new game for these players (names already checked with rules.check_names), played
         by `house_rules` (None: none, the players' documents' rules). At the table `table_id`
         (its models.Table.new_game), each player the member of `members` in seat order (an
         id; None for a guest)."""
         members = members or [None] * len(names)
+        starts = starts or [0] * len(names)
         with transaction.atomic():
             game = cls.objects.create(
                 first_dealer=first_dealer % len(names),
@@ -347,9 +353,16 @@ class Game(models.Model):
             )
             Player.objects.bulk_create(
                 Player(
-                    game=game, seat=seat, name=name, name_key=rules.name_key(name), member_id=member
+                    game=game,
+                    seat=seat,
+                    name=name,
+                    name_key=rules.name_key(name),
+                    member_id=member,
+                    start=start,
                 )
-                for seat, (name, member) in enumerate(zip(names, members, strict=True))
+                for seat, (name, member, start) in enumerate(
+                    zip(names, members, starts, strict=True)
+                )
             )
         return game
 
@@ -434,6 +447,7 @@ class Game(models.Model):
         past_the_end: bool = False,
         for_round: int | None = None,
         phone: str = "",
+        dealer: int | None = None,
     ) -> Round:
         """Add a round after the last one. A repeated `key` (the same form sent twice) returns
         the round it recorded the first time instead of recording it again. `for_round` is the
@@ -452,11 +466,12 @@ class Game(models.Model):
         with self._changing() as game:
             # Read after the lock is held (not as part of the locking query, whose snapshot
             # PostgreSQL takes before it waits): the last round and the key's earlier use.
-            rounds = Round.objects.filter(game=OuterRef("pk"))
-            last_round, saved_by_key = (
+            rounds = Round.objects.filter(game=OuterRef("pk")).order_by("-number")
+            last_round, last_dealer, saved_by_key = (
                 Game.objects.filter(pk=game.pk)
                 .values_list(
-                    Subquery(rounds.order_by("-number").values("number")[:1]),
+                    Subquery(rounds.values("number")[:1]),
+                    Subquery(rounds.values("dealer")[:1]),
                     Subquery(GameEvent.objects.filter(game=game, key=key).values("pk")[:1]),
                 )
                 .get()
@@ -475,13 +490,11 @@ class Game(models.Model):
             game._check_room(number)
             if not past_the_end:  # a file's round names its own players (exchange)
                 game.check_players(entry)
-            dealer = game.next_deal(*game.last_dealer()).dealer
+            if dealer is None:  # a file's round may say who dealt it (a backup's)
+                dealer = game.next_deal(last_dealer, number - 1).dealer
             if game.target_players is None:
                 game.target_players = len(entry.playing)
                 Game.objects.filter(pk=game.pk).update(target_players=game.target_players)
-            if game.pending_dealer is not None:
-                game.pending_dealer = None
-                Game.objects.filter(pk=game.pk).update(pending_dealer=None)
             added = game._new_round(
                 number, entry, GameEvent.Kind.ADDED, phone, dealer=dealer, key=key
             )
@@ -811,11 +824,10 @@ class Game(models.Model):
         """Seat `dealer` deals round `number`, the deal moving along `order` (the players
         playing; those who left keep their places behind them): kept in `seating` and the
         history."""
-        order = order + [seat for seat in self.deal_order if seat not in order]
+        order = order + [seat for seat in self._order_for(number) if seat not in order]
         change = {"from": number, "dealer": dealer, "order": order}
         self.seating = [old for old in self.seating if old["from"] < number] + [change]
-        self.pending_dealer = dealer
-        Game.objects.filter(pk=self.pk).update(seating=self.seating, pending_dealer=dealer)
+        Game.objects.filter(pk=self.pk).update(seating=self.seating)
         before = {"from": number, "dealer": now.dealer, "order": list(now.order)}
         self.log(
             GameEvent.Kind.SEATED, None, number=number, before=before, after=change, phone=phone
@@ -833,7 +845,7 @@ class Game(models.Model):
 
     # Players coming and going (SPEC 1.5).
 
-    def leave(self, seat: int, phone: str = "") -> GameEvent:
+    def leave(self, seat: int, phone: str = "", past_the_end: bool = False) -> GameEvent:
         """The player at `seat` leaves after the last round saved: from the next round on they
         are not in it, the deal passes over them, their total stays; they can no longer win
         (refresh_standing counts the players still playing). At least MIN_PLAYERS keep
@@ -844,7 +856,7 @@ class Game(models.Model):
             player = game._player(seat)
             if player.left:
                 raise rules.Conflict(rules.Code.LEFT_ALREADY, seat)
-            if game.status == Status.FINISHED:
+            if game.status == Status.FINISHED and not past_the_end:
                 raise rules.Conflict(rules.Code.GAME_FINISHED)
             last = player.hands.order_by("-round__number").values_list("round__number", flat=True)
             after = last.first()
@@ -858,16 +870,22 @@ class Game(models.Model):
             )
 
     def join(
-        self, name: str, after: int | None = None, start: int | None = None, phone: str = ""
+        self,
+        name: str,
+        after: int | None = None,
+        start: int | None = None,
+        phone: str = "",
+        past_the_end: bool = False,
     ) -> Player:
         """A new player, `name`, joins before the next round, seated after `after` in the deal
         (a seat; None: before the next dealer, the last to deal in the round), while fewer than
         MAX_PLAYERS play ("join_full"). They start with `start` points, or the highest total of
         those playing (rules.start_total). The target stays what the first round's players
-        set; before any round, they are one of those. Not in a finished game."""
+        set; before any round, they are one of those. Not in a finished game, but for a
+        game file's rounds past its end (`past_the_end`: record_round's)."""
         name = rules.check_name(name)
         with self._changing() as game:
-            if game.status == Status.FINISHED:
+            if game.status == Status.FINISHED and not past_the_end:
                 raise rules.Conflict(rules.Code.GAME_FINISHED)
             rules.check_join(len(game.playing))
             key = rules.name_key(name)
@@ -929,8 +947,10 @@ class Game(models.Model):
         seat = joining.after["seat"]
         Player.objects.filter(game=self, seat=seat).delete()
         self.seated_players = [p for p in self.seated_players if p.seat != seat]
-        order = [s for s in self.deal_order if s != seat]
-        self.seating = [*self.seating[:-1], {**self.seating[-1], "order": order}]
+        self.seating = [
+            {**change, "order": [s for s in change["order"] if s != seat]}
+            for change in self.seating
+        ]
         Game.objects.filter(pk=self.pk).update(seating=self.seating)
         return self.log(
             GameEvent.Kind.LEFT,

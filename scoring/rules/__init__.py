@@ -633,7 +633,8 @@ class Span:
 
     joins: int = 1
     leaves: int | None = None
-    start: int = 0
+    # None: 0 for a player of the first round, the highest total then for one who joins.
+    start: int | None = None
 
     def plays(self, number: int) -> bool:
         return self.joins <= number and (self.leaves is None or number <= self.leaves)
@@ -950,8 +951,11 @@ def same_name(name: str, other: str, index: int | None = None, members: bool = F
     )
 
 
-def check_names(names: Sequence[str], members_at_most: int | None = None) -> list[str]:
-    """The names cleaned (clean_name): 2 to 6 of them, each checked (check_name) and unique by
+def check_names(
+    names: Sequence[str], members_at_most: int | None = None, players_at_most: int = MAX_PLAYERS
+) -> list[str]:
+    """The names cleaned (clean_name): 2 to 6 of them (`players_at_most`: more, in a game
+    whose players come and go), each checked (check_name) and unique by
     name key, so neither the same ignoring case nor look-alikes; else RulesError naming the
     player (its index). The members of a table (`members_at_most`: how many it may have) are 1 to
     that many, and their errors say members: "member_count", "member_duplicate",
@@ -959,7 +963,7 @@ def check_names(names: Sequence[str], members_at_most: int | None = None) -> lis
     if members_at_most is not None:
         if not 1 <= len(names) <= members_at_most:
             raise RulesError(Code.MEMBER_COUNT, count=len(names), limit=members_at_most)
-    elif not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+    elif not MIN_PLAYERS <= len(names) <= players_at_most:
         raise RulesError(Code.PLAYER_COUNT, count=len(names))
     cleaned = []
     seen: dict[str, str] = {}
