@@ -322,6 +322,11 @@ class Scoreboard:
         return [self._player_row(player.seat, player) for player in self.seated if player.left]
 
     @cached_property
+    def rows_by_seat(self) -> dict[int, PlayerRow]:
+        """Every player's row by seat, those who left included (the round form's rows)."""
+        return {row.player.seat: row for row in (*self.players, *self.left_players)}
+
+    @cached_property
     def tie_breaks(self) -> list[bool]:
         """Whether each round (read) was a tie-break round: one that follows a shared lowest
         total at the target."""

@@ -366,11 +366,21 @@ class Game(models.Model):
             )
         return game
 
-    def rematch(self, house_rules: rules.Rules | None = None) -> Game:
-        """The next game with the same players, seated in the order the deal went round at the
-        end of this one, the deal moved on from where this one stopped: made by the first tap,
-        and the same game for every tap after it, on any phone. Only a finished game has one
-        (Conflict "game_not_finished"). It plays by `house_rules`, else by this game's rules.
+    def rematch(
+        self,
+        house_rules: rules.Rules | None = None,
+        seats: Sequence[int] | None = None,
+        added: Sequence[str] = (),
+        added_members: Sequence[int | None] = (),
+    ) -> Game:
+        """The next game with the players at `seats` (None: those playing at the end, not those
+        who left), seated in the order the deal went round at the end of this one, the deal
+        moved on from where this one stopped, and after them the names `added` (each the
+        member of `added_members` at that place, else a guest): made by the first tap, and the
+        same game for every tap after it, on any phone. RulesError as a new game's names are
+        checked (rules.check_names: 2 to 6 players, no name twice). Only a finished game has
+        one (Conflict "game_not_finished"). It plays by `house_rules`, else by this game's
+        rules.
 
         A table's game is rematched by its table (models.rematch, Table.rematch), which
         takes its lock first and gives the rules of its next games: ValueError without them.
@@ -383,16 +393,28 @@ class Game(models.Model):
                 return game.next_game
             if game.status != Status.FINISHED:
                 raise rules.Conflict(rules.Code.GAME_NOT_FINISHED)
-            # The players still playing, seated as the deal went round at the end (seat order,
-            # unless change_seating changed it), the deal moving on from there.
-            seating = game.seating_now()
-            players = [game.seated_players[seat] for seat in seating.order]
+            # The players chosen, seated as the deal went round at the end (seat order,
+            # unless change_seating changed it), the deal moving on from there to the next
+            # of them; the new names after them.
+            deal = game.next_deal(*game.last_dealer())
+            chosen = {p.seat for p in game.playing} if seats is None else set(seats)
+            order = [seat for seat in deal.order if seat in chosen]
+            players = [game.seated_players[seat] for seat in order]
+            names = rules.check_names([player.name for player in players] + list(added))
+            first_dealer = 0
+            if order:
+                dealer = deal.dealer
+                if dealer not in chosen:
+                    dealer = rules.next_dealer(deal.order, dealer, chosen)
+                first_dealer = order.index(dealer)
+            members = [player.member_id for player in players]
+            members += list(added_members) or [None] * len(added)
             next_game = Game.start(
-                [player.name for player in players],
-                first_dealer=seating.order.index(seating.dealer),
+                names,
+                first_dealer=first_dealer,
                 house_rules=game.rules if house_rules is None else house_rules,
                 table_id=game.table_id,
-                members=[player.member_id for player in players],
+                members=members,
             )
             game.next_game = next_game
             game.save(update_fields=["next_game"])
@@ -681,6 +703,10 @@ class Game(models.Model):
         with self._changing() as game:
             event = game.events.get(pk=change.pk, kind__in=GameEvent.UNDOABLE)
             game.check_undo(event, phone)
+            if event.kind in GameEvent.PLAYER_CHANGES and event.undoes_id is not None:
+                # The Undo of a leave or a join is not undone in turn: the players page
+                # makes the leave (or the join) again.
+                raise rules.Conflict(rules.Code.UNDO_DONE, number=event.number)
             if event.kind in (GameEvent.Kind.ADDED, GameEvent.Kind.RESTORED):
                 round_ = game.rounds.get(pk=event.round_id)
                 return game._delete(round_, phone, undoes=event)
@@ -714,6 +740,8 @@ class Game(models.Model):
             .values_list("number", flat=True)
             .first()
         )
+        if later is not None and event.kind in GameEvent.PLAYER_CHANGES:
+            raise rules.Conflict(rules.Code.PLAYER_OVERTAKEN)
         if later is not None:
             raise rules.Conflict(rules.Code.UNDO_OVERTAKEN, number=event.number, later=later)
 

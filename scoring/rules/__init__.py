@@ -102,6 +102,7 @@ class Code(StrEnum):
     LEFT_ALREADY = "left_already"
     NAME_CHANGED = "name_changed"
     PLAYERS_CHANGED = "players_changed"
+    PLAYER_OVERTAKEN = "player_overtaken"
     ROUND_CHANGED = "round_changed"
     ROUND_GONE = "round_gone"
     ROUND_MOVED = "round_moved"

@@ -84,6 +84,10 @@ MESSAGES = {
         "Round %(number)s was changed on another phone after it was saved here, so Undo no "
         "longer takes it back. Nothing was changed; its line shows it as it is now."
     ),
+    "player_overtaken": _(
+        "This can no longer be undone here: a round was saved or another player joined since. "
+        "Nothing was changed; the players page can still put it right."
+    ),
     "undo_done": _("This change has already been undone. Nothing more was changed."),
     "undo_overtaken": _(
         "Round %(number)s can no longer be undone here: round %(later)s was changed after it. "

@@ -123,7 +123,8 @@ def standing(context, row, seat_row: bool = False, oob: bool = False) -> SafeStr
         name_class, name_id, closing = "name hand-name", f' id="name-{seat:d}"', "</span>"
     else:
         champion = " champion" if row.champion else ""
-        opening = f'<li class="total{leader}{champion}">'
+        gone = " gone" if row.left_after is not None else ""
+        opening = f'<li class="total{leader}{champion}{gone}">'
         name_class, name_id, closing = "name", "", "</li>"
     name = f'<bdi class="{name_class}"{name_id}>{html.escape(row.player.name)}</bdi>'
     # Each gettext() outside the f-strings: makemessages (xgettext) does not look inside them.
@@ -192,7 +193,9 @@ def in_deal_order(rows: list, order: tuple[int, ...]) -> list:
 @register.filter
 def to_the_target(row) -> str:
     """What a player (scoreboard.PlayerRow) has left to the target: "37 to the target", or
-    "target reached"."""
+    "target reached"; for a player who left the game, when."""
+    if row.left_after is not None:
+        return gettext("left after round %(number)s") % {"number": row.left_after}
     if row.to_go:
         return gettext("%(points)s to the target") % {"points": row.to_go}
     return gettext("target reached")

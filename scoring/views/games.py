@@ -18,12 +18,12 @@ from django.core.exceptions import BadRequest
 from django.http import Http404, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import reverse
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_GET
 
 from scoring import rules
 from scoring.board.scoreboard import RoundRow, Scoreboard
-from scoring.forms import RoundForm
+from scoring.forms import RematchForm, RoundForm
 from scoring.live.stream import key_for
 from scoring.models import Game, GameEvent, Player, Round, snapshot
 from scoring.rules import house_rules
@@ -141,6 +141,10 @@ class Told(TypedDict, total=False):
     # changed is the players (a name, the seats).
     typing: bool
     players_changed: bool
+    # A player who just left or joined (SPEC 1.5), as the page says it; `undo` is its Undo.
+    player_said: str
+    # Who plays the next game, as chosen and refused (a finished game's page).
+    rematch_form: RematchForm
     # The round table with every round ("Show all"), and the answer that brought it.
     all_rounds: bool
     showing_all: bool
@@ -253,6 +257,8 @@ def game_response(
         ),
         **told,
     }
+    if editable and board.standing.finished and game.next_game_id is None:
+        context.setdefault("rematch_form", RematchForm(game=game))
     if editable and not template.endswith("#changes"):  # a live update of rounds has no form
         form = form or round_form(game, next_round=board.next_round_number)
         if "fixing" not in told:  # a new round: its rows in the order the deal goes
@@ -276,6 +282,34 @@ def saved_page(
     undo = latest if row and how != "elsewhere" and mine and latest.round_id == pk else None
     said = SAID[how][board.standing.finished] % {"number": row.number} if row else ""
     return game_response(request, game, board=board, saved=row, said=said, undo=undo, **told)
+
+
+def player_page(request: HtmxHttpRequest, game: Game, pk: int) -> TemplateResponse:
+    """The page saying that a player just left or joined (the change with id `pk`, while no
+    round has been saved since), with its Undo on the phone that made it while it holds
+    (Game.check_undo); after the Undo of a leave, that the player plays again."""
+    event = game.events.filter(pk=pk, kind__in=GameEvent.PLAYER_CHANGES).first()
+    later = game.events.filter(pk__gt=pk, kind__in=GameEvent.ROUND_CHANGES).exists()
+    player = event and next((p for p in game.seated_players if p.seat == event.after["seat"]), None)
+    if player is None or later:
+        return game_response(request, game)
+    if event.kind == GameEvent.Kind.LEFT:
+        said = gettext("%(name)s left after round %(number)s.")
+    elif event.undoes_id is not None:
+        said = gettext("%(name)s plays again from round %(number)s.")
+    else:
+        said = gettext("%(name)s joins from round %(number)s with %(points)s points.")
+    # A leave's round is the last its player played; a return is to the round after it.
+    number = event.number + (event.undoes_id is not None)
+    said %= {"name": player.name, "number": number, "points": player.start}
+    undo = None
+    if event.undoes_id is None:
+        try:
+            game.check_undo(event, phones.of(request))
+            undo = event
+        except rules.RulesError:
+            pass
+    return game_response(request, game, player_said=said, undo=undo)
 
 
 def fixing_page(
@@ -326,7 +360,8 @@ def game_page(request: HtmxHttpRequest, token: str, editable: bool) -> HttpRespo
     After a change made without JavaScript (a 303 lands here): `?saved=<round id>` confirms a
     save while that round is the latest, `?changed=<round id>` an edit, `?back=<round id>` a
     round brought back by an Undo or the history; each with its Undo on the phone that made
-    the change. A page drawn before the changes had their own addresses (one release) may ask
+    the change; `?player=<change id>` a player who left or joined (player_page). A page drawn
+    before the changes had their own addresses (one release) may ask
     `?fix=`, `?rounds=all` or `?part=extras`: answered as fix_round, all_rounds and extras."""
     game = game_or_404(**http.token_lookup(token, editable))
     response = _game_page(request, game, editable)
@@ -345,8 +380,11 @@ def _game_page(request: HtmxHttpRequest, game: Game, editable: bool) -> Template
     if not editable:
         return game_response(request, game, editable=False, board=board)
     done = {
-        name: http.whole_number(query.get(name)) for name in ("fix", "saved", "changed", "back")
+        name: http.whole_number(query.get(name))
+        for name in ("fix", "saved", "changed", "back", "player")
     }
+    if done["player"] is not None:
+        return player_page(request, game, done["player"])
     if done["fix"] is not None:
         return fixing_page(request, game, _seen(request, done["fix"]))
     if done["saved"] is not None:
