@@ -2,6 +2,7 @@
 SPEC, and the players page's leave and join with their answers, Undo and refusals; a round form
 drawn before a player left or joined; each round's dealer kept through a deletion."""
 
+import contextlib
 import json
 
 import pytest
@@ -266,7 +267,7 @@ def test_a_player_joins_with_the_highest_total_of_those_playing(game, phone):
 
 def test_the_undo_of_a_join_takes_the_player_out_again(game, phone):
     join(phone, game, "Emil")
-    joined = Game.objects.get(pk=game.pk).events.first()
+    joined = Game.objects.get(pk=game.pk).events.filter(kind=GameEvent.Kind.JOINED).first()
     answer = phone.post(url("undo", game.edit_token), {"event": str(joined.pk)}, follow=True)
     assert answer.status_code == 200
     assert Game.objects.get(pk=game.pk).names == NAMES
@@ -417,3 +418,38 @@ def test_at_a_table_the_last_game_s_players_are_ticked_and_a_leaver_counts_as_no
     assert (by_name["Ana"].games, by_name["Ana"].wins) == (1, 1)
     pairs = {(h.first.name, h.second.name) for h in tables.head_to_head(table, played)}
     assert pairs == {("Ana", "Boris")}
+
+
+# Any order of changes: rounds saved, edited, deleted, restored and undone, players renamed,
+# leaving, joining and coming back, as the convergence test's writers make them (one at a time
+# here). After each run the game's history page, its file and its backup hold.
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("seed", range(6))
+def test_any_order_of_changes_keeps_the_history_the_file_and_the_backup(seed):
+    import random
+
+    from scoring.files import backup
+    from tests.browser import test_convergence as writers
+
+    rng = random.Random(f"come and go {seed}")
+    game = Game.start(NAMES, house_rules=rules.Rules(target=10_000))
+    for _ in range(4):
+        game.record_round(writers.entry_now(game, rng), for_round=None)
+    actions = [name for name in writers.ACTIONS if name != "save as a phone"]
+    for _ in range(120):
+        with contextlib.suppress(RulesError):  # overtaken, as a phone's change can be
+            writers.ACTIONS[rng.choice(actions)].change(game.pk, rng, f"phone {rng.randrange(2)}")
+    game = Game.objects.get(pk=game.pk)
+    assert Client().get(url("history", game.edit_token)).status_code == 200
+    exported = export_game(game)
+    again = import_game(json.loads(json.dumps(exported)))
+    assert again.totals() == game.totals()
+    assert export_game(again)["rounds"] == exported["rounds"]
+    dealers = list(game.rounds.order_by("number").values_list("dealer", flat=True))
+    document = backup.backup_document(game)
+    game.delete()
+    restored = backup.restore(json.loads(json.dumps(document)))
+    assert restored.totals() == again.totals()
+    assert list(restored.rounds.order_by("number").values_list("dealer", flat=True)) == dealers

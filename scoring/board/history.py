@@ -72,9 +72,11 @@ class Seated:
 
 
 def seating_as_it_was(document: dict, names: list[str]) -> SeatingAsItWas:
-    return SeatingAsItWas(
-        dealer=names[document["dealer"]], order=[names[seat] for seat in document["order"]]
-    )
+    """A seating as the history shows it, by name; a seat no longer there (a player whose
+    join was undone) left out."""
+    order = [names[seat] for seat in document["order"] if seat < len(names)]
+    dealer = document["dealer"]
+    return SeatingAsItWas(dealer=names[dealer] if dealer < len(names) else "", order=order)
 
 
 @dataclass(frozen=True)
@@ -155,12 +157,15 @@ def changes(game: Game) -> list[Change]:
             found.append(
                 Change(event, None, None, Rename(event.before["name"], event.after["name"]))
             )
-            names[event.before["seat"]] = event.before["name"]
+            if event.before["seat"] < len(names):  # not a player whose join was undone
+                names[event.before["seat"]] = event.before["name"]
             continue
         if event.kind in GameEvent.PLAYER_CHANGES:
             seat = event.after["seat"]
             name = event.after.get("name") or (names[seat] if seat < len(names) else "")
             found.append(Change(event, None, None, player=name, start=event.after.get("start")))
+            if event.kind == GameEvent.Kind.JOINED and event.undoes_id is None:
+                names = names[:seat]  # before the join, the seat was not there
             continue
         if event.kind == GameEvent.Kind.SEATED:
             # Not a round: nothing to restore or go back to (its players named as then).

@@ -187,7 +187,7 @@ def read_backup(document: object) -> Backup:
 
 
 def _is_seat(value: object) -> bool:
-    return type(value) is int and 0 <= value < 2 * rules.MAX_PLAYERS
+    return type(value) is int and 0 <= value < rules.MAX_SEATS
 
 
 SEATING_WRONG = (
@@ -210,19 +210,23 @@ def _seating(seating: object) -> tuple[dict, ...]:
             raise ExchangeError(SEATING_WRONG)
         if changes and number <= changes[-1]["from"]:
             raise ExchangeError(SEATING_WRONG)
-        if not isinstance(order, list) or len(order) > rules.MAX_PLAYERS:
+        if not isinstance(order, list) or len(order) > rules.MAX_SEATS:
             raise ExchangeError(SEATING_WRONG)
         changes.append({"from": number, "dealer": change["dealer"], "order": list(order)})
     return tuple(changes)
 
 
-def _check_seating(seating: Sequence[dict], players: int) -> None:
-    """Each change's dealer and order seats of the game's `players` (rules.check_seating)."""
+def _check_seating(seating: Sequence[dict], players: int, first: int) -> None:
+    """Each change's dealer and order seats of the game's `players`, each seat once, every
+    one of the `first` players (those of the first round) among them and the dealer too (a
+    change made before a player joined does not name their seat)."""
     for change in seating:
-        try:
-            rules.check_seating(change["dealer"], change["order"], players)
-        except rules.RulesError:
-            raise ExchangeError(SEATING_WRONG) from None
+        order, dealer = change["order"], change["dealer"]
+        seats = all(_is_seat(seat) and seat < players for seat in order)
+        if not seats or len(set(order)) != len(order) or dealer not in order:
+            raise ExchangeError(SEATING_WRONG)
+        if not set(range(first)) <= set(order):
+            raise ExchangeError(SEATING_WRONG)
 
 
 def _links_and_time(document: object, plain: str) -> tuple[str, str, datetime]:
@@ -255,7 +259,10 @@ def parse_backup(backup: Backup) -> GameDocument:
         raise ExchangeError(f'"{FIELD}": "dealers" must give each round\'s dealer, a seat')
     if backup.members and len(backup.members) != len(parsed.names):
         raise ExchangeError(f'"{FIELD}": "members" must give each player\'s member, or null')
-    _check_seating(backup.seating, len(parsed.names))
+    first = len(parsed.names)
+    if parsed.spans is not None:
+        first = sum(span.joins <= 1 for span in parsed.spans)
+    _check_seating(backup.seating, len(parsed.names), first)
     return parsed
 
 
@@ -334,7 +341,8 @@ def restore(document: object) -> Game | None:
             game = exchange.import_game(document, dealers=dealers)
             if backup.first_dealer >= len(game.names):
                 raise ExchangeError(f'"{FIELD}": "first_dealer" is not a seat number')
-            _check_seating(backup.seating, len(game.names))
+            first = sum(not player.joined for player in game.seated_players)
+            _check_seating(backup.seating, len(game.names), first)
             links = TableLinks.of([backup])
             # update(): created_at is auto_now_add, which save() would not let us set.
             Game.objects.filter(pk=game.pk).update(

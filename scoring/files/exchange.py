@@ -79,7 +79,7 @@ def parse_players(players: object) -> tuple[list[str], list[rules.Span]]:
     the game (SPEC 2.2: {"name", "joins", "start", "leaves"}), and when each played
     (rules.Span; `start` None for a joiner's default, the highest total then). Names checked
     as the start form checks them, at most six playing any one round (the rounds say)."""
-    if not isinstance(players, list) or len(players) > 2 * rules.MAX_PLAYERS:
+    if not isinstance(players, list) or len(players) > rules.MAX_SEATS:
         raise ExchangeError('"players" must be a list of 2 to 6 names')
     names, spans = [], []
     for player in players:
@@ -96,7 +96,10 @@ def parse_players(players: object) -> tuple[list[str], list[rules.Span]]:
         joins, leaves, start = player.get("joins", 1), player.get("leaves"), player.get("start")
         if type(joins) is not int or not 1 <= joins <= MAX_ROUNDS + 1:
             raise _fail(None, '"joins" must be the number of the first round played', name)
-        if leaves is not None and (type(leaves) is not int or not joins <= leaves <= MAX_ROUNDS):
+        # A player who left without a round left (their rounds deleted since): joins - 1.
+        if leaves is not None and (
+            type(leaves) is not int or not joins - 1 <= leaves <= MAX_ROUNDS
+        ):
             raise _fail(None, '"leaves" must be the number of the last round played, or null', name)
         if start is not None:
             try:
@@ -106,7 +109,7 @@ def parse_players(players: object) -> tuple[list[str], list[rules.Span]]:
         names.append(name)
         spans.append(rules.Span(joins, leaves, start))
     try:
-        names = rules.check_names(names, players_at_most=2 * rules.MAX_PLAYERS)
+        names = rules.check_names(names, players_at_most=rules.MAX_SEATS)
     except rules.RulesError as error:
         if error.player is None:
             raise ExchangeError(english(error)) from None
@@ -137,6 +140,21 @@ def _checked_hand(document: object, round_number: int, name: str) -> dict:
     return {**document, "cards": cards}
 
 
+ROUND_FIELDS = {"winner", "winners", "blocked", "hand_rummy", "hands", "points", "players"}
+
+
+def round_players(document: Mapping, names: Sequence[str], round_number: int) -> list[int] | None:
+    """The seats a round lists as its players ("players": their names), or None when it lists
+    none. Export lists them only for a round whose players are not those the player objects
+    give (a round brought back from the history where a later joiner did not play it)."""
+    if "players" not in document:
+        return None
+    listed = document["players"]
+    if not isinstance(listed, list) or not all(name in names for name in listed):
+        raise _fail(round_number, '"players" must list the names of those who played it')
+    return sorted({names.index(name) for name in listed})
+
+
 def parse_round(
     document: object,
     names: Sequence[str],
@@ -147,11 +165,12 @@ def parse_round(
     playing: Sequence[int] | None = None,
 ) -> RoundEntry:
     """One round of a document, checked by the rules (its points computed once to that end),
-    played by the players whose `spans` hold it (SPEC 1.5), or the seats `playing` (None:
-    everyone)."""
+    played by the players it lists ("players", when the player objects do not give them: see
+    round_players), else by those whose `spans` hold it (SPEC 1.5), or the seats `playing`
+    (None: everyone)."""
     if not isinstance(document, Mapping):
         raise _fail(round_number, "a round must be an object")
-    unknown = set(document) - {"winner", "winners", "blocked", "hand_rummy", "hands", "points"}
+    unknown = set(document) - ROUND_FIELDS
     if unknown:
         raise _fail(round_number, f"unknown field {json.dumps(sorted(unknown)[0])}")
     blocked = document.get("blocked", False)
@@ -159,6 +178,9 @@ def parse_round(
     if not isinstance(blocked, bool) or not isinstance(hand_rummy, bool):
         raise _fail(round_number, '"blocked" and "hand_rummy" must be true or false')
     seats = {name: seat for seat, name in enumerate(names)}
+    listed = round_players(document, names, round_number)
+    if listed is not None:
+        playing = listed
     winner_name = document.get("winner")
     # On export a blocked round carries its computed winner(s); import ignores them.
     if blocked:
@@ -245,13 +267,16 @@ def parse_game(document: object) -> GameDocument:
         )
     names, spans = parse_players(document.get("players"))
     house_rules = parse_rules(document.get("rules"))
+    rounds = document.get("rounds", [])
     # The target of the first round's players (SPEC 1.5).
     first = len(rules.playing_in(1, spans))
+    if isinstance(rounds, list) and rounds and isinstance(rounds[0], Mapping):
+        listed = round_players(rounds[0], names, 1)
+        first = len(listed) if listed is not None else first
     try:
         target = house_rules.target_for(first)
     except rules.RulesError as error:
         raise ExchangeError(english(error)) from None
-    rounds = document.get("rounds", [])
     if not isinstance(rounds, list):
         raise ExchangeError('"rounds" must be a list')
     if len(rounds) > MAX_ROUNDS:
@@ -298,19 +323,24 @@ def _make_game_of_comings_and_goings(
 ) -> Game:
     """A game whose players come and go (SPEC 1.5), made as the web makes it: the first
     round's players start it, each who joins joins before their first round (Game.join, seated
-    after the player listed before them), each who leaves leaves after their last (Game.leave);
-    its rounds recorded by seat."""
+    after the player listed before them, no later than those listed after), each who leaves
+    leaves after their last (Game.leave); its rounds recorded by seat."""
     spans = parsed.spans
-    first = rules.playing_in(1, spans)
+    # Each sits where the file lists them: a player joins no later than those listed after.
+    joining = [min(span.joins for span in spans[index:]) for index in range(len(spans))]
+    first = [index for index, joins in enumerate(joining) if joins <= 1]
     game = Game.start(
         [parsed.names[index] for index in first],
         house_rules=parsed.rules,
         starts=[spans[index].start or 0 for index in first],
     )
+    if parsed.rounds:  # the target of the first round's players (SPEC 1.5)
+        game.target_players = len(parsed.rounds[0].playing)
+        Game.objects.filter(pk=game.pk).update(target_players=game.target_players)
     seat_of = {index: seat for seat, index in enumerate(first)}
     for number, entry in enumerate([*parsed.rounds, None], 1):
         for index, span in enumerate(spans):
-            if span.joins == number and index not in seat_of:
+            if joining[index] == number and index not in seat_of:
                 before = [seat_of[i] for i in range(index) if i in seat_of]
                 after = before[-1] if before else None
                 try:
@@ -318,6 +348,14 @@ def _make_game_of_comings_and_goings(
                 except rules.RulesError as error:
                     raise _fail(number, english(error), parsed.names[index]) from None
                 seat_of[index] = player.seat
+        # Those who left after the round before leave once the newcomers are seated: the
+        # game never has fewer than two players playing on the way.
+        for index, span in enumerate(spans):
+            if span.leaves == number - 1 and span.leaves >= span.joins:
+                try:
+                    game.leave(seat_of[index], past_the_end=True)
+                except rules.RulesError as error:
+                    raise _fail(number - 1, english(error), parsed.names[index]) from None
         if entry is None:
             break
         hands: list[rules.Hand | None] = [None] * len(game.seated_players)
@@ -328,14 +366,11 @@ def _make_game_of_comings_and_goings(
         game.record_round(
             RoundEntry(tuple(hands), winner, entry.hand_rummy), past_the_end=True, dealer=dealer
         )
-        for index, span in enumerate(spans):
-            if span.leaves == number:
-                try:
-                    game.leave(seat_of[index], past_the_end=True)
-                except rules.RulesError as error:
-                    raise _fail(number, english(error), parsed.names[index]) from None
         if after_each_round is not None:
             after_each_round(game)
+    for index, span in enumerate(spans):  # who left without a round left
+        if span.leaves is not None and span.leaves < span.joins:
+            game.leave(seat_of[index], past_the_end=True)
     return game
 
 
@@ -380,9 +415,14 @@ def export_game(game: Game) -> dict:
         documents.append(document)
     totals = after[-1].totals if after else tuple(starts)
     standing = rules.standing(totals, target, [player.seat for player in game.playing])
+    players = _exported_players(game, entries)
+    spans = parse_players(players)[1]
+    for number, (entry, document) in enumerate(zip(entries, documents, strict=True), 1):
+        if list(entry.playing) != rules.playing_in(number, spans):
+            document["players"] = [names[seat] for seat in entry.playing]
     return {
         "format": FORMAT,
-        "players": _exported_players(game, entries),
+        "players": players,
         "rules": game.rules.document(),
         "rounds": documents,
         "target": target,
@@ -410,7 +450,9 @@ def _exported_players(game: Game, entries: Sequence[RoundEntry]) -> list:
             continue
         played = [number for number, entry in enumerate(entries, 1) if player.seat in entry.playing]
         joins = played[0] if played else len(entries) + 1
-        leaves = played[-1] if player.left and played else None
+        leaves = None
+        if player.left:  # after the last round they played; before joining, without one
+            leaves = played[-1] if played else joins - 1
         players.append(
             {"name": player.name, "joins": joins, "start": player.start, "leaves": leaves}
         )

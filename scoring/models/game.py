@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 from django.db import connection, models, transaction
@@ -570,6 +570,12 @@ class Game(models.Model):
             game._store_again(round_, entry, kind, phone)
         return round_
 
+    def _seated(self, entry: RoundEntry) -> RoundEntry:
+        """`entry` with a hand (or None) for every seat: one typed before a player joined has
+        none for them, who did not play it."""
+        missing = len(self.seated_players) - len(entry.hands)
+        return replace(entry, hands=entry.hands + (None,) * missing) if missing > 0 else entry
+
     def _store_again(
         self,
         round_: Round,
@@ -578,6 +584,7 @@ class Game(models.Model):
         phone: str,
         undoes: GameEvent | None = None,
     ) -> GameEvent:
+        entry = self._seated(entry)
         names = self.names
         before = round_.document(names)
         round_.revision += 1
@@ -655,6 +662,7 @@ class Game(models.Model):
         """Store `entry` as a new round at `number` (its place free), dealt by `dealer`, and log
         it as `kind` (added, or restored): the change's event, whose `round` is the new round."""
         round_ = Round(game=self, number=number, dealer=dealer)
+        entry = self._seated(entry)
         self._store(round_, entry, new=True)
         after = history_document(entry, self.names, dealer)
         return self.log(kind, round_, after=after, phone=phone, **fields)
@@ -879,7 +887,8 @@ class Game(models.Model):
         (refresh_standing counts the players still playing). At least MIN_PLAYERS keep
         playing ("leave_last"); a player who has played no round yet cannot leave
         ("leave_unplayed": start the game without them); one who left does not leave again
-        ("left_already": a form sent twice), nor does anyone from a finished game."""
+        ("left_already": a form sent twice), nor does anyone from a finished game. A game
+        file's players leave as its rounds say (`past_the_end`: exchange's import)."""
         with self._changing() as game:
             player = game._player(seat)
             if player.left:
@@ -888,9 +897,10 @@ class Game(models.Model):
                 raise rules.Conflict(rules.Code.GAME_FINISHED)
             last = player.hands.order_by("-round__number").values_list("round__number", flat=True)
             after = last.first()
-            if after is None:
-                raise rules.RulesError(rules.Code.LEAVE_UNPLAYED, seat)
-            rules.check_leave(len(game.playing), seat)
+            if not past_the_end:  # a file's players leave as its rounds say
+                if after is None:
+                    raise rules.RulesError(rules.Code.LEAVE_UNPLAYED, seat)
+                rules.check_leave(len(game.playing), seat)
             player.left = True
             Player.objects.filter(pk=player.pk).update(left=True)
             return game.log(
@@ -915,7 +925,10 @@ class Game(models.Model):
         with self._changing() as game:
             if game.status == Status.FINISHED and not past_the_end:
                 raise rules.Conflict(rules.Code.GAME_FINISHED)
-            rules.check_join(len(game.playing))
+            # A file's players join as its rounds say; each of its rounds has 2 to 6 players
+            # (the rules score none with more), whoever else has not left yet.
+            if not past_the_end:
+                rules.check_join(len(game.playing), len(game.seated_players))
             key = rules.name_key(name)
             other = next((p for p in game.seated_players if p.name_key == key), None)
             if other is not None:
@@ -938,7 +951,6 @@ class Game(models.Model):
             if rounds == 0:
                 game.target_players = len(playing) + 1
                 Game.objects.filter(pk=game.pk).update(target_players=game.target_players)
-            game._seat(now.dealer, order, rounds + 1, game.playing_deal(now), phone)
             game.log(
                 GameEvent.Kind.JOINED,
                 None,
@@ -946,6 +958,9 @@ class Game(models.Model):
                 after={"seat": seat, "name": name, "start": start},
                 phone=phone,
             )
+            # Their place in the deal, after the join (the history, read back in time, meets
+            # the seat before the player who took it).
+            game._seat(now.dealer, order, rounds + 1, game.playing_deal(now), phone)
         self.seated_players = game.seated_players
         return player
 
@@ -993,9 +1008,17 @@ class Game(models.Model):
         """The players' names as they were just after `event`: today's, with every rename
         since undone. A change's round documents name the players so."""
         names = self.names
+        # Those who joined since were not seated then (a joiner takes the next seat): a
+        # document that names no players was played by every player seated then.
+        joined = self.events.filter(kind=GameEvent.Kind.JOINED, undoes=None, pk__gt=event.pk)
+        seats = [after["seat"] for after in joined.values_list("after", flat=True)]
+        if seats:
+            names = names[: min(seats)]
         since = self.events.filter(kind=GameEvent.Kind.RENAMED, pk__gt=event.pk).order_by("-pk")
         for before in since.values_list("before", flat=True):
-            names[before["seat"]] = before["name"]
+            # A player whose join was undone since is no longer seated: their renames go too.
+            if before["seat"] < len(names):
+                names[before["seat"]] = before["name"]
         return names
 
     def log(self, kind: str, round_: Round | None, **fields) -> GameEvent:

@@ -82,6 +82,7 @@ class Code(StrEnum):
     SEATING_MISSING = "seating_missing"
     SEATING_ORDER = "seating_order"
     SEATING_TWICE = "seating_twice"
+    SEATS_FULL = "seats_full"
     START_TOTAL = "start_total"
     TOO_MANY_CARDS = "too_many_cards"
     TOO_MANY_COPIES = "too_many_copies"
@@ -674,10 +675,18 @@ def check_start_total(total: object) -> int:
     return total
 
 
-def check_join(playing: int) -> None:
-    """A player may join while fewer than MAX_PLAYERS play (1.5)."""
+# The most players one game seats over an evening, those who left included: a game file
+# lists every one of them.
+MAX_SEATS = 2 * MAX_PLAYERS
+
+
+def check_join(playing: int, seated: int = 0) -> None:
+    """A player may join while fewer than MAX_PLAYERS play (1.5), and while the game has
+    seated fewer than MAX_SEATS players in all."""
     if playing >= MAX_PLAYERS:
         raise RulesError(Code.JOIN_FULL, limit=MAX_PLAYERS)
+    if seated >= MAX_SEATS:
+        raise RulesError(Code.SEATS_FULL, limit=MAX_SEATS)
 
 
 def check_leave(playing: int, player: int | None = None) -> None:

@@ -160,6 +160,10 @@ MESSAGES = {
     "leave_last": _(
         "A game keeps at least %(limit)s players playing: to stop here, finish the game instead."
     ),
+    "seats_full": _(
+        "A game seats at most %(limit)s players in all, those who left included: start a new "
+        "game for the next players."
+    ),
     "leave_unplayed": _(
         "No round has been played yet: start a new game without this player instead."
     ),
