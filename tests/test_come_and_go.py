@@ -453,3 +453,16 @@ def test_any_order_of_changes_keeps_the_history_the_file_and_the_backup(seed):
     restored = backup.restore(json.loads(json.dumps(document)))
     assert restored.totals() == again.totals()
     assert list(restored.rounds.order_by("number").values_list("dealer", flat=True)) == dealers
+
+
+@pytest.mark.django_db
+def test_the_players_page_says_why_nobody_may_leave_or_join_now():
+    two = Game.start(["Ana", "Boris"])
+    play(two)
+    page = read(Client().get(url("players", two.edit_token)))
+    assert not page.select(".leave-form")
+    assert "A game keeps at least 2 players playing" in page.one("section.coming-going").text
+    six = Game.start(["Ana", "Boris", "Cyril", "Dana", "Emil", "Filip"])
+    page = read(Client().get(url("players", six.edit_token)))
+    assert not page.select(".join-form")
+    assert "at most 6 players playing: one must leave first" in page.text

@@ -153,10 +153,22 @@ def _players_page(
         "join_form": join_form or _join_form(game),
         # Each player playing may leave while more than two play, once they have played.
         "leaving": [] if finished else game.playing,
+        # Why nobody may leave, or join, just now (the rules' own words), instead of the form.
+        "no_leaving": _why_not(rules.check_leave, len(game.playing)),
+        "no_joining": _why_not(rules.check_join, len(game.playing), len(game.seated_players)),
         "refused": refused,
         "refused_card": refused_card,
     }
     return TemplateResponse(request, "scoring/players.html", context)
+
+
+def _why_not(check, *counts: int) -> str | None:
+    """What the rules say against a leave or a join now, in words; None when they allow it."""
+    try:
+        check(*counts)
+    except rules.RulesError as error:
+        return rules_error_message(error)
+    return None
 
 
 def _join_form(game: Game, data=None) -> JoinForm | None:
