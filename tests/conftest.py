@@ -2,13 +2,17 @@ import asyncio
 import copy
 import http.client
 import json
+import os
 import re
+import shutil
+import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
+from django.conf import settings as django_settings
 from django.utils import translation
 
 from scoring import exchange, live
@@ -18,6 +22,28 @@ from scoring.rules import Hand, RoundEntry, Rules
 from tests.pages import Element, read
 
 GAMES = Path(__file__).parent / "games"
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
+    """A test database of this run's own, and of each pytest-xdist worker's, so that two runs
+    in one checkout never share one. The servers that tests start find it as they do any:
+    connection.settings_dict["NAME"] once it is made (tests/test_two_servers.py).
+
+    SQLite: a file, not memory (threads in a test, tests/test_concurrency.py, must share the
+    database, and each thread has its own connection), in a temporary folder removed at the
+    end. PostgreSQL: test_<name>, with pytest-django's _gw0 suffix of the worker and then the
+    process id, so that two runs against one cluster do not drop each other's database."""
+    database = django_settings.DATABASES["default"]
+    test = database.setdefault("TEST", {})
+    if database["ENGINE"] == "django.db.backends.sqlite3":
+        folder = tempfile.mkdtemp(prefix="rami-test-db-")
+        test["NAME"] = os.path.join(folder, "test-db.sqlite3")
+        yield
+        shutil.rmtree(folder, ignore_errors=True)
+    else:
+        test["NAME"] = f"{test.get('NAME') or 'test_' + database['NAME']}_{os.getpid()}"
+        yield
 
 
 @pytest.hookimpl(tryfirst=True)
