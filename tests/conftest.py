@@ -14,6 +14,7 @@ from urllib.parse import urlencode
 import pytest
 from django.conf import settings as django_settings
 from django.utils import translation
+from whitenoise.middleware import WhiteNoiseMiddleware
 
 from scoring import exchange, live
 from scoring.exchange import import_game
@@ -22,6 +23,39 @@ from scoring.rules import Hand, RoundEntry, Rules
 from tests.pages import Element, read
 
 GAMES = Path(__file__).parent / "games"
+
+
+_static_files_of: dict[tuple, dict] = {}
+_scan_static_files = WhiteNoiseMiddleware.update_files_dictionary
+
+
+def _static_files_once(self, root, prefix):
+    """WhiteNoise reads the static files (about 370, the admin's among them) into answers ready
+    to send each time its middleware is made, and Django's test client makes the middleware anew
+    for every client: 40-60 ms each, a quarter of the quick loop's time. A test process reads
+    them once for each set of the settings the middleware reads (every WHITENOISE_ one, the
+    static files' and DEBUG); the answers are read-only once made, and the files do not change
+    during a run (make runs collectstatic first)."""
+    key = (
+        root,
+        prefix,
+        *(
+            (name, repr(getattr(django_settings, name)))
+            for name in sorted(dir(django_settings))
+            if name.startswith(("WHITENOISE_", "STATIC"))
+            or name in {"STORAGES", "DEBUG", "FORCE_SCRIPT_NAME"}
+        ),
+    )
+    files = _static_files_of.get(key)
+    if files is None:
+        before, self.files = self.files, {}
+        _scan_static_files(self, root, prefix)
+        files = _static_files_of[key] = self.files
+        self.files = before
+    self.files.update(files)
+
+
+WhiteNoiseMiddleware.update_files_dictionary = _static_files_once
 
 
 @pytest.fixture(scope="session")
