@@ -113,9 +113,15 @@ $(VENV)/.installed: pyproject.toml
 	$(PY) -m pip install --quiet -e ".[test]"
 	@touch $@
 
-# Hashed, compressed static files for whitenoise (cheap when nothing changed).
-static: $(VENV)/.installed
-	@$(PY) manage.py collectstatic --no-input --verbosity 0
+# Hashed, compressed static files for whitenoise, collected again only when a static file, the
+# packages or the settings changed: collectstatic rewrites every hashed file and the manifest,
+# which a test run beside it may be reading. One collectstatic at a time in a checkout (flock),
+# so that two `make test-quick` started at once do not write the same files.
+static: staticfiles/staticfiles.json
+
+staticfiles/staticfiles.json: $(VENV)/.installed rami_site/settings.py $(shell find static -type f)
+	@flock .static.lock $(PY) manage.py collectstatic --no-input --verbosity 0
+	@touch $@
 
 .secret_key:
 	@$(PY) -c "import secrets; print(secrets.token_urlsafe(50))" > $@
