@@ -535,3 +535,17 @@ def test_the_section_and_its_messages_are_translated(client, at_round_5, languag
         client.get(url("players", at_round_5.edit_token), headers={"Accept-Language": language})
     )
     assert shown.one("section.seating h2").text != "Seats and dealer"
+
+
+def test_a_deletion_that_takes_the_next_round_below_a_seating_change_redraws_the_page(four_rounds):
+    # Round 5 played, then Cyril and Boris swap from round 6; round 5 deleted: the next round
+    # is 5 again, before the change, and the round form's order is the old one: the phones
+    # that show the page get it whole, not only the rounds.
+    play(four_rounds)
+    four_rounds.change_seating(2, [0, 2, 1, 3], seen=now(four_rounds))
+    seen = Game.objects.get(pk=four_rounds.pk).version
+    four_rounds.delete_round(four_rounds.rounds.get(number=5))
+    assert Game.objects.get(pk=four_rounds.pk).changes_since(seen).what == "everything"
+    seen = Game.objects.get(pk=four_rounds.pk).version
+    play(four_rounds)  # round 5 again: the change holds from round 6, the next
+    assert Game.objects.get(pk=four_rounds.pk).changes_since(seen).what == "everything"

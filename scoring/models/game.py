@@ -223,7 +223,8 @@ class Game(models.Model):
         or the dealer changed (the heading's dealer with them), the game
         finished (the round entry becomes the rematch) or was rematched (the version moved
         without a change in the history), or when the page had no round table or would have
-        none now (a first round, or the last one deleted)."""
+        none now (a first round, or the last one deleted), or when the next round has crossed
+        a change of seats kept for a later round (its form's order is another)."""
         if seen == self.version:
             return Changes(Changes.NOTHING)
         everything = Changes(Changes.EVERYTHING)
@@ -247,6 +248,11 @@ class Game(models.Model):
         came = sum(kind in (GameEvent.Kind.ADDED, GameEvent.Kind.RESTORED) for kind in later)
         went = later.count(GameEvent.Kind.DELETED)
         if rounds == 0 or rounds - came + went == 0:
+            return everything
+        # A change of seats kept for a later round (rounds deleted since it was made) that
+        # the next round has reached, or left, since: the round form's order is another.
+        low, high = sorted((rounds + 1, rounds - came + went + 1))
+        if any(low < change["from"] <= high for change in self.seating):
             return everything
         latest = GameEvent(pk=pk, game=self, kind=kind, number=number, phone=phone)
         return Changes(Changes.ROUNDS, latest=latest)
