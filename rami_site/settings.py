@@ -130,9 +130,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "timeout": 20,
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
-    # A file, not memory: threads in a test (tests/test_concurrency.py) must share the
-    # database, and each thread has its own connection. Ignored by git.
-    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test-db.sqlite3")}
+    # The tests' database is a file of their own run, in a temporary folder: tests/conftest.py,
+    # django_db_modify_db_settings.
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from scoring import rules
-from scoring.models import Player, Round, Seating
+from scoring.models import Game, Player, Round, Seating
 from scoring.rules import RoundEntry, house_rules
 from scoring.rules.cards import read_typed
 from scoring.rules.errors import MESSAGES, round_form_message, rules_error_message
@@ -390,6 +390,86 @@ class SeatingForm(ShowsRefusals, forms.Form):
         return [player.name for player in self.players]
 
 
+class JoinForm(ShowsRefusals, forms.Form):
+    """A player who joins a game under way (SPEC 1.5, Game.join): their name, who they sit
+    after in the deal, and the total they start with (empty: the highest total of those
+    playing, as the field's placeholder says)."""
+
+    name = forms.CharField(
+        label=_("Name"),
+        # No max_length: rules.check_name counts the characters a name keeps.
+        widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "words"}),
+    )
+    after = forms.TypedChoiceField(label=_("Sits after"), coerce=int)
+    start = forms.CharField(
+        label=_("Starts with"),
+        required=False,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0}),
+    )
+
+    def __init__(self, data=None, *, players: Sequence[Player], after: int, start: int) -> None:
+        super().__init__(data, initial={"after": after})
+        self.names = [player.name for player in players]
+        self.fields["name"].validators = []
+        self.fields["after"].choices = [(player.seat, player.name) for player in players]
+        self.fields["start"].help_text = _("%(points)s points unless you type another total") % {
+            "points": start
+        }
+        self.fields["start"].widget.attrs["placeholder"] = str(start)
+
+    def clean_start(self) -> int | None:
+        text = (self.cleaned_data.get("start") or "").strip()
+        if not text:
+            return None
+        try:
+            return rules.check_start_total(int(text) if text.isascii() and text.isdigit() else text)
+        except rules.RulesError as error:
+            raise forms.ValidationError(self.refusal_message(error)) from None
+
+    def field_for(self, error: rules.RulesError) -> str | None:
+        return "name" if error.code.startswith("name_") else None
+
+
+class RematchForm(ShowsRefusals, forms.Form):
+    """Who plays the next game (models.rematch): each player of this one, ticked when they
+    play at its end (not those who left), and a name to add. `choosing` tells this form's
+    post from a plain Rematch button's (a page of the release before), which keeps those
+    playing."""
+
+    plays = forms.TypedMultipleChoiceField(
+        label=_("Who plays again?"), coerce=int, required=False, widget=forms.CheckboxSelectMultiple
+    )
+    add = forms.CharField(
+        label=_("Add a player"),
+        required=False,
+        # No max_length: rules.check_names counts the characters a name keeps.
+        widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "words"}),
+    )
+    choosing = forms.CharField(widget=forms.HiddenInput, initial="1", required=False)
+
+    def __init__(self, data=None, *, game: Game) -> None:
+        super().__init__(data, initial={"plays": [player.seat for player in game.playing]})
+        self.players = game.seated_players
+        self.fields["plays"].choices = [(player.seat, player.name) for player in self.players]
+        self.fields["add"].validators = []
+
+    def chosen(self) -> tuple[list[int], list[str]]:
+        """The seats ticked and the names added (none, or the one typed)."""
+        added = (self.cleaned_data.get("add") or "").strip()
+        return self.cleaned_data.get("plays", []), [added] if added else []
+
+    def refusal_names(self) -> Sequence[str]:
+        """The next game's names in their order (as rules.check_names numbers them)."""
+        seats, added = self.chosen()
+        named = {player.seat: player.name for player in self.players}
+        return [named[seat] for seat in seats] + added
+
+    def field_for(self, error: rules.RulesError) -> str | None:
+        if error.player is not None and error.player >= len(self.chosen()[0]):
+            return "add"
+        return None
+
+
 WINNER_MISSING = _("Tap who went out, or “Nobody: blocked round”.")
 
 
@@ -541,6 +621,8 @@ class RoundForm(ShowsRoundRefusals, forms.Form):
     round = HiddenNumber()
     revision = HiddenNumber()
     key = TypedText(widget=forms.HiddenInput)
+    # The seats of the players the form was drawn for (seat_list): see _players_changed.
+    players = TypedText(widget=forms.HiddenInput)
 
     def __init__(
         self,
@@ -550,9 +632,12 @@ class RoundForm(ShowsRoundRefusals, forms.Form):
         target: int,
         house_rules: rules.Rules,
         initial: dict | None = None,
+        seats: int | None = None,
     ) -> None:
         super().__init__(data, initial=initial)
+        # The players of the round (those playing: SPEC 1.5), and how many seats the game has.
         self.players = players
+        self.seat_count = seats if seats is not None else max(p.seat for p in players) + 1
         self.target = target
         self.rules = house_rules
         # The points seats() shows beside each hand (rules.points_so_far), once worked out.
@@ -562,6 +647,7 @@ class RoundForm(ShowsRoundRefusals, forms.Form):
         ]
         if not self.is_bound:
             self.initial.setdefault("key", secrets.token_urlsafe(16))
+        self.initial["players"] = self.seat_list
         names = self.names
         self.hands = [
             HandForm(
@@ -596,6 +682,8 @@ class RoundForm(ShowsRoundRefusals, forms.Form):
             "hand_rummy": entry.hand_rummy,
         }
         for seat, hand in enumerate(entry.hands):
+            if hand is None:  # a player not playing the round
+                continue
             initial[f"cards_{seat}"] = " ".join(hand.cards)
             initial[f"value_{seat}"] = hand.value
             # In a hand rummy nobody had opened, and no box says so: the round form implies
@@ -636,8 +724,36 @@ class RoundForm(ShowsRoundRefusals, forms.Form):
     def names(self) -> list[str]:
         return [player.name for player in self.players]
 
+    @property
+    def seat_list(self) -> str:
+        """The seats of the players the form shows, as its hidden `players` says them."""
+        return " ".join(str(player.seat) for player in self.players)
+
+    # The refusal of the round as a whole that this form shows, when it is a conflict with
+    # another phone's change (rules.Code.PLAYERS_CHANGED): the view answers it with its status.
+    conflict: rules.RulesError | None = None
+
     def is_valid(self) -> bool:
         return super().is_valid() and all(hand.is_valid() for hand in self.hands)
+
+    def _players_changed(self) -> rules.RulesError | None:
+        """Whether the form was drawn for other players than it has now: its `players` says
+        other seats (a player left or joined on another phone since), or, from a page that
+        does not say them, a hand is typed for a seat not playing."""
+        drawn = self.data.get("players")
+        if drawn is not None:
+            if drawn == self.seat_list:
+                return None
+            # The form drawn again is for the players now: saved again, it counts.
+            self.data = self.data.copy()
+            self.data["players"] = self.seat_list
+            return rules.Conflict(rules.Code.PLAYERS_CHANGED)
+        playing = {player.seat for player in self.players}
+        for seat in range(self.seat_count):
+            typed = self.data.get(f"cards_{seat}") or self.data.get(f"value_{seat}")
+            if seat not in playing and typed:
+                return rules.RulesError(rules.Code.NOT_PLAYING)
+        return None
 
     def clean(self):
         cleaned = super().clean()
@@ -645,17 +761,26 @@ class RoundForm(ShowsRoundRefusals, forms.Form):
         # event that records the round keeps at most 64 characters of it.
         cleaned["key"] = re.sub(r"[^A-Za-z0-9_-]", "", cleaned.get("key", ""))[:64]
         choice = cleaned.get("winner")
+        changed = self._players_changed()
+        if changed is not None:
+            # Said above the form, which now shows who plays, with what was typed for them.
+            self.refused(changed)
+            self.conflict = changed if isinstance(changed, rules.Conflict) else None
+            choice = None
         if choice is None:
             for hand in self.hands:
                 hand.asked = False
             return cleaned
-        winner = None if choice == BLOCKED else int(choice)
+        # The rules see the round's players in order: the winner by their place among them.
+        seats = [player.seat for player in self.players]
+        winner_seat = None if choice == BLOCKED else int(choice)
+        winner = None if winner_seat is None else seats.index(winner_seat)
         hand_rummy = bool(cleaned.get("hand_rummy"))
         hands: list[rules.Hand | None] = []
-        for seat, form in enumerate(self.hands):
-            form.asked = seat != winner
+        for position, form in enumerate(self.hands):
+            form.asked = position != winner
             hand = form.cleaned_data["hand"] if form.is_valid() else None
-            if hand is not None and hand_rummy and seat != winner:
+            if hand is not None and hand_rummy and position != winner:
                 # An opponent of a hand rummy had, by definition, never opened: no box to tick.
                 hand = replace(hand, opened=False)
             hands.append(hand)
@@ -672,7 +797,10 @@ class RoundForm(ShowsRoundRefusals, forms.Form):
             return cleaned
         cleaned["typed"] = (hands, winner, hand_rummy)
         if None not in hands:
-            cleaned["entry"] = RoundEntry(hands=tuple(hands), winner=winner, hand_rummy=hand_rummy)
+            by_seat: list[rules.Hand | None] = [None] * self.seat_count
+            for seat, hand in zip(seats, hands, strict=True):
+                by_seat[seat] = hand
+            cleaned["entry"] = RoundEntry(tuple(by_seat), winner_seat, hand_rummy)
         return cleaned
 
     def typed_round(self) -> tuple[list[rules.Hand | None], int | None, bool] | None:

@@ -2,14 +2,19 @@ import asyncio
 import copy
 import http.client
 import json
+import os
 import re
+import shutil
+import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
+from django.conf import settings as django_settings
 from django.utils import translation
+from whitenoise.middleware import WhiteNoiseMiddleware
 
 from scoring.files import exchange
 from scoring.files.exchange import import_game
@@ -19,6 +24,61 @@ from scoring.rules import Hand, RoundEntry, Rules
 from tests.pages import Element, read
 
 GAMES = Path(__file__).parent / "games"
+
+
+_static_files_of: dict[tuple, dict] = {}
+_scan_static_files = WhiteNoiseMiddleware.update_files_dictionary
+
+
+def _static_files_once(self, root, prefix):
+    """WhiteNoise reads the static files (about 370, the admin's among them) into answers ready
+    to send each time its middleware is made, and Django's test client makes the middleware anew
+    for every client: 40-60 ms each, a quarter of the quick loop's time. A test process reads
+    them once for each set of the settings the middleware reads (every WHITENOISE_ one, the
+    static files' and DEBUG); the answers are read-only once made, and the files do not change
+    during a run (make runs collectstatic first)."""
+    key = (
+        root,
+        prefix,
+        *(
+            (name, repr(getattr(django_settings, name)))
+            for name in sorted(dir(django_settings))
+            if name.startswith(("WHITENOISE_", "STATIC"))
+            or name in {"STORAGES", "DEBUG", "FORCE_SCRIPT_NAME"}
+        ),
+    )
+    files = _static_files_of.get(key)
+    if files is None:
+        before, self.files = self.files, {}
+        _scan_static_files(self, root, prefix)
+        files = _static_files_of[key] = self.files
+        self.files = before
+    self.files.update(files)
+
+
+WhiteNoiseMiddleware.update_files_dictionary = _static_files_once
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
+    """A test database of this run's own, and of each pytest-xdist worker's, so that two runs
+    in one checkout never share one. The servers that tests start find it as they do any:
+    connection.settings_dict["NAME"] once it is made (tests/test_two_servers.py).
+
+    SQLite: a file, not memory (threads in a test, tests/test_concurrency.py, must share the
+    database, and each thread has its own connection), in a temporary folder removed at the
+    end. PostgreSQL: test_<name>, with pytest-django's _gw0 suffix of the worker and then the
+    process id, so that two runs against one cluster do not drop each other's database."""
+    database = django_settings.DATABASES["default"]
+    test = database.setdefault("TEST", {})
+    if database["ENGINE"] == "django.db.backends.sqlite3":
+        folder = tempfile.mkdtemp(prefix="rami-test-db-")
+        test["NAME"] = os.path.join(folder, "test-db.sqlite3")
+        yield
+        shutil.rmtree(folder, ignore_errors=True)
+    else:
+        test["NAME"] = f"{test.get('NAME') or 'test_' + database['NAME']}_{os.getpid()}"
+        yield
 
 
 @pytest.hookimpl(tryfirst=True)

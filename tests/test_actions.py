@@ -84,6 +84,8 @@ def game_changes(game: Game) -> dict[str, tuple[str, dict, str]]:
             {"name_0": "Anna", "name_1": "Boris", "name_2": "Cyril", "name_3": "Dana"},
             "",
         ),
+        "leave": ("leave", {"seat": "3"}, "leave"),
+        "join": ("join", {"name": "Emil", "after": "3", "start": ""}, "join"),
     }
 
 
@@ -106,6 +108,8 @@ def phone(client) -> None:
         "go_back",
         "seats",
         "names",
+        "leave",
+        "join",
     ],
 )
 def test_each_change_of_a_game_has_its_own_address(client, game, change, headers):
@@ -171,7 +175,19 @@ KINDS = {
 @pytest.mark.parametrize("kind", list(KINDS))
 @pytest.mark.parametrize("headers", [{}, HTMX], ids=["page", "fragment"])
 @pytest.mark.parametrize(
-    "change", ["save", "correct", "replace", "delete", "undo", "restore", "go_back", "seats"]
+    "change",
+    [
+        "save",
+        "correct",
+        "replace",
+        "delete",
+        "undo",
+        "restore",
+        "go_back",
+        "seats",
+        "leave",
+        "join",
+    ],
 )
 def test_every_change_of_a_game_answers_each_refusal_with_its_status(
     client, game, change, kind, headers

@@ -69,6 +69,8 @@ def test_a_backup_file_is_the_export_plus_the_links(games, tmp_path):
         "view_token": game.view_token,
         "first_dealer": game.first_dealer,
         "created_at": game.created_at.isoformat(),
+        # Each round's dealer (SPEC 1.5): the rematch's one round, dealt by its first dealer.
+        "dealers": [game.first_dealer],
     }
     assert document == export_game(game)
     # It holds the edit token, so only its owner may read it.
@@ -290,9 +292,13 @@ def test_the_batch_restore_stores_what_the_one_game_restore_does(many_games, tmp
     for token, entry in in_batches.items():
         assert entry["document"] == original[token]["document"]
         assert entry["backup"] == original[token]["backup"]
+        names = entry["document"]["players"]
+        dealers = entry["backup"][FIELD].get("dealers", [])
         assert entry["events"] == [
-            ("added", number, number, None, entered(round_), False, "")
-            for number, round_ in enumerate(entry["document"]["rounds"], 1)
+            ("added", number, number, None, {**entered(round_), "dealer": names[dealer]}, False, "")
+            for number, (round_, dealer) in enumerate(
+                zip(entry["document"]["rounds"], dealers, strict=True), 1
+            )
         ]
         assert entry["history"] == list(range(len(entry["rounds"]), 0, -1))
     # Versions as next_version() moves them, once per round from Game.start's clock: at least

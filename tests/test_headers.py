@@ -45,6 +45,8 @@ def test_the_token_urls_are_the_ones_checked_here():
         "go_back",
         "names",
         "seats",
+        "leave",
+        "join",
         "export_json",
         "export_csv",
         "view_export_csv",

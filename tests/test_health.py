@@ -26,7 +26,7 @@ def test_healthz_is_503_while_migrations_are_missing_and_says_which(client, monk
         assert response.status_code == 503
         assert response["Content-Type"] == "text/plain"
         said = response.content.decode()
-        assert said.startswith("migrations missing: scoring.0013_deleted_links")
+        assert said.startswith("migrations missing: scoring.0013_players_come_and_go")
     finally:
         migrate(None)
     response = client.get("/healthz")

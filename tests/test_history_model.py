@@ -259,7 +259,7 @@ class GameHistory(RuleBasedStateMachine):
             entry for _, entry in self.reference.rounds
         ]
         # The totals follow the rounds.
-        points = [round_.points_by_seat(PLAYERS) for round_ in rounds]
+        points = [round_.entry(PLAYERS).points(self.game.target) for round_ in rounds]
         assert self.game.totals() == [sum(round_[seat] for round_ in points) for seat in range(3)]
 
 

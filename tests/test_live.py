@@ -1,4 +1,4 @@
-"""The live updates' stream and its reader (scoring/live.py), without a server: the versions
+"""The live updates' stream and its reader (scoring/live/), without a server: the versions
 read in one query whatever the number of streams, a change between two reads delivered, the
 keys the pages hand out, and the stream as ASGI answers it (rami_site/asgi.py) and as the
 Django view does under a WSGI server."""
@@ -328,7 +328,7 @@ def test_the_view_for_wsgi_servers_streams_the_same_uncompressed(db, client):
     assert client.get("/live/g1:forged").status_code == 404
 
 
-# The answers the phones of a table share after a save (answers.SharedAnswers, views._poll).
+# The answers the phones of a table share after a save (answers.SharedAnswers, pull.poll).
 
 
 def test_the_shared_answers_are_bounded_by_their_bytes_as_well_as_their_count():

@@ -238,6 +238,6 @@ def test_the_round_forms_inputs_are_the_ones_django_draws(kind):
     html = render_to_string("scoring/_round_form.html", {"form": form, "action": "/g/x/"})
     drawn = inputs(html)
     assert drawn == drawn_by_django(form)
-    assert len(drawn) == 4 + 5 + 1 + 3 * 4
+    assert len(drawn) == 5 + 5 + 1 + 3 * 4  # hidden: round, revision, key, for_round, players
     if kind == "invalid":
         assert any(attrs.get("aria-invalid") == "true" for attrs in drawn)

@@ -1,4 +1,4 @@
-"""Seats and dealer during a game: Game.change_seating and Game.dealer_for, the players page's
+"""Seats and dealer during a game: Game.change_seating and each round's dealer, the players page's
 "Seats and dealer" form, the game page's dealers, the history, the rematch, a table's next
 game and the backup."""
 
@@ -26,14 +26,22 @@ def play(game: Game, rounds: int = 1, winner: int = 0) -> None:
 
 
 def dealers(game: Game, rounds: range) -> list[str]:
-    """Who deals each of these rounds, by name."""
+    """Who deals each of these rounds, by name: as each round saved keeps it (Round.dealer),
+    and for the rounds to come, the next deal and then one player after another along it."""
     game = Game.objects.get(pk=game.pk)
-    return [game.names[game.dealer_for(number, len(game.names))] for number in rounds]
+    stored = dict(game.rounds.values_list("number", "dealer"))
+    dealt = []
+    for number in rounds:
+        if number in stored:
+            dealt.append(stored[number])
+        else:
+            last = dealt[-1] if dealt else stored.get(number - 1)
+            dealt.append(game.next_deal(last, number - 1).dealer)
+    return [game.names[seat] for seat in dealt]
 
 
 def now(game: Game) -> Seating:
-    game = Game.objects.get(pk=game.pk)
-    return game.seating_for(game.rounds.count() + 1, len(game.names))
+    return Game.objects.get(pk=game.pk).seating_now()
 
 
 @pytest.fixture
@@ -251,8 +259,7 @@ def test_a_rematch_seats_the_players_in_the_order_the_deal_went_and_follows_on(f
     four_rounds.change_seating(2, [0, 2, 1, 3], seen=now(four_rounds))
     finish(four_rounds)
     four_rounds = Game.objects.get(pk=four_rounds.pk)
-    rounds = four_rounds.rounds.count()
-    next_dealer = four_rounds.names[four_rounds.dealer_for(rounds + 1, 4)]
+    next_dealer = four_rounds.names[four_rounds.seating_now().dealer]
     rematch = four_rounds.rematch()
     assert rematch.names == ["Ana", "Cyril", "Boris", "Dana"]
     assert rematch.names[rematch.first_dealer] == next_dealer
@@ -528,3 +535,17 @@ def test_the_section_and_its_messages_are_translated(client, at_round_5, languag
         client.get(url("players", at_round_5.edit_token), headers={"Accept-Language": language})
     )
     assert shown.one("section.seating h2").text != "Seats and dealer"
+
+
+def test_a_deletion_that_takes_the_next_round_below_a_seating_change_redraws_the_page(four_rounds):
+    # Round 5 played, then Cyril and Boris swap from round 6; round 5 deleted: the next round
+    # is 5 again, before the change, and the round form's order is the old one: the phones
+    # that show the page get it whole, not only the rounds.
+    play(four_rounds)
+    four_rounds.change_seating(2, [0, 2, 1, 3], seen=now(four_rounds))
+    seen = Game.objects.get(pk=four_rounds.pk).version
+    four_rounds.delete_round(four_rounds.rounds.get(number=5))
+    assert Game.objects.get(pk=four_rounds.pk).changes_since(seen).what == "everything"
+    seen = Game.objects.get(pk=four_rounds.pk).version
+    play(four_rounds)  # round 5 again: the change holds from round 6, the next
+    assert Game.objects.get(pk=four_rounds.pk).changes_since(seen).what == "everything"

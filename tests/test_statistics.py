@@ -62,7 +62,7 @@ def test_a_blocked_round_is_won_by_its_lowest_hands():
     assert (eva.rounds_won, eva.best_points, eva.longest_run) == (2, 0, 2)
     # Filip never opened, but holds a lowest hand: he wins, and is not caught not opened.
     assert (filip.rounds_won, filip.never_opened) == (1, 0)
-    shown = read(render_to_string("scoring/_statistics.html", {"statistics": [eva, filip]}))
+    shown = read(render_to_string("scoring/game.html#statistics", {"statistics": [eva, filip]}))
     assert shown.rows()[1] == ["Rounds won", "2", "1"]
     # The row's heading is described by the note, as a screen reader reads it out.
     heading = shown.select("tr")[1].one("th")
@@ -80,7 +80,7 @@ def test_a_game_without_rounds_has_nothing_to_count():
         None,
         0,
     )
-    assert render_to_string("scoring/_statistics.html", {"statistics": []}).strip() == ""
+    assert render_to_string("scoring/game.html#statistics", {"statistics": []}).strip() == ""
 
 
 @pytest.mark.django_db
@@ -117,7 +117,8 @@ def test_statistics_of_the_every_kind_game(every_kind_game, django_assert_num_qu
 @pytest.mark.django_db
 def test_the_statistics_table_shows_each_number_under_its_player(every_kind_game):
     html = render_to_string(
-        "scoring/_statistics.html", {"statistics": Scoreboard.for_game(every_kind_game).statistics}
+        "scoring/game.html#statistics",
+        {"statistics": Scoreboard.for_game(every_kind_game).statistics},
     )
     assert read(html).rows() == [
         ["", "Ana", "Boris", "Cyril", "Dana"],
@@ -135,7 +136,7 @@ def test_the_statistics_table_shows_each_number_under_its_player(every_kind_game
 def test_a_long_list_of_rounds_is_counted_not_listed():
     rounds = [PlayedRound(0, False, (0, 10), (True, True))] * 5
     html = render_to_string(
-        "scoring/_statistics.html",
+        "scoring/game.html#statistics",
         {"statistics": statistics.player_statistics(["Eva", "Filip"], rounds)},
     )
     best = read(html).rows()[5]
@@ -144,7 +145,7 @@ def test_a_long_list_of_rounds_is_counted_not_listed():
 
 def test_names_in_the_statistics_table_are_escaped():
     html = render_to_string(
-        "scoring/_statistics.html",
+        "scoring/game.html#statistics",
         {"statistics": statistics.player_statistics(["<b>Eva</b>", "Filip"], EVA_FILIP)},
     )
     assert "<b>" not in html

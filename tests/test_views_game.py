@@ -129,8 +129,9 @@ def test_the_preview_says_nothing_of_a_hand_not_typed_yet_which_a_save_asks_for(
 
 
 def test_a_players_errors_read_the_same_in_a_preview_as_in_the_form(client, four_players):
-    """One markup (rami.seat_errors): the preview's errors are announced (role="alert") and
-    named by the field's aria-describedby, as the round form's own row draws them."""
+    """One markup (_round_form.html's partial seat_errors): the preview's errors are announced
+    (role="alert") and named by the field's aria-describedby, as the round form's own row draws
+    them."""
     data = round_post(0, {1: "AH AH AH", 2: "5X"})
     preview = read(
         client.post(

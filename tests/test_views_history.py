@@ -236,7 +236,7 @@ def notes(cell: Element) -> list[str]:
 
 
 def test_a_hand_reads_the_same_in_the_history_as_on_the_round_table(client):
-    """One markup for a hand's notes (rami.HandNotes): went out, the cards' faces or the
+    """One markup for a hand's notes (_hand_notes.html): went out, the cards' faces or the
     value, not opened, as the round table showed the round before it was deleted (which also
     says how a never-opened hand's points came about)."""
     game = Game.start(["Ana", "Boris", "Cyril"])

@@ -62,7 +62,7 @@ def test_someone_typing_is_told_when_the_seats_changed_not_a_round(client, four_
     html = client.get(address + "&typing=1", headers=HTMX).content.decode()
     assert 'id="round-entry"' not in html
     notice = read(html).one("#round-notice").text
-    assert notice.startswith("Another phone has just changed a name, the seats or who deals.")
+    assert notice.startswith("Another phone has just changed the players: a name, the seats,")
 
 
 def test_the_view_page_poll_sends_no_form_and_no_edit_token(client, four_players):

@@ -26,7 +26,7 @@ LABEL_HEIGHT = 14  # names closer than this are nudged apart
 # The lowest a name goes: clear of the x axis's label, which stands under the names.
 LABEL_LOWEST = PLOT_BOTTOM - 4
 LABEL_CHARACTERS = 11  # longer names are shortened at the line end (whole in the table)
-FONT_SIZE = 12  # the chart's text (rami.score_chart's font-size)
+FONT_SIZE = 12  # the chart's text (_chart.svg.html's font-size)
 LABEL_GAP = 12  # from the plot's right edge to the names
 EDGE = 2  # between a name's end and the drawing's right edge (room for its halo)
 # The widest a name may be: the plot gives up at most this much more than at PLOT_RIGHT (a
@@ -200,10 +200,15 @@ def score_chart(
     totals: Sequence[Sequence[int]],
     target: int,
     tie_break_rounds: Collection[int] = (),
+    spans: Sequence[tuple[int, int]] | None = None,
+    starts: Sequence[int] | None = None,
 ) -> Chart:
     """The chart of a game: `totals` holds each player's running total after every round
     (one list per round, in seat order); `tie_break_rounds` the numbers (1-based) of the rounds
-    played as a tie-break. Every line starts at 0 before the first round."""
+    played as a tie-break. A line starts at `starts` (0 for each by default) before the first
+    round, or, for a player who joined or left (SPEC 1.5), runs along their `spans` only:
+    from before the first round they played to after the last (round numbers, 0 before the
+    first round)."""
     highest = max([target, *(total for after in totals for total in after)])
     step = nice_step(highest)
     y_max = math.ceil(highest / step) * step
@@ -224,19 +229,23 @@ def score_chart(
     # Every line has a point a round at the same x, and totals repeat (a winner's stays put):
     # each x and each total's y is worked out and written once, not once a player and round
     # (a 6-player, 60-round chart has 366 points).
-    end_x = x(len(rounds))
     xs = [_format(x(number)) for number in range(len(rounds) + 1)]
     ys: dict[int, tuple[float, str]] = {}
     lines = []
     for seat, name in enumerate(names):
-        running = (0, *(after[seat] for after in totals))
+        begin, end = spans[seat] if spans else (0, len(rounds))
+        running = ((starts or [0] * len(names))[seat], *(after[seat] for after in totals))
+        running = running[begin : end + 1]
         for total in running:
             if total not in ys:
                 position = y(total)
                 ys[total] = (position, _format(position))
-        points = " ".join([f"{px},{ys[total][1]}" for px, total in zip(xs, running, strict=True)])
-        lines.append((seat, name, running, points, ys[running[-1]][0]))
-    label_ys = spread_labels([end_y for *_, end_y in lines], LABEL_HEIGHT, PLOT_TOP, LABEL_LOWEST)
+        drawn = zip(xs[begin : end + 1], running, strict=True)
+        points = " ".join([f"{px},{ys[total][1]}" for px, total in drawn])
+        lines.append((seat, name, running, points, ys[running[-1]][0], x(end)))
+    label_ys = spread_labels(
+        [end_y for *_, end_y, _x in lines], LABEL_HEIGHT, PLOT_TOP, LABEL_LOWEST
+    )
     series = tuple(
         Series(
             css_class=f"series-{seat % rules.MAX_PLAYERS}",
@@ -249,7 +258,9 @@ def score_chart(
             label_x=right + LABEL_GAP,
             label_y=label_y,
         )
-        for (seat, name, running, points, end_y), label_y in zip(lines, label_ys, strict=True)
+        for (seat, name, running, points, end_y, end_x), label_y in zip(
+            lines, label_ys, strict=True
+        )
     )
     every = math.ceil(len(rounds) / MAX_ROUND_TICKS) or 1
     return Chart(

@@ -72,9 +72,11 @@ class Seated:
 
 
 def seating_as_it_was(document: dict, names: list[str]) -> SeatingAsItWas:
-    return SeatingAsItWas(
-        dealer=names[document["dealer"]], order=[names[seat] for seat in document["order"]]
-    )
+    """A seating as the history shows it, by name; a seat no longer there (a player whose
+    join was undone) left out."""
+    order = [names[seat] for seat in document["order"] if seat < len(names)]
+    dealer = document["dealer"]
+    return SeatingAsItWas(dealer=names[dealer] if dealer < len(names) else "", order=order)
 
 
 @dataclass(frozen=True)
@@ -90,6 +92,9 @@ class Change:
     # An edit whose round is still there: the revision it has now, for "go back to this
     # version" (Game.go_back).
     revision: int | None = None
+    # A player who left or joined (SPEC 1.5): their name, and the total a joiner started with.
+    player: str = ""
+    start: int | None = None
 
     @property
     def restorable(self) -> bool:
@@ -106,8 +111,14 @@ def round_as_it_was(
 ) -> RoundAsItWas | None:
     if document is None:
         return None
+    # Who played it, when not everyone did, and who dealt it: the history's own fields
+    # (models.rounds.history_document), not the exchange format's.
+    playing = None
+    if "players" in document:
+        playing = [seat for seat, name in enumerate(names) if name in document["players"]]
+    document = {key: value for key, value in document.items() if key not in ("players", "dealer")}
     try:
-        entry = exchange.parse_round(document, names, number, target, house_rules)
+        entry = exchange.parse_round(document, names, number, target, house_rules, playing=playing)
     except exchange.ExchangeError:
         # Not expected (every document was written by the app), but the history must still
         # show: without the points, nothing more is known.
@@ -126,6 +137,7 @@ def round_as_it_was(
                 lowest=entry.blocked and seat in winners,
             )
             for seat, (name, hand, point) in enumerate(zip(names, entry.hands, points, strict=True))
+            if hand is not None
         ],
     )
 
@@ -145,7 +157,15 @@ def changes(game: Game) -> list[Change]:
             found.append(
                 Change(event, None, None, Rename(event.before["name"], event.after["name"]))
             )
-            names[event.before["seat"]] = event.before["name"]
+            if event.before["seat"] < len(names):  # not a player whose join was undone
+                names[event.before["seat"]] = event.before["name"]
+            continue
+        if event.kind in GameEvent.PLAYER_CHANGES:
+            seat = event.after["seat"]
+            name = event.after.get("name") or (names[seat] if seat < len(names) else "")
+            found.append(Change(event, None, None, player=name, start=event.after.get("start")))
+            if event.kind == GameEvent.Kind.JOINED and event.undoes_id is None:
+                names = names[:seat]  # before the join, the seat was not there
             continue
         if event.kind == GameEvent.Kind.SEATED:
             # Not a round: nothing to restore or go back to (its players named as then).

@@ -34,10 +34,13 @@ class StoredRound:
     number: int
     winner: int | None
     hand_rummy: bool
+    # A hand for each seat that played the round; None for a player not playing it.
     hands: list[StoredHand | None]
     # The round's identity as a phone's Undo of a save names it (Game._round_as_seen).
     pk: int = 0
     revision: int = 1
+    # The seat that dealt it (None: a round saved before dealers were kept).
+    dealer: int | None = None
     # "hand_rummy", "blocked" or "normal" (rules.RoundEntry.kind), worked out once.
     kind: str = field(init=False)
 
@@ -45,15 +48,13 @@ class StoredRound:
         self.kind = rules.RoundEntry(hands=(), winner=self.winner, hand_rummy=self.hand_rummy).kind
 
     @property
-    def points(self) -> list[int]:
-        return [hand.points if hand else 0 for hand in self.hands]
+    def points(self) -> list[int | None]:
+        return [hand.points if hand else None for hand in self.hands]
 
     def entry(self) -> rules.RoundEntry:
         """The round as the players entered it (Round.entry, from the stored rows)."""
         hands = tuple(
-            rules.Hand(opened=hand.opened, value=hand.value, cards=hand.cards)
-            if hand
-            else rules.Hand()
+            rules.Hand(opened=hand.opened, value=hand.value, cards=hand.cards) if hand else None
             for hand in self.hands
         )
         return rules.RoundEntry(hands, self.winner, self.hand_rummy)
@@ -68,7 +69,8 @@ class StoredRound:
 
 @dataclass(slots=True)
 class HandRow:
-    """One player's part of one round, as the round table shows it."""
+    """One player's part of one round, as the round table shows it (`played` false: a
+    player who was not playing it, whose cell is empty)."""
 
     player: Player
     hand: StoredHand | None
@@ -78,6 +80,10 @@ class HandRow:
     lowest: bool = False  # held the lowest hand of a blocked round, and so scored 0
     # How a never-opened loser's points came about (None for everyone else).
     explained: rules.NotOpenedSum | None = None
+
+    @property
+    def played(self) -> bool:
+        return self.hand is not None
 
     @property
     def cards(self) -> tuple[str, ...]:
@@ -97,7 +103,7 @@ class RoundRow:
     round: StoredRound
     hands: list[HandRow]
     tie_break: bool
-    dealer: Player
+    dealer: Player | None
 
     @property
     def number(self) -> int:
@@ -120,6 +126,9 @@ class PlayerRow:
     # Won the game; leads it (the lowest total of a game still played).
     champion: bool = False
     leads: bool = False
+    # The last round a player who left played (SPEC 1.5), and the first a joiner played.
+    left_after: int | None = None
+    joined_at: int | None = None
 
     @property
     def to_go(self) -> int:
@@ -192,11 +201,12 @@ class Scoreboard:
             rows = self._by_round[index]
             pk, number, winner, hand_rummy, revision = rows[0][:5]
             hands: list[StoredHand | None] = [None] * len(self.seated)
-            for *_round, player_id, cards, value, opened, points in rows:
+            for *_round, player_id, cards, value, opened, points, _dealer in rows:
                 if player_id is not None:
                     hand = StoredHand(tuple(cards.split()), value, bool(opened), points)
                     hands[self._seats[player_id]] = hand
-            made[index] = StoredRound(number, winner, bool(hand_rummy), hands, pk, revision)
+            dealer = rows[0][10]
+            made[index] = StoredRound(number, winner, bool(hand_rummy), hands, pk, revision, dealer)
         return made[index]
 
     @cached_property
@@ -205,11 +215,12 @@ class Scoreboard:
         return [self._round(index) for index in range(len(self._by_round))]
 
     @cached_property
-    def points(self) -> list[list[int]]:
-        """Each round's points, by seat, straight from the stored rows."""
+    def points(self) -> list[list[int | None]]:
+        """Each round's points, by seat (None for a player not playing it), straight from
+        the stored rows."""
         points = []
         for rows in self._by_round:
-            by_seat = [0] * len(self.seated)
+            by_seat: list[int | None] = [None] * len(self.seated)
             for row in rows:
                 if row[5] is not None:
                     by_seat[self._seats[row[5]]] = row[9]
@@ -217,15 +228,25 @@ class Scoreboard:
         return points
 
     @cached_property
+    def starts(self) -> list[int]:
+        """What each player started with: 0, or a joiner's total on joining (SPEC 1.5)."""
+        return [player.start for player in self.seated]
+
+    @cached_property
+    def playing(self) -> list[int]:
+        """The seats of the players still playing (not those who left)."""
+        return [player.seat for player in self.seated if not player.left]
+
+    @cached_property
     def standings(self) -> list[rules.Standing]:
-        """The standing after each round (read)."""
-        return rules.standings(self.points, len(self.seated), self.target)
+        """The standing after each round (read), among those who played it."""
+        return rules.standings(self.points, len(self.seated), self.target, start=self.starts)
 
     @cached_property
     def standing(self) -> rules.Standing:
-        if self.standings:
-            return self.standings[-1]
-        return rules.standing([0] * len(self.seated), self.target)
+        """The game's standing now: its totals, among the players still playing."""
+        totals = self.standings[-1].totals if self.standings else tuple(self.starts)
+        return rules.standing(totals, self.target, self.playing or None)
 
     @property
     def totals(self) -> tuple[int, ...]:
@@ -239,15 +260,21 @@ class Scoreboard:
     def next_round_number(self) -> int:
         return self.round_count + 1
 
+    @cached_property
+    def _next_deal(self):
+        last = self._round(self.round_count - 1).dealer if self.round_count else None
+        return self.game.playing_deal(self.game.next_deal(last, self.round_count))
+
     @property
     def next_dealer(self) -> Player:
-        return self.seated[self.game.dealer_for(self.next_round_number, len(self.seated))]
+        return self.seated[self._next_deal.dealer]
 
     @cached_property
     def deal_order(self) -> tuple[int, ...]:
-        """The seats in the order the deal goes round from the next round on (a change of
-        seats makes it other than the seat order): the order of the board's rows."""
-        return tuple(self.game.seating_for(self.next_round_number, len(self.seated)).order)
+        """The seats of the players playing, in the order the deal goes round from the next
+        round on (a change of seats makes it other than the seat order): the order of the
+        board's rows."""
+        return self._next_deal.order
 
     @property
     def winner(self) -> Player | None:
@@ -259,28 +286,52 @@ class Scoreboard:
         return [self.seated[index] for index in self.standing.leaders]
 
     @cached_property
-    def players(self) -> list[PlayerRow]:
+    def _played_span(self) -> dict[int, tuple[int, int]]:
+        """Each seat's first and last round played (seats with none left out)."""
+        span: dict[int, tuple[int, int]] = {}
+        for number, points in enumerate(self.points, 1):
+            for seat, point in enumerate(points):
+                if point is not None:
+                    span[seat] = (span.get(seat, (number, number))[0], number)
+        return span
+
+    def _player_row(self, seat: int, player: Player) -> PlayerRow:
         leaders = set(self.standing.leaders) if self._by_round else set()
-        next_dealer = self.next_dealer
         finished = self.standing.finished
-        return [
-            PlayerRow(
-                player=player,
-                total=self.totals[seat],
-                target=self.target,
-                leader=seat in leaders,
-                deals_next=player == next_dealer and not finished,
-                champion=seat == self.standing.winner,
-                leads=seat in leaders and not finished,
-            )
-            for seat, player in enumerate(self.seated)
-        ]
+        first, last = self._played_span.get(seat, (None, None))
+        return PlayerRow(
+            player=player,
+            total=self.totals[seat],
+            target=self.target,
+            leader=seat in leaders,
+            deals_next=seat == self._next_deal.dealer and not finished,
+            champion=seat == self.standing.winner,
+            leads=seat in leaders and not finished,
+            left_after=last if player.left else None,
+            joined_at=first if player.joined else None,
+        )
+
+    @cached_property
+    def players(self) -> list[PlayerRow]:
+        """The players still playing, in seat order (the template puts them in the deal's)."""
+        return [self._player_row(seat, self.seated[seat]) for seat in self.playing]
+
+    @cached_property
+    def left_players(self) -> list[PlayerRow]:
+        """The players who left (SPEC 1.5), shown apart with their total."""
+        return [self._player_row(player.seat, player) for player in self.seated if player.left]
+
+    @cached_property
+    def rows_by_seat(self) -> dict[int, PlayerRow]:
+        """Every player's row by seat, those who left included (the round form's rows)."""
+        return {row.player.seat: row for row in (*self.players, *self.left_players)}
 
     @cached_property
     def tie_breaks(self) -> list[bool]:
         """Whether each round (read) was a tie-break round: one that follows a shared lowest
         total at the target."""
-        before = [rules.standing([0] * len(self.seated), self.target), *self.standings]
+        start = rules.standing(self.starts, self.target)
+        before = [start, *self.standings]
         return [standing.tie_break for standing in before[: len(self.standings)]]
 
     def _row(self, index: int) -> RoundRow:
@@ -305,7 +356,7 @@ class Scoreboard:
                 for seat, player in enumerate(self.seated)
             ],
             tie_break=self.tie_breaks[index],
-            dealer=self.seated[self.game.dealer_for(round_.number, len(self.seated))],
+            dealer=self.seated[round_.dealer] if round_.dealer is not None else None,
         )
 
     @cached_property
@@ -349,7 +400,11 @@ class Scoreboard:
         game.html keeps their HTML under it, so a row changed in any way (a form, a queryset
         .update(), a migration, a restore) gives a new key and is drawn anew: what is kept by
         its content cannot go stale."""
-        content = ([player.name for player in self.seated], self.target, self.stored)
+        content = (
+            [(player.name, player.start, player.left) for player in self.seated],
+            self.target,
+            self.stored,
+        )
         return hashlib.blake2b(repr(content).encode(), digest_size=16).hexdigest()
 
     @cached_property
@@ -358,7 +413,7 @@ class Scoreboard:
         `points` is, without making each round (_round) whose cards they do not need."""
         played = []
         for rows, points in zip(self._by_round, self.points, strict=True):
-            opened = [True] * len(self.seated)  # a seat without a hand: the winner
+            opened = [True] * len(self.seated)  # a seat without a hand did not play it
             for row in rows:
                 if row[5] is not None:
                     opened[self._seats[row[5]]] = bool(row[8])
@@ -382,6 +437,16 @@ class Scoreboard:
     @cached_property
     def chart(self) -> chart.Chart:
         """The running totals drawn as lines (scoring/_chart.svg.html)."""
+        rounds = self.round_count
+        spans = [
+            (
+                self._played_span[seat][0] - 1 if player.joined else 0,
+                self._played_span[seat][1] if player.left else rounds,
+            )
+            if seat in self._played_span
+            else (rounds, rounds)
+            for seat, player in enumerate(self.seated)
+        ]
         return chart.score_chart(
             [player.name for player in self.seated],
             [list(standing.totals) for standing in self.standings],
@@ -391,6 +456,8 @@ class Scoreboard:
                 for rows, tie_break in zip(self._by_round, self.tie_breaks, strict=True)
                 if tie_break
             },
+            spans=spans,
+            starts=self.starts,
         )
 
     @cached_property
@@ -417,7 +484,9 @@ class Scoreboard:
         lowest = set(entry.winners(house)) if entry.blocked else set()
         found = []
         for seat, cell in enumerate(saved.hands):
-            hand = entry.hands[seat]
+            hand = entry.hands[seat] if seat < len(entry.hands) else None
+            if hand is None or not cell.played:  # a player in one of the two only
+                continue
             mine = HandVersion(
                 points[seat],
                 hand.cards,

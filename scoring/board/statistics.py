@@ -2,7 +2,7 @@
 
 `player_statistics()` works on plain values (`PlayedRound`), so that it is testable without the
 database; `Scoreboard.played_rounds` makes them from the rounds a page has already read.
-Templates: scoring/_statistics.html and scoring/_wins_per_name.html.
+Templates: scoring/game.html (its partial `statistics`) and scoring/_wins_per_name.html.
 """
 
 from __future__ import annotations
@@ -16,16 +16,20 @@ from scoring.models import Game, Player, Status
 @dataclass(frozen=True)
 class PlayedRound:
     """One round as it was scored: who went out (None for a blocked round), whether it was a
-    hand rummy, and per seat the points scored and whether the player had opened."""
+    hand rummy, and per seat the points scored (None for a player not playing it, SPEC 1.5)
+    and whether the player had opened."""
 
     winner: int | None
     hand_rummy: bool
-    points: tuple[int, ...]
+    points: tuple[int | None, ...]
     opened: tuple[bool, ...]
 
     @property
     def blocked(self) -> bool:
         return self.winner is None
+
+    def played_by(self, seat: int) -> bool:
+        return self.points[seat] is not None
 
     def won_by(self, seat: int) -> bool:
         """Won the round: went out, or held the lowest hand of a blocked round, whom the
@@ -61,11 +65,16 @@ class PlayerStatistics:
 def player_statistics(
     names: Sequence[str], rounds: Sequence[PlayedRound]
 ) -> list[PlayerStatistics]:
-    """Each player's numbers, in seat order. Round numbers are 1-based; `longest_run` is the
-    longest run of rounds in a row scored with 0 points."""
+    """Each player's numbers, in seat order, over the rounds they played. Round numbers are
+    1-based; `longest_run` is the longest run of rounds in a row scored with 0 points."""
     statistics = []
     for seat, name in enumerate(names):
-        points = [round_.points[seat] for round_ in rounds]
+        played = [
+            (number, round_) for number, round_ in enumerate(rounds, 1) if round_.played_by(seat)
+        ]
+        points = [round_.points[seat] for _number, round_ in played]
+        numbers = [number for number, _round in played]
+        rounds_played = [round_ for _number, round_ in played]
         best = min(points, default=None)
         worst = max(points, default=None)
         run = longest = 0
@@ -75,22 +84,26 @@ def player_statistics(
         statistics.append(
             PlayerStatistics(
                 name=name,
-                rounds_won=sum(round_.won_by(seat) for round_ in rounds),
-                hand_rummies=sum(round_.hand_rummy and round_.winner == seat for round_ in rounds),
-                never_opened=sum(round_.never_opened_penalty(seat) for round_ in rounds),
+                rounds_won=sum(round_.won_by(seat) for round_ in rounds_played),
+                hand_rummies=sum(
+                    round_.hand_rummy and round_.winner == seat for round_ in rounds_played
+                ),
+                never_opened=sum(round_.never_opened_penalty(seat) for round_ in rounds_played),
                 average_points=round(sum(points) / len(points), 1) if points else 0.0,
                 best_points=best,
-                best_rounds=_numbers_where(points, best),
+                best_rounds=_numbers_where(numbers, points, best),
                 worst_points=worst,
-                worst_rounds=_numbers_where(points, worst),
+                worst_rounds=_numbers_where(numbers, points, worst),
                 longest_run=longest,
             )
         )
     return statistics
 
 
-def _numbers_where(points: Sequence[int], value: int | None) -> tuple[int, ...]:
-    return tuple(number for number, point in enumerate(points, 1) if point == value)
+def _numbers_where(
+    numbers: Sequence[int], points: Sequence[int], value: int | None
+) -> tuple[int, ...]:
+    return tuple(number for number, point in zip(numbers, points, strict=True) if point == value)
 
 
 @dataclass(frozen=True)

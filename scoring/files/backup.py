@@ -66,6 +66,7 @@ from scoring.models import (
     Table,
     clock_version,
 )
+from scoring.models.rounds import history_document
 
 FIELD = "backup"
 # Tokens as new_token() makes them (URL-safe, 128 bits at least), as the links take them: also
@@ -108,6 +109,11 @@ def backup_document(game: Game) -> dict:
     }
     if game.seating:
         document[FIELD]["seating"] = game.seating
+    # Each round's dealer, kept whatever was deleted before it (SPEC 1.5).
+    dealers = list(game.rounds.order_by("number").values_list("dealer", flat=True))
+    if dealers:
+        document[FIELD]["dealers"] = dealers
+
     if game.table_id is not None:
         document[FIELD]["table"] = game.table.edit_token
         document[FIELD]["members"] = list(
@@ -144,6 +150,21 @@ class Backup:
     # The edit token of the game's table, and each seat's member by name (None: a guest).
     table: str | None = None
     members: tuple[str | None, ...] = ()
+    # Each round's dealer (None: not kept, as in a backup from before: dealt as the deal then
+    # went).
+    dealers: tuple[int | None, ...] = ()
+
+    def dealer_of(self, number: int, players: int) -> int:
+        """Who dealt round `number`: as kept, or as the deal went before dealers were kept,
+        one seat a round from the first dealer, along the latest change of seats."""
+        kept = self.dealers[number - 1] if number <= len(self.dealers) else None
+        if kept is not None:
+            return kept
+        change = next((c for c in reversed(self.seating) if c["from"] <= number), None)
+        if change is None:
+            return (self.first_dealer + number - 1) % players
+        order = change["order"]
+        return order[(order.index(change["dealer"]) + number - change["from"]) % len(order)]
 
 
 def read_backup(document: object) -> Backup:
@@ -162,6 +183,11 @@ def read_backup(document: object) -> Backup:
     ):
         raise ExchangeError(f'"{FIELD}": "members" must give each player\'s member, or null')
     seating = _seating(fields.get("seating", []))
+    dealers = fields.get("dealers", [])
+    if not isinstance(dealers, list) or not all(
+        dealer is None or _is_seat(dealer) for dealer in dealers
+    ):
+        raise ExchangeError(f'"{FIELD}": "dealers" must give each round\'s dealer, a seat')
     return Backup(
         document,
         edit_token,
@@ -171,7 +197,12 @@ def read_backup(document: object) -> Backup:
         seating,
         table,
         tuple(members),
+        tuple(dealers),
     )
+
+
+def _is_seat(value: object) -> bool:
+    return type(value) is int and 0 <= value < rules.MAX_SEATS
 
 
 SEATING_WRONG = (
@@ -194,19 +225,23 @@ def _seating(seating: object) -> tuple[dict, ...]:
             raise ExchangeError(SEATING_WRONG)
         if changes and number <= changes[-1]["from"]:
             raise ExchangeError(SEATING_WRONG)
-        if not isinstance(order, list) or len(order) > rules.MAX_PLAYERS:
+        if not isinstance(order, list) or len(order) > rules.MAX_SEATS:
             raise ExchangeError(SEATING_WRONG)
         changes.append({"from": number, "dealer": change["dealer"], "order": list(order)})
     return tuple(changes)
 
 
-def _check_seating(seating: Sequence[dict], players: int) -> None:
-    """Each change's dealer and order seats of the game's `players` (rules.check_seating)."""
+def _check_seating(seating: Sequence[dict], players: int, first: int) -> None:
+    """Each change's dealer and order seats of the game's `players`, each seat once, every
+    one of the `first` players (those of the first round) among them and the dealer too (a
+    change made before a player joined does not name their seat)."""
     for change in seating:
-        try:
-            rules.check_seating(change["dealer"], change["order"], players)
-        except rules.RulesError:
-            raise ExchangeError(SEATING_WRONG) from None
+        order, dealer = change["order"], change["dealer"]
+        seats = all(_is_seat(seat) and seat < players for seat in order)
+        if not seats or len(set(order)) != len(order) or dealer not in order:
+            raise ExchangeError(SEATING_WRONG)
+        if not set(range(first)) <= set(order):
+            raise ExchangeError(SEATING_WRONG)
 
 
 def _links_and_time(document: object, plain: str) -> tuple[str, str, datetime]:
@@ -234,9 +269,15 @@ def parse_backup(backup: Backup) -> GameDocument:
     parsed = exchange.parse_game(backup.document)
     if backup.first_dealer >= len(parsed.names):
         raise ExchangeError(f'"{FIELD}": "first_dealer" is not a seat number')
+    seats = len(parsed.names)
+    if any(dealer is not None and dealer >= seats for dealer in backup.dealers):
+        raise ExchangeError(f'"{FIELD}": "dealers" must give each round\'s dealer, a seat')
     if backup.members and len(backup.members) != len(parsed.names):
         raise ExchangeError(f'"{FIELD}": "members" must give each player\'s member, or null')
-    _check_seating(backup.seating, len(parsed.names))
+    first = len(parsed.names)
+    if parsed.spans is not None:
+        first = sum(span.joins <= 1 for span in parsed.spans)
+    _check_seating(backup.seating, len(parsed.names), first)
     return parsed
 
 
@@ -312,10 +353,15 @@ def restore(document: object) -> Game | LeftOut | None:
         raise ExchangeError(CLASH)
     try:
         with transaction.atomic():
-            game = exchange.import_game(document)
+            players = len(exchange.parse_names(backup.document.get("players")))
+            rounds = backup.document.get("rounds")
+            count = len(rounds) if isinstance(rounds, list) else 0
+            dealers = [backup.dealer_of(number, players) for number in range(1, count + 1)]
+            game = exchange.import_game(document, dealers=dealers)
             if backup.first_dealer >= len(game.names):
                 raise ExchangeError(f'"{FIELD}": "first_dealer" is not a seat number')
-            _check_seating(backup.seating, len(game.names))
+            first = sum(not player.joined for player in game.seated_players)
+            _check_seating(backup.seating, len(game.names), first)
             links = TableLinks.of([backup])
             # update(): created_at is auto_now_add, which save() would not let us set.
             Game.objects.filter(pk=game.pk).update(
@@ -415,6 +461,11 @@ def _restore_together(
         except ExchangeError as error:
             outcomes[index] = error
             continue
+        if parsed.come_and_go:  # the rare game whose players came and went: the one-game path
+            outcomes[index] = _restore_or_error(backup.document)
+            there.add(backup.edit_token)
+            taken |= {backup.edit_token, backup.view_token}
+            continue
         there.add(backup.edit_token)
         # A later document of the batch with one of these tokens is another game's.
         taken |= {backup.edit_token, backup.view_token}
@@ -448,6 +499,7 @@ def _store(games: Sequence[tuple[Backup, GameDocument]]) -> list[Game]:
             edit_token=backup.edit_token,
             view_token=backup.view_token,
             first_dealer=backup.first_dealer,
+            target_players=len(names),
             seating=list(backup.seating),
             version=clock + len(scored),
             status=standing.status,
@@ -488,10 +540,11 @@ def _store(games: Sequence[tuple[Backup, GameDocument]]) -> list[Game]:
                 number=number,
                 winner_seat=entry.winner,
                 hand_rummy=entry.hand_rummy,
+                dealer=backup.dealer_of(number, len(names)),
             )
             for number, (entry, _) in enumerate(scored, 1)
         ]
-        for game, _, scored in made
+        for (game, names, scored), (backup, _) in zip(made, games, strict=True)
     ]
     Round.objects.bulk_create(
         [round_ for game_rounds in rounds for round_ in game_rounds], batch_size=ROWS_PER_INSERT
@@ -511,7 +564,7 @@ def _store(games: Sequence[tuple[Backup, GameDocument]]) -> list[Game]:
                     kind=GameEvent.Kind.ADDED,
                     round_id=round_.pk,
                     number=round_.number,
-                    after=entry.document(names),
+                    after=history_document(entry, names, round_.dealer),
                 )
             )
     _insert_hands(hands)

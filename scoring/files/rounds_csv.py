@@ -62,22 +62,27 @@ def round_kind(kind: str, tie_break: bool) -> str:
 def rows(document: Mapping) -> list[list[object]]:
     """The header and a row per round and player, in play and seat order: each round read back
     into the rules' value of a round, the running totals from rules.standings."""
-    names = document["players"]
+    names, spans = exchange.parse_players(document["players"])
     rounds = document["rounds"]
     # The game's own card values (an export always says them; a document without is the seeds').
     house = exchange.parse_rules(document.get("rules"))
     after = rules.standings(
-        ([round_["points"][name] for name in names] for round_ in rounds),
+        ([round_["points"].get(name) for name in names] for round_ in rounds),
         len(names),
         document["target"],
+        start=[span.start or 0 for span in spans],
     )
     table: list[list[object]] = [header()]
     for number, (round_, standing) in enumerate(zip(rounds, after, strict=True), 1):
         # The first round follows no standing.
         tie_break = number > 1 and after[number - 2].tie_break
-        entry = rules.RoundEntry.from_document(round_, names)
+        playing = rules.playing_in(number, spans)
+        entry = rules.RoundEntry.from_document(round_, names, playing)
         kind = round_kind(entry.kind, tie_break)
+        # A row for each player of the round: none for one who was not playing it.
         for seat, (name, hand) in enumerate(zip(names, entry.hands, strict=True)):
+            if hand is None:
+                continue
             # A hand rummy opponent's cards were not needed: no value to show.
             shown = hand.given or seat == entry.winner
             table.append(

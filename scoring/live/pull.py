@@ -68,6 +68,7 @@ def poll(request: HtmxHttpRequest, token: str, editable: bool) -> HttpResponse:
         told["players_changed"] = typing and game.events.values_list("kind", flat=True).first() in (
             GameEvent.Kind.RENAMED,
             GameEvent.Kind.SEATED,
+            *GameEvent.PLAYER_CHANGES,
         )
         template = "scoring/game.html#live"
         return game_response(request, game, editable=editable, template=template, **told).render()

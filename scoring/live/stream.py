@@ -5,6 +5,7 @@ coroutine (stream). scoring/live/__init__.py tells the whole protocol."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import queue
 import random
 import re
@@ -126,7 +127,10 @@ async def asgi_stream(scope: dict, receive: Callable, send: Callable) -> None:
     moved = asyncio.Event()
 
     def wake() -> None:
-        loop.call_soon_threadsafe(moved.set)
+        # Called on the reader's thread; the stream may have ended, and a loop of its own (a
+        # WSGI server's: stream() below) closed, between the reader's look and this call.
+        with contextlib.suppress(RuntimeError):
+            loop.call_soon_threadsafe(moved.set)
 
     async def until_gone() -> None:
         while (await receive())["type"] != "http.disconnect":

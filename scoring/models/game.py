@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 from django.db import connection, models, transaction
@@ -19,7 +19,7 @@ from django.utils import timezone
 from scoring import rules
 from scoring.models.common import RulesField, Status, _locked, new_token
 from scoring.models.deleted import DeletedLink
-from scoring.models.rounds import GameEvent, Hand, Player, Round
+from scoring.models.rounds import GameEvent, Hand, Player, Round, from_history, history_document
 from scoring.rules import RoundEntry
 
 
@@ -74,6 +74,7 @@ _COLUMNS = (
     "kind",
     "phone",
     "created_at",
+    "dealer",
 )
 
 
@@ -108,6 +109,9 @@ class Game(models.Model):
     # `dealer` deals, then the deal moves along `order` (every seat once). Rounds before a
     # change keep their dealers: [] for a game whose deal moved one seat each round throughout.
     seating = models.JSONField(default=list, blank=True)
+    # How many played the first round: the target stays theirs when players come and go
+    # (SPEC 1.5). None for a game saved by a release before this was kept: all of its players.
+    target_players = models.PositiveSmallIntegerField(null=True, blank=True)
     # Kept in step with the rounds by refresh_standing(), so that lists need no totals.
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
     winner_seat = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -186,16 +190,26 @@ class Game(models.Model):
         return self.house_rules
 
     @property
+    def playing(self) -> list[Player]:
+        """The players still playing (SPEC 1.5: not those who left), in seat order."""
+        return [player for player in self.seated_players if not player.left]
+
+    @property
     def target(self) -> int:
-        return self.rules.target_for(len(self.seated_players))
+        """The target of the players of the first round (SPEC 1.5), or, before it, of those
+        who play."""
+        players = self.target_players or len(self.playing) or len(self.seated_players)
+        return self.rules.target_for(min(max(players, rules.MIN_PLAYERS), rules.MAX_PLAYERS))
 
     def totals(self) -> list[int]:
-        """Each player's total in seat order, in one aggregate query."""
-        return list(
-            self.players.order_by("seat")
+        """Each player's total in seat order (the total they joined with, and their points),
+        in one aggregate query."""
+        return [
+            start + points
+            for start, points in self.players.order_by("seat")
             .annotate(total=Coalesce(Sum("hands__points"), 0))
-            .values_list("total", flat=True)
-        )
+            .values_list("start", "total")
+        ]
 
     def changes_since(
         self, seen: int | None, all_rounds: bool = False, status_shown: str = Status.PLAYING
@@ -210,7 +224,8 @@ class Game(models.Model):
         or the dealer changed (the heading's dealer with them), the game
         finished (the round entry becomes the rematch) or was rematched (the version moved
         without a change in the history), or when the page had no round table or would have
-        none now (a first round, or the last one deleted)."""
+        none now (a first round, or the last one deleted), or when the next round has crossed
+        a change of seats kept for a later round (its form's order is another)."""
         if seen == self.version:
             return Changes(Changes.NOTHING)
         everything = Changes(Changes.EVERYTHING)
@@ -235,6 +250,11 @@ class Game(models.Model):
         went = later.count(GameEvent.Kind.DELETED)
         if rounds == 0 or rounds - came + went == 0:
             return everything
+        # A change of seats kept for a later round (rounds deleted since it was made) that
+        # the next round has reached, or left, since: the round form's order is another.
+        low, high = sorted((rounds + 1, rounds - came + went + 1))
+        if any(low < change["from"] <= high for change in self.seating):
+            return everything
         latest = GameEvent(pk=pk, game=self, kind=kind, number=number, phone=phone)
         return Changes(Changes.ROUNDS, latest=latest)
 
@@ -256,11 +276,11 @@ class Game(models.Model):
     def stored_rounds(self) -> list[tuple]:
         """Every round of the game with its hands, as stored, in round order: one row a hand
         (the round's id, number, winner seat, hand rummy, revision; the hand's player id,
-        cards, value, opened and points: None for a round without hands). Booleans as the
-        database gives them (0 and 1 on SQLite). One query."""
+        cards, value, opened and points: None for a round without hands; the round's dealer).
+        Booleans as the database gives them (0 and 1 on SQLite). One query."""
         return _plain_rows(
             "SELECT {round}.{id}, {number}, {winner_seat}, {hand_rummy}, {revision},"
-            " {player_id}, {cards}, {value}, {opened}, {points}"
+            " {player_id}, {cards}, {value}, {opened}, {points}, {dealer}"
             " FROM {round} LEFT OUTER JOIN {hand} ON {hand}.{round_id} = {round}.{id}"
             " WHERE {round}.{game_id} = %s ORDER BY {number}, {player_id}",
             [self.pk],
@@ -274,30 +294,43 @@ class Game(models.Model):
             game = game.next_game
         return game
 
-    def _seating_change(self, round_number: int) -> dict | None:
-        """The latest change to the deal (`seating`) that round `round_number` plays under:
-        the last one from that round or before; None when there is none."""
-        return next(
-            (change for change in reversed(self.seating) if change["from"] <= round_number), None
-        )
+    def _seating_change(self, number: int) -> dict | None:
+        """The latest change to the deal (`seating`) that round `number` plays under: the last
+        one from that round or before; None when there is none."""
+        return next((change for change in reversed(self.seating) if change["from"] <= number), None)
 
-    def dealer_for(self, round_number: int, players: int) -> int:
-        """The seat that deals round `round_number` (1-based): the deal moves one seat each
-        round from `first_dealer`, until a change to the deal (change_seating): from its
-        round on, its dealer deals, and the deal moves along its order."""
-        change = self._seating_change(round_number)
-        if change is None:
-            return (self.first_dealer + round_number - 1) % players
-        order = change["order"]
-        step = round_number - change["from"]
-        return order[(order.index(change["dealer"]) + step) % len(order)]
+    def _order_for(self, number: int) -> tuple[int, ...]:
+        """The order the deal goes round in round `number`, every seat once: the latest change
+        of seats', then any seat it does not name (a player who joined since)."""
+        change = self._seating_change(number)
+        order = list(change["order"]) if change else []
+        return tuple(order + [p.seat for p in self.seated_players if p.seat not in order])
 
-    def seating_for(self, round_number: int, players: int) -> Seating:
-        """Who deals round `round_number` and the order the deal goes round (every seat once,
-        in seat order until a change to the deal)."""
-        change = self._seating_change(round_number)
-        order = tuple(change["order"]) if change else tuple(range(players))
-        return Seating(self.dealer_for(round_number, players), order)
+    def next_deal(self, last_dealer: int | None, rounds: int) -> Seating:
+        """Who deals the next round, after `rounds` rounds whose last one `last_dealer` dealt
+        (Round.dealer), and the order the deal goes round, every seat once (those who left stay
+        in it: the deal passes over them). A change of seats from that round on (change_seating,
+        a player joining) says both; otherwise the deal goes on to the next player playing
+        after the last round's dealer (rules.next_dealer), along the latest change's order or
+        the seat order; before the first round, the first dealer deals."""
+        number = rounds + 1
+        change = self._seating_change(number)
+        order = self._order_for(number)
+        playing = [player.seat for player in self.playing]
+        if change is not None and change["from"] == number:
+            chosen = change["dealer"]
+        elif rounds and last_dealer is not None:
+            return Seating(rules.next_dealer(order, last_dealer, playing), order)
+        else:
+            chosen = self.first_dealer
+        if chosen in playing:
+            return Seating(chosen, order)
+        return Seating(rules.next_dealer(order, chosen, playing), order)
+
+    def last_dealer(self) -> tuple[int | None, int]:
+        """The last round's dealer and the number of rounds (one query)."""
+        last = self.rounds.order_by("-number").values_list("dealer", "number").first()
+        return last if last is not None else (None, 0)
 
     # Creating
 
@@ -309,32 +342,52 @@ class Game(models.Model):
         house_rules: rules.Rules | None = None,
         table_id: int | None = None,
         members: Sequence[int | None] | None = None,
+        starts: Sequence[int] | None = None,
     ) -> Game:
         """A new game for these players (names already checked with rules.check_names), played
         by `house_rules` (None: none, the players' documents' rules). At the table `table_id`
         (its models.Table.new_game), each player the member of `members` in seat order (an
         id; None for a guest)."""
         members = members or [None] * len(names)
+        starts = starts or [0] * len(names)
         with transaction.atomic():
             game = cls.objects.create(
                 first_dealer=first_dealer % len(names),
                 version=clock_version(),
                 house_rules=house_rules or {},
                 table_id=table_id,
+                target_players=len(names),
             )
             Player.objects.bulk_create(
                 Player(
-                    game=game, seat=seat, name=name, name_key=rules.name_key(name), member_id=member
+                    game=game,
+                    seat=seat,
+                    name=name,
+                    name_key=rules.name_key(name),
+                    member_id=member,
+                    start=start,
                 )
-                for seat, (name, member) in enumerate(zip(names, members, strict=True))
+                for seat, (name, member, start) in enumerate(
+                    zip(names, members, starts, strict=True)
+                )
             )
         return game
 
-    def rematch(self, house_rules: rules.Rules | None = None) -> Game:
-        """The next game with the same players, seated in the order the deal went round at the
-        end of this one, the deal moved on from where this one stopped: made by the first tap,
-        and the same game for every tap after it, on any phone. Only a finished game has one
-        (Conflict "game_not_finished"). It plays by `house_rules`, else by this game's rules.
+    def rematch(
+        self,
+        house_rules: rules.Rules | None = None,
+        seats: Sequence[int] | None = None,
+        added: Sequence[str] = (),
+        added_members: Sequence[int | None] = (),
+    ) -> Game:
+        """The next game with the players at `seats` (None: those playing at the end, not those
+        who left), seated in the order the deal went round at the end of this one, the deal
+        moved on from where this one stopped, and after them the names `added` (each the
+        member of `added_members` at that place, else a guest): made by the first tap, and the
+        same game for every tap after it, on any phone. RulesError as a new game's names are
+        checked (rules.check_names: 2 to 6 players, no name twice). Only a finished game has
+        one (Conflict "game_not_finished"). It plays by `house_rules`, else by this game's
+        rules.
 
         A table's game is rematched by its table (models.rematch, Table.rematch), which
         takes its lock first and gives the rules of its next games: ValueError without them.
@@ -347,16 +400,28 @@ class Game(models.Model):
                 return game.next_game
             if game.status != Status.FINISHED:
                 raise rules.Conflict(rules.Code.GAME_NOT_FINISHED)
-            # The players seated as the deal went round at the end (seat order, unless
-            # change_seating changed it), the deal moving on from there.
-            seating = game.seating_for(game.rounds.count() + 1, len(game.seated_players))
-            players = [game.seated_players[seat] for seat in seating.order]
+            # The players chosen, seated as the deal went round at the end (seat order,
+            # unless change_seating changed it), the deal moving on from there to the next
+            # of them; the new names after them.
+            deal = game.next_deal(*game.last_dealer())
+            chosen = {p.seat for p in game.playing} if seats is None else set(seats)
+            order = [seat for seat in deal.order if seat in chosen]
+            players = [game.seated_players[seat] for seat in order]
+            names = rules.check_names([player.name for player in players] + list(added))
+            first_dealer = 0
+            if order:
+                dealer = deal.dealer
+                if dealer not in chosen:
+                    dealer = rules.next_dealer(deal.order, dealer, chosen)
+                first_dealer = order.index(dealer)
+            members = [player.member_id for player in players]
+            members += list(added_members) or [None] * len(added)
             next_game = Game.start(
-                [player.name for player in players],
-                first_dealer=seating.order.index(seating.dealer),
+                names,
+                first_dealer=first_dealer,
                 house_rules=game.rules if house_rules is None else house_rules,
                 table_id=game.table_id,
-                members=[player.member_id for player in players],
+                members=members,
             )
             game.next_game = next_game
             game.save(update_fields=["next_game"])
@@ -430,6 +495,7 @@ class Game(models.Model):
         past_the_end: bool = False,
         for_round: int | None = None,
         phone: str = "",
+        dealer: int | None = None,
     ) -> Round:
         """Add a round after the last one. A repeated `key` (the same form sent twice) returns
         the round it recorded the first time instead of recording it again. `for_round` is the
@@ -448,11 +514,12 @@ class Game(models.Model):
         with self._changing() as game:
             # Read after the lock is held (not as part of the locking query, whose snapshot
             # PostgreSQL takes before it waits): the last round and the key's earlier use.
-            rounds = Round.objects.filter(game=OuterRef("pk"))
-            last_round, saved_by_key = (
+            rounds = Round.objects.filter(game=OuterRef("pk")).order_by("-number")
+            last_round, last_dealer, saved_by_key = (
                 Game.objects.filter(pk=game.pk)
                 .values_list(
-                    Subquery(rounds.order_by("-number").values("number")[:1]),
+                    Subquery(rounds.values("number")[:1]),
+                    Subquery(rounds.values("dealer")[:1]),
                     Subquery(GameEvent.objects.filter(game=game, key=key).values("pk")[:1]),
                 )
                 .get()
@@ -469,8 +536,24 @@ class Game(models.Model):
             if for_round is not None and 0 < for_round < number:
                 raise rules.Conflict(rules.Code.ROUND_TAKEN, number=for_round, next=number)
             game._check_room(number)
-            added = game._new_round(number, entry, GameEvent.Kind.ADDED, phone, key=key)
+            if not past_the_end:  # a file's round names its own players (exchange)
+                game.check_players(entry)
+            if dealer is None:  # a file's round may say who dealt it (a backup's)
+                dealer = game.next_deal(last_dealer, number - 1).dealer
+            if game.target_players is None:
+                game.target_players = len(entry.playing)
+                Game.objects.filter(pk=game.pk).update(target_players=game.target_players)
+            added = game._new_round(
+                number, entry, GameEvent.Kind.ADDED, phone, dealer=dealer, key=key
+            )
         return added.round
+
+    def check_players(self, entry: RoundEntry) -> None:
+        """A new round is played by the players playing now (SPEC 1.5): a form drawn before a
+        player left or joined on another phone is refused ("players_changed"), everything
+        typed kept, rather than saved without them or with a hand for one who left."""
+        if entry.playing != tuple(player.seat for player in self.playing):
+            raise rules.Conflict(rules.Code.PLAYERS_CHANGED)
 
     def _check_room(self, number: int) -> None:
         """The same limit as a game file's (rules.MAX_ROUNDS) on every way a round comes
@@ -505,8 +588,19 @@ class Game(models.Model):
         page, CORRECTED when a phone took back the round it had just saved to put it right."""
         with self._changing() as game:
             round_ = game._round_as_seen(seen)
+            hands = round_.hands.order_by("player__seat")
+            played = tuple(hands.values_list("player__seat", flat=True))
+            if entry.playing != played:  # no page of ours sends another round's players
+                missing = next(iter(set(entry.playing) ^ set(played)), None)
+                raise rules.RulesError(rules.Code.NOT_PLAYING, missing)
             game._store_again(round_, entry, kind, phone)
         return round_
+
+    def _seated(self, entry: RoundEntry) -> RoundEntry:
+        """`entry` with a hand (or None) for every seat: one typed before a player joined has
+        none for them, who did not play it."""
+        missing = len(self.seated_players) - len(entry.hands)
+        return replace(entry, hands=entry.hands + (None,) * missing) if missing > 0 else entry
 
     def _store_again(
         self,
@@ -516,6 +610,7 @@ class Game(models.Model):
         phone: str,
         undoes: GameEvent | None = None,
     ) -> GameEvent:
+        entry = self._seated(entry)
         names = self.names
         before = round_.document(names)
         round_.revision += 1
@@ -524,7 +619,7 @@ class Game(models.Model):
             kind,
             round_,
             before=before,
-            after=entry.document(names),
+            after=history_document(entry, names, round_.dealer),
             phone=phone,
             undoes=undoes,
         )
@@ -588,13 +683,15 @@ class Game(models.Model):
         round_.store(entry, self.seated_players, points, new=new)
 
     def _new_round(
-        self, number: int, entry: RoundEntry, kind: str, phone: str, **fields
+        self, number: int, entry: RoundEntry, kind: str, phone: str, dealer: int | None, **fields
     ) -> GameEvent:
-        """Store `entry` as a new round at `number` (its place free) and log it as `kind`
-        (added, or restored): the change's event, whose `round` is the new round."""
-        round_ = Round(game=self, number=number)
+        """Store `entry` as a new round at `number` (its place free), dealt by `dealer`, and log
+        it as `kind` (added, or restored): the change's event, whose `round` is the new round."""
+        round_ = Round(game=self, number=number, dealer=dealer)
+        entry = self._seated(entry)
         self._store(round_, entry, new=True)
-        return self.log(kind, round_, after=entry.document(self.names), phone=phone, **fields)
+        after = history_document(entry, self.names, dealer)
+        return self.log(kind, round_, after=after, phone=phone, **fields)
 
     def _restore(
         self, event: GameEvent, last: int | None, phone: str, undoes: GameEvent | None = None
@@ -603,13 +700,16 @@ class Game(models.Model):
         (when `last` is None; last if fewer rounds remain). The restore's event."""
         rounds = self.rounds.count() if last is None else last
         self._check_room(rounds + 1)
-        # The deleted round names the players as they were called then.
-        entry = RoundEntry.from_document(event.before, self.names_when(event))
+        # The deleted round names the players as they were called then; it comes back with
+        # its dealer (one deleted before dealers were kept: dealt as the deal goes now).
+        entry, dealer = from_history(event.before, self.names_when(event))
         number = rounds + 1 if last is not None else min(event.number, rounds + 1)
+        if dealer is None:
+            dealer = self.next_deal(*self.last_dealer()).dealer
         self._shift_rounds(after=number - 1, by=1)
         event.restored = True
         event.save(update_fields=["restored"])
-        return self._new_round(number, entry, GameEvent.Kind.RESTORED, phone, undoes=undoes)
+        return self._new_round(number, entry, GameEvent.Kind.RESTORED, phone, dealer, undoes=undoes)
 
     def go_back(self, change: GameEvent, seen_revision: int, phone: str = "") -> Round:
         """Edit a round back to the version it had before `change` (an edit or a correction
@@ -623,7 +723,7 @@ class Game(models.Model):
             round_ = game._round_as_seen(
                 Round(pk=round_.pk, number=round_.number, revision=seen_revision)
             )
-            entry = RoundEntry.from_document(event.before, game.names_when(event))
+            entry, _dealer = from_history(event.before, game.names_when(event))
             game._store_again(round_, entry, GameEvent.Kind.EDITED, phone)
         return round_
 
@@ -635,15 +735,23 @@ class Game(models.Model):
         ("undo_overtaken", naming the round of the latest); a rename does not count. A
         refused Undo changes nothing. The undo's own event is returned."""
         with self._changing() as game:
-            event = game.events.get(pk=change.pk, kind__in=GameEvent.ROUND_CHANGES)
+            event = game.events.get(pk=change.pk, kind__in=GameEvent.UNDOABLE)
             game.check_undo(event, phone)
+            if event.kind in GameEvent.PLAYER_CHANGES and event.undoes_id is not None:
+                # The Undo of a leave or a join is not undone in turn: the players page
+                # makes the leave (or the join) again.
+                raise rules.Conflict(rules.Code.UNDO_DONE, number=event.number)
             if event.kind in (GameEvent.Kind.ADDED, GameEvent.Kind.RESTORED):
                 round_ = game.rounds.get(pk=event.round_id)
                 return game._delete(round_, phone, undoes=event)
             if event.kind == GameEvent.Kind.DELETED:
                 return game._restore(event, None, phone, undoes=event)
+            if event.kind == GameEvent.Kind.LEFT:
+                return game._come_back(event, phone)
+            if event.kind == GameEvent.Kind.JOINED:
+                return game._unjoin(event, phone)
             round_ = game.rounds.get(pk=event.round_id)
-            entry = RoundEntry.from_document(event.before, game.names_when(event))
+            entry, _dealer = from_history(event.before, game.names_when(event))
             return game._store_again(round_, entry, GameEvent.Kind.EDITED, phone, undoes=event)
 
     def check_undo(self, event: GameEvent, phone: str) -> None:
@@ -652,12 +760,22 @@ class Game(models.Model):
             raise rules.Conflict(rules.Code.UNDO_NOT_YOURS, number=event.number)
         if GameEvent.objects.filter(undoes=event).exists():
             raise rules.Conflict(rules.Code.UNDO_DONE, number=event.number)
+        # A player's leave or join holds until the next round is saved (SPEC 1.5), and a join
+        # until the next one (the seats are taken in turn); a change to the rounds, until any
+        # later one.
+        depends: tuple[str, ...] = GameEvent.ROUND_CHANGES
+        if event.kind == GameEvent.Kind.LEFT:
+            depends = (GameEvent.Kind.ADDED, GameEvent.Kind.RESTORED)
+        elif event.kind == GameEvent.Kind.JOINED:
+            depends = (GameEvent.Kind.ADDED, GameEvent.Kind.RESTORED, GameEvent.Kind.JOINED)
         later = (
-            self.events.filter(pk__gt=event.pk, kind__in=GameEvent.ROUND_CHANGES)
+            self.events.filter(pk__gt=event.pk, kind__in=depends)
             .order_by("-pk")
             .values_list("number", flat=True)
             .first()
         )
+        if later is not None and event.kind in GameEvent.PLAYER_CHANGES:
+            raise rules.Conflict(rules.Code.PLAYER_OVERTAKEN)
         if later is not None:
             raise rules.Conflict(rules.Code.UNDO_OVERTAKEN, number=event.number, later=later)
 
@@ -752,30 +870,181 @@ class Game(models.Model):
             if game.status == Status.FINISHED:
                 raise rules.Conflict(rules.Code.GAME_FINISHED)
             order = list(order)
-            rules.check_seating(dealer, order, len(game.seated_players))
-            number = game.rounds.count() + 1
-            now = game.seating_for(number, len(game.seated_players))
+            playing = [player.seat for player in game.playing]
+            rules.check_seating(dealer, order, playing)
+            last_dealer, rounds = game.last_dealer()
+            now = game.playing_deal(game.next_deal(last_dealer, rounds))
             chosen = Seating(dealer, tuple(order))
             if chosen.same_as(now):
                 return False
             if seen is not None and not seen.same_as(now):
                 raise rules.Conflict(rules.Code.SEATING_CHANGED)
-            change = {"from": number, "dealer": dealer, "order": order}
-            game.seating = [old for old in game.seating if old["from"] < number] + [change]
-            Game.objects.filter(pk=game.pk).update(seating=game.seating)
-            before = {"from": number, "dealer": now.dealer, "order": list(now.order)}
-            game.log(
-                GameEvent.Kind.SEATED, None, number=number, before=before, after=change, phone=phone
-            )
+            game._seat(dealer, order, rounds + 1, now, phone)
         return True
+
+    def _seat(self, dealer: int, order: list[int], number: int, now: Seating, phone: str) -> None:
+        """Seat `dealer` deals round `number`, the deal moving along `order` (the players
+        playing; those who left keep their places behind them): kept in `seating` and the
+        history."""
+        order = order + [seat for seat in self._order_for(number) if seat not in order]
+        change = {"from": number, "dealer": dealer, "order": order}
+        self.seating = [old for old in self.seating if old["from"] < number] + [change]
+        Game.objects.filter(pk=self.pk).update(seating=self.seating)
+        before = {"from": number, "dealer": now.dealer, "order": list(now.order)}
+        self.log(
+            GameEvent.Kind.SEATED, None, number=number, before=before, after=change, phone=phone
+        )
+
+    def playing_deal(self, deal: Seating) -> Seating:
+        """`deal` as the players page shows it: its order among the players playing."""
+        playing = {player.seat for player in self.playing}
+        return Seating(deal.dealer, tuple(seat for seat in deal.order if seat in playing))
+
+    def seating_now(self) -> Seating:
+        """Who deals the next round and the order the deal goes round among the players
+        playing (two queries at most)."""
+        return self.playing_deal(self.next_deal(*self.last_dealer()))
+
+    # Players coming and going (SPEC 1.5).
+
+    def leave(self, seat: int, phone: str = "", past_the_end: bool = False) -> GameEvent:
+        """The player at `seat` leaves after the last round saved: from the next round on they
+        are not in it, the deal passes over them, their total stays; they can no longer win
+        (refresh_standing counts the players still playing). At least MIN_PLAYERS keep
+        playing ("leave_last"); a player who has played no round yet cannot leave
+        ("leave_unplayed": start the game without them); one who left does not leave again
+        ("left_already": a form sent twice), nor does anyone from a finished game. A game
+        file's players leave as its rounds say (`past_the_end`: exchange's import)."""
+        with self._changing() as game:
+            player = game._player(seat)
+            if player.left:
+                raise rules.Conflict(rules.Code.LEFT_ALREADY, seat)
+            if game.status == Status.FINISHED and not past_the_end:
+                raise rules.Conflict(rules.Code.GAME_FINISHED)
+            last = player.hands.order_by("-round__number").values_list("round__number", flat=True)
+            after = last.first()
+            if not past_the_end:  # a file's players leave as its rounds say
+                if after is None:
+                    raise rules.RulesError(rules.Code.LEAVE_UNPLAYED, seat)
+                rules.check_leave(len(game.playing), seat)
+            player.left = True
+            Player.objects.filter(pk=player.pk).update(left=True)
+            return game.log(
+                GameEvent.Kind.LEFT, None, number=after, after={"seat": seat}, phone=phone
+            )
+
+    def join(
+        self,
+        name: str,
+        after: int | None = None,
+        start: int | None = None,
+        phone: str = "",
+        past_the_end: bool = False,
+    ) -> Player:
+        """A new player, `name`, joins before the next round, seated after `after` in the deal
+        (a seat; None: before the next dealer, the last to deal in the round), while fewer than
+        MAX_PLAYERS play ("join_full"). They start with `start` points, or the highest total of
+        those playing (rules.start_total). The target stays what the first round's players
+        set; before any round, they are one of those. Not in a finished game, but for a
+        game file's rounds past its end (`past_the_end`: record_round's)."""
+        name = rules.check_name(name)
+        with self._changing() as game:
+            if game.status == Status.FINISHED and not past_the_end:
+                raise rules.Conflict(rules.Code.GAME_FINISHED)
+            # A file's players join as its rounds say; each of its rounds has 2 to 6 players
+            # (the rules score none with more), whoever else has not left yet.
+            if not past_the_end:
+                rules.check_join(len(game.playing), len(game.seated_players))
+            key = rules.name_key(name)
+            other = next((p for p in game.seated_players if p.name_key == key), None)
+            if other is not None:
+                raise rules.same_name(name, other.name)
+            totals = game.totals()
+            playing = [player.seat for player in game.playing]
+            if start is None:
+                start = rules.start_total(totals[seat] for seat in playing)
+            start = rules.check_start_total(start)
+            last_dealer, rounds = game.last_dealer()
+            now = game.next_deal(last_dealer, rounds)
+            seat = max(player.seat for player in game.seated_players) + 1
+            player = Player.objects.create(
+                game=game, seat=seat, name=name, name_key=key, start=start, joined=True
+            )
+            game.seated_players = [*game.seated_players, player]
+            order = [seat for seat in now.order if seat in playing]
+            place = order.index(after) + 1 if after in order else order.index(now.dealer)
+            order.insert(place, seat)
+            if rounds == 0:
+                game.target_players = len(playing) + 1
+                Game.objects.filter(pk=game.pk).update(target_players=game.target_players)
+            game.log(
+                GameEvent.Kind.JOINED,
+                None,
+                number=rounds + 1,
+                after={"seat": seat, "name": name, "start": start},
+                phone=phone,
+            )
+            # Their place in the deal, after the join (the history, read back in time, meets
+            # the seat before the player who took it).
+            game._seat(now.dealer, order, rounds + 1, game.playing_deal(now), phone)
+        self.seated_players = game.seated_players
+        return player
+
+    def _player(self, seat: int) -> Player:
+        player = next((player for player in self.seated_players if player.seat == seat), None)
+        if player is None:
+            raise rules.RulesError(rules.Code.SEATING_ORDER)
+        return player
+
+    def _come_back(self, leaving: GameEvent, phone: str) -> GameEvent:
+        """The Undo of a leave: the player plays again from the next round."""
+        seat = leaving.after["seat"]
+        Player.objects.filter(game=self, seat=seat).update(left=False)
+        self._player(seat).left = False
+        return self.log(
+            GameEvent.Kind.JOINED,
+            None,
+            number=leaving.number,
+            after={"seat": seat},
+            phone=phone,
+            undoes=leaving,
+        )
+
+    def _unjoin(self, joining: GameEvent, phone: str) -> GameEvent:
+        """The Undo of a join: the player, who has played no round and took the last seat
+        (check_undo: no join since), is taken out again."""
+        seat = joining.after["seat"]
+        Player.objects.filter(game=self, seat=seat).delete()
+        self.seated_players = [p for p in self.seated_players if p.seat != seat]
+        self.seating = [
+            {**change, "order": [s for s in change["order"] if s != seat]}
+            for change in self.seating
+        ]
+        Game.objects.filter(pk=self.pk).update(seating=self.seating)
+        return self.log(
+            GameEvent.Kind.LEFT,
+            None,
+            number=joining.number,
+            after={"seat": seat},
+            phone=phone,
+            undoes=joining,
+        )
 
     def names_when(self, event: GameEvent) -> list[str]:
         """The players' names as they were just after `event`: today's, with every rename
         since undone. A change's round documents name the players so."""
         names = self.names
+        # Those who joined since were not seated then (a joiner takes the next seat): a
+        # document that names no players was played by every player seated then.
+        joined = self.events.filter(kind=GameEvent.Kind.JOINED, undoes=None, pk__gt=event.pk)
+        seats = [after["seat"] for after in joined.values_list("after", flat=True)]
+        if seats:
+            names = names[: min(seats)]
         since = self.events.filter(kind=GameEvent.Kind.RENAMED, pk__gt=event.pk).order_by("-pk")
         for before in since.values_list("before", flat=True):
-            names[before["seat"]] = before["name"]
+            # A player whose join was undone since is no longer seated: their renames go too.
+            if before["seat"] < len(names):
+                names[before["seat"]] = before["name"]
         return names
 
     def log(self, kind: str, round_: Round | None, **fields) -> GameEvent:
@@ -788,7 +1057,8 @@ class Game(models.Model):
     def refresh_standing(self) -> rules.Standing:
         """Store the status that the totals give, and move the version on to the one _changing
         worked out under the lock: one more, and never below the clock (clock_version)."""
-        standing = rules.standing(self.totals(), self.target)
+        playing = [player.seat for player in self.playing]
+        standing = rules.standing(self.totals(), self.target, playing)
         self.status = standing.status
         self.winner_seat = standing.winner
         self.version = self.next_version

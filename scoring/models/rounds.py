@@ -14,6 +14,30 @@ from scoring import rules
 from scoring.rules import RoundEntry
 
 
+def history_document(entry: RoundEntry, names: Sequence[str], dealer: int | None) -> dict:
+    """A round as a change of the history keeps it (GameEvent.before and after): its
+    rami-game/1 document, the names of those who played it when not everyone did
+    ("players"), and the name of its dealer ("dealer"), so that a round brought back from the
+    history comes back as it was played."""
+    document = entry.document(names)
+    if len(entry.playing) < len(names):
+        document["players"] = [names[seat] for seat in entry.playing]
+    if dealer is not None and dealer < len(names):
+        document["dealer"] = names[dealer]
+    return document
+
+
+def from_history(document: dict, names: Sequence[str]) -> tuple[RoundEntry, int | None]:
+    """The round and its dealer's seat of a history document (history_document); one written
+    before either was kept: played by everyone, its dealer unknown."""
+    playing = None
+    if "players" in document:
+        playing = [seat for seat, name in enumerate(names) if name in document["players"]]
+    entry = RoundEntry.from_document(document, names, playing)
+    dealer = document.get("dealer")
+    return entry, (list(names).index(dealer) if dealer in names else None)
+
+
 class Player(models.Model):
     game = models.ForeignKey("Game", on_delete=models.CASCADE, related_name="players")
     seat = models.PositiveSmallIntegerField()
@@ -24,6 +48,14 @@ class Player(models.Model):
     member = models.ForeignKey(
         "Member", on_delete=models.SET_NULL, null=True, blank=True, related_name="players"
     )
+    # Players come and go (SPEC 1.5): one who joined a game under way, with the total they
+    # started with; one who left, who plays no more rounds of it. Which rounds each played is
+    # in the hands: a round has a hand for each player who played it, none for the others.
+    # Database defaults, so that the previous release, which knows none of these, still adds
+    # players while this one's migration runs (docs/deploy.md, "Upgrading").
+    start = models.IntegerField(default=0, db_default=0)
+    joined = models.BooleanField(default=False, db_default=False)
+    left = models.BooleanField(default=False, db_default=False)
 
     class Meta:
         ordering = ["game", "seat"]
@@ -54,6 +86,9 @@ class Round(models.Model):
     number = models.IntegerField()
     winner_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     hand_rummy = models.BooleanField(default=False)
+    # The seat that dealt it, kept whatever is later deleted, restored or changed before it
+    # (SPEC 1.5); None only for a round saved by a release before this was kept.
+    dealer = models.PositiveSmallIntegerField(null=True, blank=True)
     # One more with every edit: a phone's form names the revision it shows, and an edit or a
     # delete made from an older one is refused (Game._round_as_seen).
     revision = models.PositiveIntegerField(default=1)
@@ -80,12 +115,12 @@ class Round(models.Model):
         self,
         entry: RoundEntry,
         players: Sequence[Player],
-        points: Sequence[int],
+        points: Sequence[int | None],
         new: bool = False,
     ) -> None:
         """Save this round and its hands as `entry` says, one hand for each of `players` (in
-        seat order) with its `points`, as the engine scored them (Game._store). A `new` round
-        has no hands to replace."""
+        seat order) who played it, with its `points`, as the engine scored them (Game._store).
+        A `new` round has no hands to replace."""
         self.winner_seat = entry.winner
         self.hand_rummy = entry.hand_rummy
         self.save()
@@ -101,6 +136,7 @@ class Round(models.Model):
                 points=point,
             )
             for player, hand, point in zip(players, entry.hands, points, strict=True)
+            if hand is not None
         )
 
     def _hands_with_players(self):
@@ -111,19 +147,16 @@ class Round(models.Model):
         return self.hands.select_related("player")
 
     def entry(self, players: int) -> RoundEntry:
-        hands = [rules.Hand(opened=True)] * players
+        """The round as entered, a hand for each seat that played it (None for the others)."""
+        hands: list[rules.Hand | None] = [None] * players
         for hand in self._hands_with_players():
             hands[hand.player_seat] = hand.as_rules_hand()
         return RoundEntry(hands=tuple(hands), winner=self.winner_seat, hand_rummy=self.hand_rummy)
 
-    def points_by_seat(self, players: int) -> list[int]:
-        points = [0] * players
-        for hand in self.hands.all():
-            points[hand.player_seat] = hand.points
-        return points
-
     def document(self, names: Sequence[str]) -> dict:
-        return self.entry(len(names)).document(names)
+        """The round as the history keeps it: its rami-game/1 document, who played it when
+        not everyone did, and who dealt it (history_document)."""
+        return history_document(self.entry(len(names)), names, self.dealer)
 
 
 class Hand(models.Model):
@@ -173,10 +206,16 @@ class GameEvent(models.Model):
         RENAMED = "renamed", _("Player renamed")
         # Who deals next, or the seating order the deal follows, changed during the game.
         SEATED = "seated", _("Seats and dealer changed")
+        # A player left the game, or joined it under way (SPEC 1.5).
+        LEFT = "left", _("Player left")
+        JOINED = "joined", _("Player joined")
 
     # The kinds that change a round in place, and every kind that changes the rounds.
     EDITS = (Kind.EDITED, Kind.CORRECTED)
     ROUND_CHANGES = (Kind.ADDED, Kind.EDITED, Kind.CORRECTED, Kind.DELETED, Kind.RESTORED)
+    # A player coming or going, and every change the phone that made it may undo.
+    PLAYER_CHANGES = (Kind.LEFT, Kind.JOINED)
+    UNDOABLE = (*ROUND_CHANGES, *PLAYER_CHANGES)
 
     game = models.ForeignKey("Game", on_delete=models.CASCADE, related_name="events")
     kind = models.CharField(max_length=10, choices=Kind.choices)

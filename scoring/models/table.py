@@ -23,7 +23,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 
 from django.db import models, transaction
-from django.db.models import Count, Max
+from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -124,16 +124,16 @@ class Table(models.Model):
         round deals first, as in a rematch; if they do not play today, the next player after
         them round that game's table (its seating order at the end) who does; if nobody from
         that game plays today (or the table has no game), seat 0."""
-        last = self.games.order_by("-created_at", "-pk").annotate(rounds_played=Count("rounds"))
-        last = last.first()
+        last = self.games.order_by("-created_at", "-pk").first()
         if last is None:
             return 0
         seated = list(last.players.order_by("seat").values_list("name_key", flat=True))
-        # Round the table as the deal went at the end of that game (Game.change_seating).
-        seating = last.seating_for(last.rounds_played + 1, len(seated))
+        # Round the table as the deal went at the end of that game (Game.change_seating),
+        # from the player who would have dealt next (one who left that game included).
+        seating = last.next_deal(*last.last_dealer())
         start = seating.order.index(seating.dealer)
-        for step in range(len(seated)):
-            key = seated[seating.order[(start + step) % len(seated)]]
+        for step in range(len(seating.order)):
+            key = seated[seating.order[(start + step) % len(seating.order)]]
             if key in keys:
                 return list(keys).index(key)
         return 0
@@ -507,14 +507,27 @@ class Table(models.Model):
                 Member.objects.filter(pk=member.pk).update(retired=False)
                 self._log(TableEvent.Kind.RETURNED, name=member.name)
 
-    def rematch(self, game: Game) -> Game:
+    def rematch(
+        self, game: Game, seats: Sequence[int] | None = None, added: Sequence[str] = ()
+    ) -> Game:
         """Game.rematch of one of the table's games, under the table's lock first (the order of
         every table's change; the game's own is taken inside). The rematch is one of the
         table's next games: it plays by the table's rules as they are now (not by rules that
         game alone had), and a member who retired since plays it, and so comes back, as a
-        retired member who plays does."""
+        retired member who plays does. A name `added` that is a member's (by name key) is that
+        member, under the member's name; another plays as a guest."""
         with self._changing() as table:
-            next_game = game.rematch(house_rules=table.rules)
+            members = {member.name_key: member for member in table.members.all()}
+            found = [members.get(rules.name_key(name)) for name in added]
+            added = [
+                member.name if member else name for name, member in zip(added, found, strict=True)
+            ]
+            next_game = game.rematch(
+                house_rules=table.rules,
+                seats=seats,
+                added=added,
+                added_members=[member.pk if member else None for member in found],
+            )
             table._bring_back(Member.objects.filter(players__game=next_game))
         return next_game
 
@@ -568,12 +581,12 @@ class Table(models.Model):
         return renamed
 
 
-def rematch(game: Game) -> Game:
-    """Game.rematch of any game: a table's by its table (Table.rematch), under its lock and
-    by the rules of its next games."""
+def rematch(game: Game, seats: Sequence[int] | None = None, added: Sequence[str] = ()) -> Game:
+    """Game.rematch of any game, with the players at `seats` and the names `added`: a
+    table's by its table (Table.rematch), under its lock and by the rules of its next games."""
     if game.table_id is None:
-        return game.rematch()
-    return Table(pk=game.table_id).rematch(game)
+        return game.rematch(seats=seats, added=added)
+    return Table(pk=game.table_id).rematch(game, seats=seats, added=added)
 
 
 def delete_game(game: Game) -> None:

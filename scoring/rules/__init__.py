@@ -76,11 +76,14 @@ class Code(StrEnum):
     NEGATIVE_VALUE = "negative_value"
     NO_JOKERS = "no_jokers"
     NOT_A_NUMBER = "not_a_number"
+    NOT_PLAYING = "not_playing"
     PLAYER_COUNT = "player_count"
     SEATING_DEALER = "seating_dealer"
     SEATING_MISSING = "seating_missing"
     SEATING_ORDER = "seating_order"
     SEATING_TWICE = "seating_twice"
+    SEATS_FULL = "seats_full"
+    START_TOTAL = "start_total"
     TOO_MANY_CARDS = "too_many_cards"
     TOO_MANY_COPIES = "too_many_copies"
     UNKNOWN_CARD = "unknown_card"
@@ -94,7 +97,13 @@ class Code(StrEnum):
     GAME_AT_ANOTHER_TABLE = "game_at_another_table"
     GAME_FINISHED = "game_finished"
     GAME_NOT_FINISHED = "game_not_finished"
+    JOIN_FULL = "join_full"
+    LEAVE_LAST = "leave_last"
+    LEAVE_UNPLAYED = "leave_unplayed"
+    LEFT_ALREADY = "left_already"
     NAME_CHANGED = "name_changed"
+    PLAYERS_CHANGED = "players_changed"
+    PLAYER_OVERTAKEN = "player_overtaken"
     ROUND_CHANGED = "round_changed"
     ROUND_GONE = "round_gone"
     ROUND_MOVED = "round_moved"
@@ -578,15 +587,18 @@ class Standing:
         return "tie_break" if self.tie_break else "playing"
 
 
-def standing(totals: Sequence[int], target: int) -> Standing:
+def standing(totals: Sequence[int], target: int, playing: Iterable[int] | None = None) -> Standing:
     """The standing of a game from each player's total: over as soon as a total reaches the
-    target, won by the lowest total, with tie-break rounds while the lowest is shared."""
+    target, won by the lowest total, with tie-break rounds while the lowest is shared.
+    `playing` (indices; None: everyone) are the players still playing (1.5): one who left can
+    no longer win, and neither ends the game nor shares a tie."""
     totals = tuple(totals)
-    if not totals:
-        raise RulesError(Code.PLAYER_COUNT, count=0)
-    lowest = min(totals)
-    leaders = tuple(index for index, total in enumerate(totals) if total == lowest)
-    reached = max(totals) >= target
+    counted = range(len(totals)) if playing is None else sorted(set(playing))
+    if not totals or not counted:
+        raise RulesError(Code.PLAYER_COUNT, count=len(counted))
+    lowest = min(totals[index] for index in counted)
+    leaders = tuple(index for index in counted if totals[index] == lowest)
+    reached = max(totals[index] for index in counted) >= target
     finished = reached and len(leaders) == 1
     return Standing(
         totals=totals,
@@ -599,28 +611,99 @@ def standing(totals: Sequence[int], target: int) -> Standing:
 
 
 def standings(
-    round_points: Iterable[Sequence[int]],
+    round_points: Iterable[Sequence[int | None]],
     players: int,
     target: int,
     start: Sequence[int] | None = None,
 ) -> list[Standing]:
-    """The standing after each round in turn, from the points of each round, counted on from
-    the totals `start` (nothing yet when None)."""
+    """The standing after each round in turn, from the points of each round (None for a
+    player not playing it), counted on from the totals `start` (nothing yet when None). After
+    each round, those who played it are the ones playing (1.5)."""
     totals = list(start) if start is not None else [0] * players
     after = []
     for points in round_points:
-        totals = [total + point for total, point in zip(totals, points, strict=True)]
-        after.append(standing(totals, target))
+        totals = [total + (point or 0) for total, point in zip(totals, points, strict=True)]
+        playing = [index for index, point in enumerate(points) if point is not None]
+        after.append(standing(totals, target, playing or None))
     return after
 
 
 @dataclass(frozen=True)
-class RoundEntry:
-    """One round as the players entered it: a hand per seat, who went out (None for a blocked
-    round) and whether it was a hand rummy. The one value of a round that the form, the
-    importer, the models and the history share; scored by `points`."""
+class Span:
+    """The rounds a player plays (1.5): from round `joins` on, to round `leaves` (None: to
+    the end of the game). A player who joins late starts with `start` points."""
 
-    hands: tuple[Hand, ...]
+    joins: int = 1
+    leaves: int | None = None
+    # None: 0 for a player of the first round, the highest total then for one who joins.
+    start: int | None = None
+
+    def plays(self, number: int) -> bool:
+        return self.joins <= number and (self.leaves is None or number <= self.leaves)
+
+
+def playing_in(number: int, spans: Sequence[Span]) -> list[int]:
+    """The players (indices of `spans`) who play round `number`."""
+    return [index for index, span in enumerate(spans) if span.plays(number)]
+
+
+def next_dealer(order: Sequence[int], last: int | None, playing: Iterable[int]) -> int:
+    """Who deals next (1.5): the next player of the deal's `order` (seats, every one once)
+    after `last` (the last round's dealer; None: before the first round, the order's first)
+    who is `playing`; a player who left is passed over."""
+    playing = set(playing)
+    start = 0 if last is None else order.index(last) + 1
+    turn = [order[(start + step) % len(order)] for step in range(len(order))]
+    return next((seat for seat in turn if seat in playing), turn[0])
+
+
+def start_total(playing_totals: Iterable[int]) -> int:
+    """What a player who joins a game under way starts with (1.5): the highest total of the
+    players playing then, so that nobody gains by arriving late."""
+    return max(playing_totals, default=0)
+
+
+# The most a player who joins may start with, as the table types it: the largest target.
+MAX_START_TOTAL = 10_000
+
+
+def check_start_total(total: object) -> int:
+    """A starting total as the table types it for a player who joins: 0 to MAX_START_TOTAL;
+    else RulesError "start_total"."""
+    if type(total) is not int or not 0 <= total <= MAX_START_TOTAL:
+        raise RulesError(Code.START_TOTAL, value=total, limit=MAX_START_TOTAL)
+    return total
+
+
+# The most players one game seats over an evening, those who left included: a game file
+# lists every one of them.
+MAX_SEATS = 2 * MAX_PLAYERS
+
+
+def check_join(playing: int, seated: int = 0) -> None:
+    """A player may join while fewer than MAX_PLAYERS play (1.5), and while the game has
+    seated fewer than MAX_SEATS players in all."""
+    if playing >= MAX_PLAYERS:
+        raise RulesError(Code.JOIN_FULL, limit=MAX_PLAYERS)
+    if seated >= MAX_SEATS:
+        raise RulesError(Code.SEATS_FULL, limit=MAX_SEATS)
+
+
+def check_leave(playing: int, player: int | None = None) -> None:
+    """A player may leave while at least MIN_PLAYERS others keep playing (1.5)."""
+    if playing - 1 < MIN_PLAYERS:
+        raise RulesError(Code.LEAVE_LAST, player, limit=MIN_PLAYERS)
+
+
+@dataclass(frozen=True)
+class RoundEntry:
+    """One round as the players entered it: a hand per seat (None for a player not playing
+    it, 1.5), who went out (a seat; None for a blocked round) and whether it was a hand
+    rummy. The one value of a round that the form, the importer, the models and the history
+    share; scored by `points`, over the players who played it only: "every opponent" of a
+    hand rummy and the lowest hand of a blocked round are theirs."""
+
+    hands: tuple[Hand | None, ...]
     winner: int | None
     hand_rummy: bool = False
 
@@ -635,12 +718,28 @@ class RoundEntry:
             return "hand_rummy"
         return "blocked" if self.blocked else "normal"
 
-    def points(self, target: int, rules: Rules = SEEDS) -> list[int]:
-        """Each player's points (score_round), worked out once for a target and rules: the form
-        that checks a round and the model that stores it share the answer."""
+    @property
+    def playing(self) -> tuple[int, ...]:
+        """The seats of the players who played the round."""
+        return tuple(seat for seat, hand in enumerate(self.hands) if hand is not None)
+
+    def _played(self) -> tuple[list[Hand], int | None]:
+        """The hands of the players who played, and the winner's place among them."""
+        seats = self.playing
+        if self.winner is not None and self.winner not in seats:
+            raise RulesError(Code.NOT_PLAYING, self.winner)
+        winner = None if self.winner is None else seats.index(self.winner)
+        return [self.hands[seat] for seat in seats], winner
+
+    def points(self, target: int, rules: Rules = SEEDS) -> list[int | None]:
+        """Each player's points (score_round over those who played; None for the others),
+        worked out once for a target and rules: the form that checks a round and the model
+        that stores it share the answer."""
         scored = self.__dict__.get("_scored")
         if scored is None or scored[0] != (target, rules):
-            points = score_round(self.hands, self.winner, target, self.hand_rummy, rules=rules)
+            hands, winner = self._played()
+            played = iter(score_round(hands, winner, target, self.hand_rummy, rules=rules))
+            points = [None if hand is None else next(played) for hand in self.hands]
             scored = ((target, rules), points)
             object.__setattr__(self, "_scored", scored)
         return list(scored[1])
@@ -651,20 +750,23 @@ class RoundEntry:
 
         def shape(entry: RoundEntry) -> tuple:
             hands = tuple(
-                (tuple(sorted(hand.cards)), hand.value, hand.opened) for hand in entry.hands
+                None if hand is None else (tuple(sorted(hand.cards)), hand.value, hand.opened)
+                for hand in entry.hands
             )
             return entry.winner, entry.hand_rummy, hands
 
         return shape(self) == shape(other)
 
     def winners(self, rules: Rules = SEEDS) -> list[int]:
-        """Who scores 0: the one who went out, or everyone with the lowest hand of a blocked
-        round."""
-        return round_winners(self.hands, self.winner, rules)
+        """Who scores 0 (seats): the one who went out, or everyone with the lowest hand of a
+        blocked round among those who played."""
+        hands, winner = self._played()
+        seats = self.playing
+        return [seats[index] for index in round_winners(hands, winner, rules)]
 
     def document(self, names: Sequence[str]) -> dict:
-        """The round as rami-game/1 writes it (docs/formats.md, without the computed fields), and as
-        the history keeps it."""
+        """The round as rami-game/1 writes it (docs/formats.md, without the computed fields),
+        and as the history keeps it: the hands of those who played it only."""
         document: dict = {}
         if self.blocked:
             document["blocked"] = True
@@ -674,7 +776,7 @@ class RoundEntry:
             document["hand_rummy"] = True
         hands = {}
         for seat, hand in enumerate(self.hands):
-            if seat == self.winner:
+            if seat == self.winner or hand is None:
                 continue
             written: dict = {}
             if hand.cards:
@@ -692,15 +794,21 @@ class RoundEntry:
         return document
 
     @classmethod
-    def from_document(cls, document: Mapping, names: Sequence[str]) -> RoundEntry:
+    def from_document(
+        cls, document: Mapping, names: Sequence[str], playing: Iterable[int] | None = None
+    ) -> RoundEntry:
         """The round that `document` (written by `document`, or checked by the importer)
-        holds. A hand left out is the winner's, or a hand rummy opponent's who had not
-        opened."""
+        holds, played by the seats `playing` (None: every player). A hand left out is the
+        winner's, or a hand rummy opponent's who had not opened."""
+        playing = set(range(len(names)) if playing is None else playing)
         winner = None if document.get("blocked") else list(names).index(document["winner"])
         hand_rummy = bool(document.get("hand_rummy", False))
         written = document.get("hands", {})
-        hands = []
+        hands: list[Hand | None] = []
         for seat, name in enumerate(names):
+            if seat not in playing:
+                hands.append(None)
+                continue
             hand = written.get(name)
             # In a hand rummy every opponent had, by definition, never opened (docs/formats.md).
             opened_unless_said = seat == winner or not hand_rummy
@@ -853,8 +961,11 @@ def same_name(name: str, other: str, index: int | None = None, members: bool = F
     )
 
 
-def check_names(names: Sequence[str], members_at_most: int | None = None) -> list[str]:
-    """The names cleaned (clean_name): 2 to 6 of them, each checked (check_name) and unique by
+def check_names(
+    names: Sequence[str], members_at_most: int | None = None, players_at_most: int = MAX_PLAYERS
+) -> list[str]:
+    """The names cleaned (clean_name): 2 to 6 of them (`players_at_most`: more, in a game
+    whose players come and go), each checked (check_name) and unique by
     name key, so neither the same ignoring case nor look-alikes; else RulesError naming the
     player (its index). The members of a table (`members_at_most`: how many it may have) are 1 to
     that many, and their errors say members: "member_count", "member_duplicate",
@@ -862,7 +973,7 @@ def check_names(names: Sequence[str], members_at_most: int | None = None) -> lis
     if members_at_most is not None:
         if not 1 <= len(names) <= members_at_most:
             raise RulesError(Code.MEMBER_COUNT, count=len(names), limit=members_at_most)
-    elif not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+    elif not MIN_PLAYERS <= len(names) <= players_at_most:
         raise RulesError(Code.PLAYER_COUNT, count=len(names))
     cleaned = []
     seen: dict[str, str] = {}
@@ -879,14 +990,15 @@ def check_names(names: Sequence[str], members_at_most: int | None = None) -> lis
     return cleaned
 
 
-def check_seating(dealer: object, order: Sequence[object], players: int) -> None:
+def check_seating(dealer: object, order: Sequence[object], players: int | Sequence[int]) -> None:
     """Who deals next and the seating order the deal then goes round (seats, 0-based), for a
-    game of `players` players: each player in the order once, the dealer one of them. Else
+    game of `players` players (a count, or the seats of those playing): each player in the
+    order once, the dealer one of them. Else
     RulesError: "seating_twice" naming the player chosen a second time (with the `missing`
     seat, and the `position` in the order of that second choice), "seating_missing" naming a
     player left out, "seating_order" for anything else (a seat that is no player's),
     "seating_dealer" for a dealer who is not playing."""
-    seats = range(players)
+    seats = range(players) if isinstance(players, int) else list(players)
     if not all(type(seat) is int and seat in seats for seat in order):
         raise RulesError(Code.SEATING_ORDER)
     for position, seat in enumerate(order):
@@ -895,7 +1007,7 @@ def check_seating(dealer: object, order: Sequence[object], players: int) -> None
             if missing is None:
                 raise RulesError(Code.SEATING_ORDER)
             raise RulesError(Code.SEATING_TWICE, seat, missing=missing, position=position)
-    if len(order) != players:
+    if len(order) != len(seats):
         raise RulesError(Code.SEATING_MISSING, next(other for other in seats if other not in order))
     if type(dealer) is not int or dealer not in seats:
         raise RulesError(Code.SEATING_DEALER)

@@ -84,6 +84,10 @@ MESSAGES = {
         "Round %(number)s was changed on another phone after it was saved here, so Undo no "
         "longer takes it back. Nothing was changed; its line shows it as it is now."
     ),
+    "player_overtaken": _(
+        "This can no longer be undone here: a round was saved or another player joined since. "
+        "Nothing was changed; the players page can still put it right."
+    ),
     "undo_done": _("This change has already been undone. Nothing more was changed."),
     "undo_overtaken": _(
         "Round %(number)s can no longer be undone here: round %(later)s was changed after it. "
@@ -149,6 +153,25 @@ MESSAGES = {
         "Only a member who never played can be removed, and this member has played here: "
         "retire them instead, which keeps their games in the standings."
     ),
+    # Players coming and going during a game (SPEC 1.5).
+    "not_playing": _("A hand is given for a player who is not playing this round."),
+    "start_total": _("Give a starting total from 0 to %(limit)s points, not “%(value)s”."),
+    "join_full": _("A game has at most %(limit)s players playing: one must leave first."),
+    "leave_last": _(
+        "A game keeps at least %(limit)s players playing: to stop here, finish the game instead."
+    ),
+    "seats_full": _(
+        "A game seats at most %(limit)s players in all, those who left included: start a new "
+        "game for the next players."
+    ),
+    "leave_unplayed": _(
+        "No round has been played yet: start a new game without this player instead."
+    ),
+    "left_already": _("This player has already left the game."),
+    "players_changed": _(
+        "A player left or joined on another phone while this round was typed: the form now "
+        "shows who plays. Check the round and save again."
+    ),
     # One client making too many games or tables in a minute (scoring/limits.py).
     "too_many_games": _("Too many new games from this device: wait a minute, then try again."),
     "too_many_tables": _("Too many new tables from this device: wait a minute, then try again."),
@@ -199,6 +222,15 @@ PLAYER_MESSAGES = {
         "one seat."
     ),
     "seating_missing": _("%(player)s has no seat: choose each player for one seat."),
+    "not_playing": _("%(player)s is not playing this round: no hand is taken for them."),
+    "leave_last": _(
+        "A game keeps at least %(limit)s players playing, so %(player)s cannot leave now: "
+        "finish the game instead."
+    ),
+    "leave_unplayed": _(
+        "%(player)s has not played a round yet: start a new game without them instead."
+    ),
+    "left_already": _("%(player)s has already left the game."),
 }
 
 

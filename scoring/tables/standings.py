@@ -29,6 +29,7 @@ from django.db.models import Count, F, Q, Sum
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from scoring import rules
 from scoring.models import Hand, Member, Player, Status, Table
 
 # Fewer finished games than this, and a member's numbers say little: the page labels them as
@@ -126,6 +127,8 @@ class _Seat:
     total: int
     # When the game began, for the standings of a period.
     started: datetime
+    # Whether they left the game before its end (SPEC 1.5): played, and not won.
+    left: bool = False
 
 
 def _seats(table: Table) -> list[_Seat]:
@@ -140,8 +143,10 @@ def _seats(table: Table) -> list[_Seat]:
             "game__status",
             "game__winner_seat",
             "game__created_at",
+            "left",
         )
-        .annotate(total=Coalesce(Sum("hands__points"), 0))
+        # A player who joined late counts from the total they joined with.
+        .annotate(total=F("start") + Coalesce(Sum("hands__points"), 0))
         .order_by("game__created_at", "game_id", "seat")
     )
     return [
@@ -154,8 +159,9 @@ def _seats(table: Table) -> list[_Seat]:
             won=status == Status.FINISHED and seat == winner_seat,
             total=total,
             started=started,
+            left=left,
         )
-        for game_id, seat, name, member_id, status, winner_seat, started, total in rows
+        for game_id, seat, name, member_id, status, winner_seat, started, left, total in rows
     ]
 
 
@@ -179,6 +185,16 @@ class Played:
     def who_played(self) -> set[int]:
         """The members (ids) who sit in at least one of the table's games, finished or not."""
         return {seat.member_id for seat in self.seats if seat.member_id is not None}
+
+    def who_played_last(self) -> set[int]:
+        """The members (ids) who played the table's latest game to its end (or play it still):
+        not those who left it."""
+        last = self.seats[-1].game_id if self.seats else None
+        return {
+            seat.member_id
+            for seat in self.seats
+            if seat.game_id == last and seat.member_id is not None and not seat.left
+        }
 
 
 def one_decimal(total: int, count: int) -> float | None:
@@ -301,15 +317,17 @@ def head_to_head(
     table: Table, played: Played | None = None, period: str = ALL_TIME
 ) -> list[HeadToHead]:
     """Each pair of members who finished a game together (one begun in `period`, PERIODS),
-    in the table's order of members; two queries whatever the number of games (none, given
-    what was `played` already)."""
+    both to its end (one who left a game is not compared in it: SPEC 1.5), in the table's
+    order of members; two queries whatever the number of games (none, given what was
+    `played` already)."""
     played = played or Played.of(table)
     bounds = period_bounds(period)
     members = played.members
     order = {member.pk: index for index, member in enumerate(members)}
     by_game: dict[int, list[_Seat]] = defaultdict(list)
     for seat in played.seats:
-        if seat.finished and seat.member_id is not None and _within(seat.started, bounds):
+        both_to_the_end = seat.finished and seat.member_id is not None and not seat.left
+        if both_to_the_end and _within(seat.started, bounds):
             by_game[seat.game_id].append(seat)
     pairs: dict[tuple[int, int], list[int]] = {}
     for seats in by_game.values():
@@ -386,6 +404,7 @@ def results(table: Table, played: Played | None = None) -> list[GameResult]:
             "version",
             "winner_seat",
             "house_rules",
+            "target_players",
             "rounds_played",
         )
     )
@@ -393,8 +412,11 @@ def results(table: Table, played: Played | None = None) -> list[GameResult]:
     for seat in played.seats if played else _seats(table):
         players[seat.game_id].append(ResultPlayer(seat.seat, seat.name, seat.member_id, seat.total))
     listed = []
-    for pk, edit_token, view_token, started, status, version, winner, house, rounds in games:
+    for pk, edit_token, view_token, started, status, version, winner, house, by, rounds in games:
         seated = tuple(players[pk])
+        # The target of the first round's players (Game.target): those who joined later
+        # do not move it.
+        by = min(max(by or len(seated), rules.MIN_PLAYERS), rules.MAX_PLAYERS)
         listed.append(
             GameResult(
                 edit_token=edit_token,
@@ -403,7 +425,7 @@ def results(table: Table, played: Played | None = None) -> list[GameResult]:
                 status=status,
                 version=version,
                 rounds=rounds,
-                target=house.target_for(len(seated)),
+                target=house.target_for(by),
                 players=seated,
                 winner=seated[winner] if winner is not None else None,
             )

@@ -234,8 +234,17 @@ def _forms(
         if not member.retired
     ]
     played = at_table.who_played()
+    if play_form is None:
+        # Who plays today starts as the last game ended: its members still playing ticked.
+        retired = {member.pk for member in members if member.retired}
+        ticked = at_table.who_played_last() - retired
+        play_form = NewGameForm(
+            members=members,
+            house_rules=table.rules,
+            initial={"members": [str(pk) for pk in sorted(ticked)]},
+        )
     context = {
-        "play_form": play_form or NewGameForm(members=members, house_rules=table.rules),
+        "play_form": play_form,
         "add_form": add_form or MemberNameForm(prefix="add"),
         "renames": renames,
         "renaming": renamed is not None,

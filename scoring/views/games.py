@@ -18,14 +18,14 @@ from django.core.exceptions import BadRequest
 from django.http import Http404, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import reverse
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_GET
 
 from scoring import rules
 from scoring.board.scoreboard import RoundRow, Scoreboard
-from scoring.forms import RoundForm
+from scoring.forms import RematchForm, RoundForm
 from scoring.live.stream import key_for
-from scoring.models import Game, GameEvent, Round, snapshot
+from scoring.models import Game, GameEvent, Player, Round, snapshot
 from scoring.rules import house_rules
 from scoring.rules.errors import rules_error_message
 from scoring.web import http, phones, recent, sharing
@@ -57,10 +57,22 @@ def drawn_at_one_moment(view: Callable[..., HttpResponse]) -> Callable[..., Http
     return drawn
 
 
-def round_form(game: Game, data=None, next_round: int | None = None, **kwargs) -> RoundForm:
-    """The round form for `game`'s players; a new one says the round it is for."""
+def round_form(
+    game: Game,
+    data=None,
+    next_round: int | None = None,
+    players: list[Player] | None = None,
+    **kwargs,
+) -> RoundForm:
+    """The round form for the players playing `game` now, or for `players` (a round's own, to
+    put it right); a new one says the round it is for."""
     form = RoundForm(
-        data, players=game.seated_players, target=game.target, house_rules=game.rules, **kwargs
+        data,
+        players=game.playing if players is None else players,
+        seats=len(game.seated_players),
+        target=game.target,
+        house_rules=game.rules,
+        **kwargs,
     )
     if data is None and next_round is not None:
         form.initial["for_round"] = next_round
@@ -71,7 +83,11 @@ def with_points(game: Game, form: RoundForm, entry: rules.RoundEntry | None = No
     """`form` with the points of the round it shows from the first paint (rules.points_so_far):
     of `entry`, the round it was filled with, else of the players whose hands are typed
     right, next to the errors of those whose hands are not."""
-    typed = (entry.hands, entry.winner, entry.hand_rummy) if entry else None
+    typed = None
+    if entry is not None:  # by seat; the rules see the form's players in order
+        seats = [player.seat for player in form.players]
+        winner = None if entry.winner is None else seats.index(entry.winner)
+        typed = ([entry.hands[seat] for seat in seats], winner, entry.hand_rummy)
     if form.is_bound:
         form.is_valid()
         typed = form.typed_round()
@@ -83,8 +99,24 @@ def with_points(game: Game, form: RoundForm, entry: rules.RoundEntry | None = No
 def filled_with(game: Game, round_: Round) -> RoundForm:
     """The round form filled with a saved round, to put right, with its points shown."""
     entry = round_.entry(len(game.seated_players))
-    form = round_form(game, initial=RoundForm.initial_for(round_, entry))
+    initial = RoundForm.initial_for(round_, entry)
+    form = round_form(game, initial=initial, players=round_players(game, round_))
     return with_points(game, form, entry)
+
+
+def posted_round_form(game: Game, data) -> RoundForm:
+    """The round form as a phone posted it: for the round it names (`round`, its id: one taken
+    back or edited), with that round's players; else for a new round, with those playing."""
+    named = http.whole_number(data.get("round"))
+    round_ = game.rounds.filter(pk=named).first() if named is not None else None
+    players = round_players(game, round_) if round_ is not None else None
+    return round_form(game, data, players=players)
+
+
+def round_players(game: Game, round_: Round) -> list[Player]:
+    """The players of a saved round (those with a hand in it), in seat order."""
+    seats = {hand.player_seat for hand in round_._hands_with_players()}
+    return [player for player in game.seated_players if player.seat in seats]
 
 
 class Told(TypedDict, total=False):
@@ -109,6 +141,10 @@ class Told(TypedDict, total=False):
     # changed is the players (a name, the seats).
     typing: bool
     players_changed: bool
+    # A player who just left or joined (SPEC 1.5), as the page says it; `undo` is its Undo.
+    player_said: str
+    # Who plays the next game, as chosen and refused (a finished game's page).
+    rematch_form: RematchForm
     # The round table with every round ("Show all"), and the answer that brought it.
     all_rounds: bool
     showing_all: bool
@@ -221,6 +257,8 @@ def game_response(
         ),
         **told,
     }
+    if editable and board.standing.finished and game.next_game_id is None:
+        context.setdefault("rematch_form", RematchForm(game=game))
     if editable and not template.endswith("#changes"):  # a live update of rounds has no form
         form = form or round_form(game, next_round=board.next_round_number)
         if "fixing" not in told:  # a new round: its rows in the order the deal goes
@@ -244,6 +282,34 @@ def saved_page(
     undo = latest if row and how != "elsewhere" and mine and latest.round_id == pk else None
     said = SAID[how][board.standing.finished] % {"number": row.number} if row else ""
     return game_response(request, game, board=board, saved=row, said=said, undo=undo, **told)
+
+
+def player_page(request: HtmxHttpRequest, game: Game, pk: int) -> TemplateResponse:
+    """The page saying that a player just left or joined (the change with id `pk`, while no
+    round has been saved since), with its Undo on the phone that made it while it holds
+    (Game.check_undo); after the Undo of a leave, that the player plays again."""
+    event = game.events.filter(pk=pk, kind__in=GameEvent.PLAYER_CHANGES).first()
+    later = game.events.filter(pk__gt=pk, kind__in=GameEvent.ROUND_CHANGES).exists()
+    player = event and next((p for p in game.seated_players if p.seat == event.after["seat"]), None)
+    if player is None or later:
+        return game_response(request, game)
+    if event.kind == GameEvent.Kind.LEFT:
+        said = gettext("%(name)s left after round %(number)s.")
+    elif event.undoes_id is not None:
+        said = gettext("%(name)s plays again from round %(number)s.")
+    else:
+        said = gettext("%(name)s joins from round %(number)s with %(points)s points.")
+    # A leave's round is the last its player played; a return is to the round after it.
+    number = event.number + (event.undoes_id is not None)
+    said %= {"name": player.name, "number": number, "points": player.start}
+    undo = None
+    if event.undoes_id is None:
+        try:
+            game.check_undo(event, phones.of(request))
+            undo = event
+        except rules.RulesError:
+            pass
+    return game_response(request, game, player_said=said, undo=undo)
 
 
 def fixing_page(
@@ -294,7 +360,8 @@ def game_page(request: HtmxHttpRequest, token: str, editable: bool) -> HttpRespo
     After a change made without JavaScript (a 303 lands here): `?saved=<round id>` confirms a
     save while that round is the latest, `?changed=<round id>` an edit, `?back=<round id>` a
     round brought back by an Undo or the history; each with its Undo on the phone that made
-    the change. A page drawn before the changes had their own addresses (one release) may ask
+    the change; `?player=<change id>` a player who left or joined (player_page). A page drawn
+    before the changes had their own addresses (one release) may ask
     `?fix=`, `?rounds=all` or `?part=extras`: answered as fix_round, all_rounds and extras."""
     game = game_or_404(**http.token_lookup(token, editable))
     response = _game_page(request, game, editable)
@@ -313,8 +380,11 @@ def _game_page(request: HtmxHttpRequest, game: Game, editable: bool) -> Template
     if not editable:
         return game_response(request, game, editable=False, board=board)
     done = {
-        name: http.whole_number(query.get(name)) for name in ("fix", "saved", "changed", "back")
+        name: http.whole_number(query.get(name))
+        for name in ("fix", "saved", "changed", "back", "player")
     }
+    if done["player"] is not None:
+        return player_page(request, game, done["player"])
     if done["fix"] is not None:
         return fixing_page(request, game, _seen(request, done["fix"]))
     if done["saved"] is not None:

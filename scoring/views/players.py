@@ -1,8 +1,10 @@
 """The players page of a game (its edit link): the players' names, each in a field to correct
 it during the game; and, until the game is over, who deals next and the order the deal goes
-round. Template: scoring/players.html; context: `game`, `form` (forms.PlayersForm),
-`seating_form` (forms.SeatingForm, None for a finished game) and `refused`. Each change is a
-POST of its own (names, seats); done, it goes back to the game page."""
+round, a player leaving and one joining (SPEC 1.5). Template: scoring/players.html; context:
+`game`, `form` (forms.PlayersForm), `seating_form` (forms.SeatingForm), `join_form`
+(forms.JoinForm), `leaving` (the players who may leave), the last two None for a finished
+game, and `refused`. Each change is a POST of its own (names, seats, leave, join); done, it
+goes back to the game page."""
 
 from __future__ import annotations
 
@@ -14,10 +16,10 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from scoring import rules
-from scoring.forms import PlayersForm, SeatingForm
-from scoring.models import Game, Status, rename_players
+from scoring.forms import JoinForm, PlayersForm, SeatingForm
+from scoring.models import Game, GameEvent, Status, rename_players
 from scoring.rules.errors import rules_error_message
-from scoring.views.games import game_or_404
+from scoring.views.games import game_or_404, number
 from scoring.web import http, phones
 from scoring.web.http import HtmxHttpRequest, redirect
 
@@ -85,10 +87,53 @@ def seats(request: HtmxHttpRequest, token: str) -> HttpResponse:
     return redirect(request, reverse("game", args=[game.edit_token]))
 
 
-def _refuse(request: HtmxHttpRequest, game: Game, error: rules.RulesError) -> None:
-    """Raise the page as things are now, saying why a change was not made."""
+@require_POST
+def leave(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    """The player at `seat` leaves after the last round saved (Game.leave): the game page then
+    says so, with the Undo on this phone."""
+    game = game_or_404(edit_token=token)
+    seat = number(request.POST.get("seat"))
+    try:
+        left = game.leave(seat, phone=phones.of(request))
+    except rules.RulesError as error:
+        _refuse(request, game_or_404(edit_token=game.edit_token), error, "leave")
+    return redirect(request, reverse("game", args=[game.edit_token]) + f"?player={left.pk}")
+
+
+@require_POST
+def join(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    """A player joins before the next round (Game.join), named, seated and starting as the
+    form says; the game page then says so, with the Undo on this phone. A name refused stays
+    as typed beside its reason."""
+    game = game_or_404(edit_token=token)
+    form = _join_form(game, request.POST)
+    if form is None:
+        _refuse(request, game, rules.Conflict(rules.Code.GAME_FINISHED))
+    if not form.is_valid():
+        return _players_page(request, game, join_form=form)
+    chosen = form.cleaned_data
+    try:
+        game.join(chosen["name"], chosen["after"], chosen["start"], phone=phones.of(request))
+    except rules.RulesError as error:
+        if isinstance(error, rules.Conflict):  # the game over meanwhile
+            _refuse(request, game_or_404(edit_token=game.edit_token), error)
+        form.refused(error)
+        page = _players_page(request, game, join_form=form)
+        if form.field_for(error) is None:  # not the name typed: a refusal of the join
+            raise http.Refused(error, page) from None
+        return page
+    joined = game.events.filter(kind=GameEvent.Kind.JOINED).order_by("-pk").first()
+    return redirect(request, reverse("game", args=[game.edit_token]) + f"?player={joined.pk}")
+
+
+def _refuse(
+    request: HtmxHttpRequest, game: Game, error: rules.RulesError, card: str = "seating"
+) -> None:
+    """Raise the page as things are now, saying why a change was not made: in the `card` of
+    that change ("seating", "leave"), or at the top once the game is over."""
     refused = rules_error_message(error, game.names)
-    raise http.Refused(error, _players_page(request, game, refused=refused))
+    page = _players_page(request, game, refused=refused, refused_card=card)
+    raise http.Refused(error, page)
 
 
 def _players_page(
@@ -97,19 +142,51 @@ def _players_page(
     form: PlayersForm | None = None,
     seating_form: SeatingForm | None = None,
     refused: str | None = None,
+    join_form: JoinForm | None = None,
+    refused_card: str = "seating",
 ) -> TemplateResponse:
+    finished = game.status == Status.FINISHED
     context = {
         "game": game,
         "form": form or PlayersForm(players=game.seated_players),
         "seating_form": seating_form or _seating_form(game),
+        "join_form": join_form or _join_form(game),
+        # Each player playing may leave while more than two play, once they have played.
+        "leaving": [] if finished else game.playing,
+        # Why nobody may leave, or join, just now (the rules' own words), instead of the form.
+        "no_leaving": _why_not(rules.check_leave, len(game.playing)),
+        "no_joining": _why_not(rules.check_join, len(game.playing), len(game.seated_players)),
         "refused": refused,
+        "refused_card": refused_card,
     }
     return TemplateResponse(request, "scoring/players.html", context)
+
+
+def _why_not(check, *counts: int) -> str | None:
+    """What the rules say against a leave or a join now, in words; None when they allow it."""
+    try:
+        check(*counts)
+    except rules.RulesError as error:
+        return rules_error_message(error)
+    return None
+
+
+def _join_form(game: Game, data=None) -> JoinForm | None:
+    """Who may join, sitting where, starting with what; None once the game is over."""
+    if game.status == Status.FINISHED:
+        return None
+    seating = game.seating_now()
+    totals = game.totals()
+    start = rules.start_total(totals[player.seat] for player in game.playing)
+    # By default the newcomer sits down just before the next dealer: the last to deal.
+    order = seating.order
+    after = order[order.index(seating.dealer) - 1]
+    players = [game.seated_players[seat] for seat in order]
+    return JoinForm(data, players=players, after=after, start=start)
 
 
 def _seating_form(game: Game, data=None) -> SeatingForm | None:
     """The seats and the dealer as they are for the next round; None once the game is over."""
     if game.status == Status.FINISHED:
         return None
-    seating = game.seating_for(game.rounds.count() + 1, len(game.seated_players))
-    return SeatingForm(data, players=game.seated_players, seating=seating)
+    return SeatingForm(data, players=game.playing, seating=game.seating_now())

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from scoring import rules
 from scoring.board import history
 from scoring.board.scoreboard import Scoreboard
-from scoring.forms import RoundForm
+from scoring.forms import RematchForm, RoundForm
 from scoring.models import Game, GameEvent, Round
 from scoring.models import rematch as rematch_game
 from scoring.rules.errors import rules_error_message
@@ -29,6 +29,8 @@ from scoring.views.games import (
     game_or_404,
     game_response,
     number,
+    player_page,
+    posted_round_form,
     refused_page,
     round_form,
     saved_page,
@@ -74,7 +76,8 @@ def save(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     not recorded says why (_not_recorded)."""
     form = round_form(game, request.POST)
     if not form.is_valid():
-        return game_response(request, game, with_points(game, form))
+        page = game_response(request, game, with_points(game, form))
+        return http.showing(form.conflict, page) if form.conflict else page
     try:
         saved = game.record_round(
             form.cleaned_data["entry"],
@@ -136,7 +139,7 @@ def _next_deal(request: HtmxHttpRequest, number: int) -> dict:
 @game_action
 def preview(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     """The points of the round as typed so far, and its errors (the #preview part)."""
-    form = with_points(game, round_form(game, request.POST))
+    form = with_points(game, posted_round_form(game, request.POST))
     return TemplateResponse(request, "scoring/game.html#preview", {"game": game, "form": form})
 
 
@@ -157,7 +160,7 @@ def _store_again(request: HtmxHttpRequest, game: Game, taken_back: bool) -> Http
     form with an error comes back as typed; a round changed or deleted since is refused (409)
     with the form kept, now showing that round's new revision, so that saving again replaces
     it knowingly."""
-    form = round_form(game, request.POST)
+    form = posted_round_form(game, request.POST)
     # A round taken back names its number as the round form does (`for_round`).
     seen = round_as_seen(request.POST, "for_round" if taken_back else "number")
     if not form.is_valid():
@@ -174,7 +177,7 @@ def _store_again(request: HtmxHttpRequest, game: Game, taken_back: bool) -> Http
             raise refused_page(request, game, error) from None
         data = request.POST.copy()
         data["revision"], data["for_round"] = now.revision, now.number
-        form = with_points(game, round_form(game, data))
+        form = with_points(game, posted_round_form(game, data))
         refused = rules_error_message(error, game.names)
         return http.showing(error, fixing_page(request, game, now, form, refused=refused))
     if request.htmx:
@@ -208,6 +211,10 @@ def undo(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     """One more change that undoes one this phone made (its `event`); a round that comes back
     (as it was before an edit, or where it was deleted) is shown as back."""
     undone = game.undo(GameEvent(pk=number(request.POST.get("event"))), phones.of(request))
+    if undone.kind == GameEvent.Kind.JOINED:  # a leave undone: the player plays again
+        if request.htmx:
+            return player_page(request, game, undone.pk)
+        return _page_after(request, game, f"?player={undone.pk}")
     if undone.round_id is None:
         return _page_after(request, game)
     if request.htmx:
@@ -217,11 +224,25 @@ def undo(request: HtmxHttpRequest, game: Game) -> HttpResponse:
 
 @game_action
 def rematch(request: HtmxHttpRequest, game: Game) -> HttpResponse:
-    """The next game: a new game, counted with the start page's and a table's (a tap on one
-    made already only goes there); past the limit, refused (TooMany)."""
+    """The next game, with the players ticked and a name added (forms.RematchForm; a post
+    without the choice keeps those playing): a new game, counted with the start page's and a
+    table's (a tap on one made already only goes there); past the limit, refused (TooMany).
+    Players refused (fewer than two, a name taken) stay as chosen beside why."""
+    seats, added, form = None, [], None
+    if "choosing" in request.POST and game.next_game_id is None:
+        form = RematchForm(request.POST, game=game)
+        if not form.is_valid():
+            return game_response(request, game, rematch_form=form)
+        seats, added = form.chosen()
     if game.next_game_id is None:
         limits.spend(request, "new-game")
-    next_game = rematch_game(game)
+    try:
+        next_game = rematch_game(game, seats, added)
+    except rules.RulesError as error:
+        if form is None or type(error) is not rules.RulesError:
+            raise
+        form.refused(error)  # who plays, as chosen, beside why not
+        return game_response(request, game, rematch_form=form)
     tell_new_game(request, next_game)
     return redirect(request, reverse("game", args=[next_game.edit_token]))
 
@@ -245,7 +266,7 @@ def round_page(request: HtmxHttpRequest, token: str, number: int) -> HttpRespons
     game = game_or_404(edit_token=token)
     refused = None
     if request.method == "POST":
-        form = round_form(game, request.POST)
+        form = posted_round_form(game, request.POST)
         if form.is_valid():
             seen = round_as_seen({**request.POST.dict(), "number": str(number)})
             try:
@@ -266,7 +287,7 @@ def round_page(request: HtmxHttpRequest, token: str, number: int) -> HttpRespons
     if request.method == "POST":
         data = request.POST.copy()
         data["round"], data["revision"], data["for_round"] = round_.pk, round_.revision, number
-        form = round_form(game, data)
+        form = posted_round_form(game, data)
         form.is_valid()
     else:
         form = filled_with(game, round_)

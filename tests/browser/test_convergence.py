@@ -8,18 +8,19 @@ deletion, a restore or a rename. Whatever the order, once the changes stop and t
 polled again, its page must be the page its link gives now: no row lost for good, no row twice,
 no more rows than the page shows, no old count in "Show all N rounds", no old name or total.
 
-Three writer threads change one game through the model methods (the views call the same ones),
-and save rounds as a phone's round form posts them, from a form drawn a moment before (its
-round number moved by the others' deletions, restores and Undos meanwhile), several times a
-second, in bursts of a few seconds. Each such save is recorded once, even sent twice, or
-refused with a 409 that keeps the round; a 5xx fails the test. Three watching phones (separate
-browser contexts, one on a slow network so that its polls overlap the changes) look on: two on
-the view link, one on the edit link. After each burst, with the writers stopped, each watcher
-is given time to poll and is then compared with a fresh page of the same link, opened in the
-same browser context (the same cookies). Nothing is compared while a writer runs, so a difference is
-a page that stayed wrong, never one caught half-way. A script error on a watcher fails the
-test too: htmx logs an out-of-band part whose target is not on the page (a changed row the page
-lost, htmx:oobErrorNoTarget) as one.
+Three writer threads change one game through the model methods (the views call the same ones):
+rounds saved, edited, deleted, restored and undone, players renamed, leaving and joining (SPEC
+1.5); and they save rounds as a phone's round form posts them, from a form drawn a moment
+before (its round number moved by the others' deletions, restores and Undos meanwhile), several
+times a second, in bursts of a few seconds. Each such save is recorded once, even sent twice,
+or refused with a 409 that keeps the round; a 5xx fails the test. Three watching phones
+(separate browser contexts, one on a slow network so that its polls overlap the changes) look
+on: two on the view link, one on the edit link. After each burst, with the writers stopped,
+each watcher is given time to poll and is then compared with a fresh page of the same link,
+opened in the same browser context (the same cookies). Nothing is compared while a writer runs,
+so a difference is a page that stayed wrong, never one caught half-way. A script error on a
+watcher fails the test too: htmx logs an out-of-band part whose target is not on the page (a
+changed row the page lost, htmx:oobErrorNoTarget) as one.
 
 RAMI_CONVERGENCE_SECONDS (default 60) is how long it runs; `-s` shows the figures.
 """
@@ -79,11 +80,15 @@ def run_seconds() -> float:
 CARDS = ["AS", "KH", "QD", "JC", "10S", "9H", "8D", "7C", "5S", "3H", "JK", "2D"]
 
 
-def random_entry(rng: random.Random, players: int = len(NAMES)) -> rules.RoundEntry:
-    """A valid round with small hands: mostly someone went out, sometimes nobody (blocked);
-    a hand is a typed value or a few cards (never more copies than the deck has), and now and
-    then a loser never opened."""
+def random_entry(
+    rng: random.Random, playing: tuple[int, ...] = tuple(range(len(NAMES))), seats: int = 0
+) -> rules.RoundEntry:
+    """A valid round of the players at `playing` (a game of `seats` seats; None for the
+    others) with small hands: mostly someone went out, sometimes nobody (blocked); a hand is a
+    typed value or a few cards (never more copies than the deck has), and now and then a loser
+    never opened."""
     cards = rng.sample(CARDS, len(CARDS))
+    seats = max(seats, max(playing) + 1)
 
     def loser_hand() -> rules.Hand:
         opened = rng.random() > 0.1
@@ -91,11 +96,18 @@ def random_entry(rng: random.Random, players: int = len(NAMES)) -> rules.RoundEn
             return rules.Hand(cards=(cards.pop(), cards.pop()), opened=opened)
         return rules.Hand(value=rng.randint(2, 15), opened=opened)
 
-    if rng.random() < 0.1:
-        return rules.RoundEntry(tuple(loser_hand() for _ in range(players)), winner=None)
-    winner = rng.randrange(players)
-    hands = tuple(rules.Hand() if seat == winner else loser_hand() for seat in range(players))
+    winner = None if rng.random() < 0.1 else rng.choice(playing)
+    hands = tuple(
+        None if seat not in playing else rules.Hand() if seat == winner else loser_hand()
+        for seat in range(seats)
+    )
     return rules.RoundEntry(hands, winner=winner)
+
+
+def entry_now(game: Game, rng: random.Random) -> rules.RoundEntry:
+    """A round of the players playing the game now."""
+    playing = tuple(player.seat for player in game.playing)
+    return random_entry(rng, playing, len(game.seated_players))
 
 
 def random_round_as_seen(game: Game, rng: random.Random, latest: int | None = None) -> Round | None:
@@ -110,20 +122,23 @@ def random_round_as_seen(game: Game, rng: random.Random, latest: int | None = No
 
 
 def save_round(game_pk: int, rng: random.Random, phone: str) -> str:
-    Game.objects.get(pk=game_pk).record_round(random_entry(rng), for_round=None, phone=phone)
+    game = Game.objects.get(pk=game_pk)
+    game.record_round(entry_now(game, rng), for_round=None, phone=phone)
     return "done"
 
 
 def round_form_data(entry: rules.RoundEntry, for_round: int, key: str) -> dict:
-    """What the round form posts for `entry`, drawn for round `for_round` with `key`."""
+    """What the round form posts for `entry`, drawn for round `for_round` with `key`, for the
+    players who play it."""
     data = {
         "action": "save",
         "winner": "blocked" if entry.winner is None else str(entry.winner),
         "for_round": str(for_round),
         "key": key,
+        "players": " ".join(str(seat) for seat in entry.playing),
     }
     for seat, hand in enumerate(entry.hands):
-        if seat == entry.winner:
+        if seat == entry.winner or hand is None:
             continue
         if hand.cards:
             data[f"cards_{seat}"] = " ".join(hand.cards)
@@ -143,7 +158,7 @@ def save_round_as_a_phone(game_pk: int, rng: random.Random, phone: str) -> str:
     game = Game.objects.get(pk=game_pk)
     for_round = game.rounds.count() + 1
     key = secrets.token_urlsafe(16)
-    data = round_form_data(random_entry(rng), for_round, key)
+    data = round_form_data(entry_now(game, rng), for_round, key)
     time.sleep(rng.uniform(0, 0.3))  # typing, while the others change the game
     phone_client = Client()
     address = url("game", game.edit_token)
@@ -165,10 +180,13 @@ def save_round_as_a_phone(game_pk: int, rng: random.Random, phone: str) -> str:
         assert "just as you typed it" in answer.content.decode()
         return "saved elsewhere"
     page = read(answer)
+    # Everything typed is kept for the players the form now shows (one may have left, or
+    # joined, on another phone meanwhile: the form is then for those playing now).
+    shown = page.one("#round-form [name=players]").get("value").split()
     kept = {
         name: page.one(f"#round-form [name={name}]").get("value")
         for name in data
-        if name.startswith(("value_", "cards_"))
+        if name.startswith(("value_", "cards_")) and name.rsplit("_", 1)[1] in shown
     }
     assert kept == {name: value for name, value in data.items() if name in kept}, "the round kept"
     return "refused: 409"
@@ -180,7 +198,11 @@ def edit_round(game_pk: int, rng: random.Random, phone: str, latest: int | None 
     seen = random_round_as_seen(game, rng, latest)
     if seen is None:
         return "nothing to do"
-    game.edit_round(seen, random_entry(rng), phone)
+    # The round's own players (an edit keeps who played it).
+    played = tuple(
+        sorted(Round.objects.get(pk=seen.pk).hands.values_list("player__seat", flat=True))
+    )
+    game.edit_round(seen, random_entry(rng, played, len(game.seated_players)), phone)
     return "done"
 
 
@@ -215,7 +237,7 @@ def undo(game_pk: int, rng: random.Random, phone: str) -> str:
     """The Undo of the latest change to the rounds, tapped on this phone: refused unless this
     phone made it."""
     game = Game.objects.get(pk=game_pk)
-    latest = game.events.filter(kind__in=GameEvent.ROUND_CHANGES).order_by("-pk").first()
+    latest = game.events.filter(kind__in=GameEvent.UNDOABLE).order_by("-pk").first()
     if latest is None:
         return "nothing to do"
     game.undo(latest, phone)
@@ -228,7 +250,30 @@ _fresh_names = itertools.count(1)
 def rename_player(game_pk: int, rng: random.Random, phone: str) -> str:
     # A name no player has had: a rename is never refused as a duplicate, and always shows.
     name = f"P{next(_fresh_names)}"
-    Game.objects.get(pk=game_pk).rename_players({rng.randrange(len(NAMES)): name}, phone=phone)
+    game = Game.objects.get(pk=game_pk)
+    game.rename_players({rng.randrange(len(game.seated_players)): name}, phone=phone)
+    return "done"
+
+
+# At most this many seats: a long run's joins (each a new seat) stay a round table a phone
+# shows.
+MOST_SEATS = 9
+
+
+def leave(game_pk: int, rng: random.Random, phone: str) -> str:
+    """A player playing leaves (refused when two play, or one who has not played a round)."""
+    game = Game.objects.get(pk=game_pk)
+    game.leave(rng.choice(game.playing).seat, phone=phone)
+    return "done"
+
+
+def join(game_pk: int, rng: random.Random, phone: str) -> str:
+    """A new player joins, after a player playing, with the default start or one typed."""
+    game = Game.objects.get(pk=game_pk)
+    if len(game.seated_players) >= MOST_SEATS:
+        return "nothing to do"
+    start = None if rng.random() < 0.7 else rng.randint(0, 200)
+    game.join(f"J{next(_fresh_names)}", rng.choice(game.playing).seat, start, phone=phone)
     return "done"
 
 
@@ -251,6 +296,8 @@ ACTIONS: dict[str, Action] = {
     "restore": Action(restore_round, 1),
     "undo": Action(undo, 2),
     "rename": Action(rename_player, 1),
+    "leave": Action(leave, 1),
+    "join": Action(join, 1),
 }
 
 
@@ -328,6 +375,9 @@ class Writers:
                     self.outcomes[name, outcome] += 1
                 time.sleep(rng.uniform(0, phase.max_pause))
         except BaseException as error:  # reported by the test
+            import traceback
+
+            traceback.print_exc()  # DEBUG
             with self.lock:
                 self.errors.append(error)
         finally:
@@ -489,7 +539,7 @@ def test_every_watching_phone_converges_to_a_fresh_load(
     seeding = random.Random(f"{SEED}/seed")
     game = Game.start(NAMES, house_rules=rules.Rules(target=TARGET))
     for _ in range(SEED_ROUNDS):
-        game.record_round(random_entry(seeding), for_round=None)
+        game.record_round(entry_now(game, seeding), for_round=None)
 
     view, edit = url("view", game.view_token), url("game", game.edit_token)
     watchers = [

@@ -1,4 +1,4 @@
-"""The live update pushed (scoring/live.py, rami_site/asgi.py), on a real server and real
+"""The live update pushed (scoring/live/, rami_site/asgi.py), on a real server and real
 Chromium: scripts/serve (granian's ASGI server, DEBUG off, as `make run` starts it) on a free
 port of 127.0.0.1 against the test database, as tests/test_worker_kill.py runs it.
 

@@ -73,8 +73,12 @@ def test_a_table_from_the_start_page_to_standings_across_two_games(page: Page):
     assert standing(page, "Boris") == ["Boris", "1", "0", "0%"]
     assert head_to_head(page) == ["Ana 1 : 0 Boris"]
 
-    # Game 2: Boris, Cyril and a guest, Eva; Cyril makes a hand rummy.
-    page.locator(".member-toggle", has_text="Boris").click()
+    # Game 2: Boris, Cyril and a guest, Eva; Cyril makes a hand rummy. Who plays today
+    # starts as the last game ended: Ana and Boris ticked.
+    expect(page.get_by_role("checkbox", name="Ana")).to_be_checked()
+    expect(page.get_by_role("checkbox", name="Boris")).to_be_checked()
+    expect(page.get_by_role("checkbox", name="Cyril")).not_to_be_checked()
+    page.locator(".member-toggle", has_text="Ana").click()
     page.locator(".member-toggle", has_text="Cyril").click()
     page.get_by_label("Guest 1").fill("Eva")
     page.get_by_role("button", name="Start the game").click()

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scoring', '0012_table_event_fields'),
+        ('scoring', '0013_players_come_and_go'),
     ]
 
     operations = [
