@@ -1,6 +1,6 @@
 """Seeds the benchmark's database: the games under test, built through the real model methods
-(exchange.import_game, which records every round with Game.record_round), and filler games made
-in bulk so that the tables hold as many rows as a busy site would.
+(files.exchange.import_game, which records every round with Game.record_round), and filler
+games made in bulk so that the tables hold as many rows as a busy site would.
 
 Run with the benchmark's environment (DATABASE_URL pointing at its own file), after migrate:
 
@@ -28,8 +28,7 @@ django.setup()
 
 from django.db import transaction  # noqa: E402
 
-from scoring import exchange  # noqa: E402
-from scoring.files.exchange import import_game  # noqa: E402
+from scoring.files.exchange import import_game, import_table  # noqa: E402
 from scoring.models import Game, GameEvent, Hand, Player, Round  # noqa: E402
 from scripts.long_games import PLAYERS, six_player_document, table_document  # noqa: E402
 
@@ -66,7 +65,7 @@ def seed_tables() -> dict:
     200 games, whose pages must make the same number of queries."""
     made = {}
     for games in (3, 200):
-        table = exchange.import_table(table_document(games))
+        table = import_table(table_document(games))
         made[f"table{games}"] = {"edit": table.edit_token, "view": table.view_token}
     return made
 
