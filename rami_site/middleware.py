@@ -11,7 +11,9 @@ pages reached by a game's token.
 - `TokenPagesNoStoreMiddleware`: every page and export reached by a token (a URL pattern with
   a `token` argument: the game, its rounds, polls, exports, history, the view link) is
   `Cache-Control: private, no-store`. The token is the key to the game: no shared cache or
-  browser cache may keep what it opens.
+  browser cache may keep what it opens. The one exception is a link's QR code, which the
+  browser alone keeps (`private`, views.pages.qr_code): it shows only the link the page
+  showing it holds already.
 """
 
 from __future__ import annotations
@@ -72,11 +74,14 @@ class TokenPagesNoStoreMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
         match = getattr(request, "resolver_match", None)
-        # A response that already forbids storing (the polls are never_cache) keeps its own.
+        # A response that says itself how it may be kept, privately, keeps its own: the polls
+        # are never_cache, a link's QR code is kept by the browser alone (views.pages.qr_code).
+        kept = response.get("Cache-Control", "")
         if (
             match is not None
             and "token" in match.kwargs
-            and "no-store" not in response.get("Cache-Control", "")
+            and "no-store" not in kept
+            and "private" not in kept
         ):
             patch_cache_control(response, private=True, no_store=True)
         return response

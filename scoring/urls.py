@@ -75,6 +75,9 @@ urlpatterns = [
     path("g/<token:token>/extras/", games.extras, EDIT, name="extras"),
     path("v/<token:token>/extras/", games.extras, WATCH, name="view_extras"),
     path("g/<token:token>/poll", pull.poll, EDIT, name="poll"),
+    # Each link's QR code, at its own address (the share panel's <img>).
+    path("g/<token:token>/qr.svg", pages.qr_code, {"link": "game"}, name="game_qr"),
+    path("v/<token:token>/qr.svg", pages.qr_code, {"link": "view"}, name="view_qr"),
     path("v/<token:token>/poll", pull.poll, WATCH, name="view_poll"),
     # The changes of the game page, one address each (scoring/views/rounds.py).
     path("g/<token:token>/save/", rounds.save, name="save"),
@@ -115,6 +118,8 @@ urlpatterns = [
         "t/<token:token>/", by_method(GET=tables.table_page, POST=legacy.table), EDIT, name="table"
     ),
     path("w/<token:token>/", tables.table_page, WATCH, name="table_view"),
+    path("t/<token:token>/qr.svg", pages.qr_code, {"link": "table"}, name="table_qr"),
+    path("w/<token:token>/qr.svg", pages.qr_code, {"link": "table_view"}, name="table_view_qr"),
     path("t/<token:token>/play/", table_actions.play, name="play"),
     path("t/<token:token>/members/add/", table_actions.add_member, name="add_member"),
     path("t/<token:token>/members/rename/", table_actions.rename_member, name="rename_member"),

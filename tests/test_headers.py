@@ -69,6 +69,11 @@ def test_the_token_urls_are_the_ones_checked_here():
         "remove_member",
         # tests/test_table_rules.py checks it.
         "table_rules",
+        # Each link's QR code, kept by the browser alone (tests/test_sharing.py).
+        "game_qr",
+        "view_qr",
+        "table_qr",
+        "table_view_qr",
     }
 
 

@@ -66,12 +66,13 @@ def test_a_plain_record_has_time_level_logger_and_message():
 
 
 @pytest.mark.parametrize("prefix", ["g", "v", "t", "w"])
+@pytest.mark.parametrize("what", ["export.json", "qr.svg"])
 @pytest.mark.django_db
-def test_no_token_of_a_game_or_a_table_is_logged(client, console, prefix):
-    client.get(f"/{prefix}/{TOKEN}/export.json")
+def test_no_token_of_a_game_or_a_table_is_logged(client, console, prefix, what):
+    client.get(f"/{prefix}/{TOKEN}/{what}")
     line = json.loads(console.getvalue())
-    assert line["path"] == f"/{prefix}/<token>/export.json"
-    assert line["message"] == f"Not Found: /{prefix}/<token>/export.json"
+    assert line["path"] == f"/{prefix}/<token>/{what}"
+    assert line["message"] == f"Not Found: /{prefix}/<token>/{what}"
     assert TOKEN not in console.getvalue()
 
 

@@ -5,6 +5,7 @@ import re
 import socket
 from types import SimpleNamespace
 
+import lxml.etree
 import numpy
 import pytest
 import zxingcpp
@@ -21,13 +22,18 @@ from tests.pages import read
 pytestmark = pytest.mark.django_db
 
 
-def qr_codes(html: str) -> list[str]:
-    """Decode every QR code drawn on a page: read segno's SVG path back into modules, paint
-    them as pixels, and let a real decoder (zxing-cpp) read the picture."""
+def qr_codes(client, html: str, **asked) -> list[str]:
+    """Decode every QR code a page shows: fetch each picture (an <img> at its link's address,
+    asked as the page was: `asked`, its host or its scheme),
+    read segno's SVG path back into modules, paint them as pixels, and let a real decoder
+    (zxing-cpp) read the picture."""
     decoded = []
-    for svg in read(html).select("svg.qr"):
+    for image in read(html).select("img.qr"):
+        response = client.get(image.get("src"), **asked)
+        assert response.status_code == 200 and response["Content-Type"] == "image/svg+xml"
+        svg = lxml.etree.fromstring(response.content)
         size = int(svg.get("viewBox").split()[2])
-        path = svg.one('path[stroke="#000"]').get("d")
+        path = svg.find('{http://www.w3.org/2000/svg}path[@stroke="#000"]').get("d")
         modules = numpy.full((size, size), 255, dtype=numpy.uint8)
         x = y = 0.0
         for command, a, b in re.findall(r"([Mmh])(-?[\d.]+)(?:[ ,](-?[\d.]+))?", path):
@@ -45,32 +51,29 @@ def qr_codes(html: str) -> list[str]:
 
 
 def test_both_links_and_their_qr_codes_are_on_the_game_page(client, four_players):
-    html = client.get(
-        url("game", four_players.edit_token), HTTP_HOST="rami.example"
-    ).content.decode()
+    host = {"HTTP_HOST": "rami.example"}
+    html = client.get(url("game", four_players.edit_token), **host).content.decode()
     edit = f"http://rami.example/g/{four_players.edit_token}/"
     view = f"http://rami.example/v/{four_players.view_token}/"
     assert f'value="{edit}"' in html and f'value="{view}"' in html
-    assert qr_codes(html) == [edit, view]
+    assert qr_codes(client, html, **host) == [edit, view]
 
 
 def test_links_opened_as_localhost_use_the_machines_network_address(
     client, four_players, monkeypatch
 ):
     monkeypatch.setattr(sharing, "_lan_address", lambda: "192.0.2.7")
-    html = client.get(
-        url("game", four_players.edit_token), HTTP_HOST="localhost:8000"
-    ).content.decode()
-    assert f"http://192.0.2.7:8000/v/{four_players.view_token}/" in qr_codes(html)
+    host = {"HTTP_HOST": "localhost:8000"}
+    html = client.get(url("game", four_players.edit_token), **host).content.decode()
+    assert f"http://192.0.2.7:8000/v/{four_players.view_token}/" in qr_codes(client, html, **host)
     assert "http://localhost" not in html
 
 
 def test_rami_public_url_wins(client, four_players, settings):
     settings.RAMI_PUBLIC_URL = "https://rami.example.org/"
-    html = client.get(
-        url("game", four_players.edit_token), HTTP_HOST="127.0.0.1:8000"
-    ).content.decode()
-    assert qr_codes(html) == [
+    host = {"HTTP_HOST": "127.0.0.1:8000"}
+    html = client.get(url("game", four_players.edit_token), **host).content.decode()
+    assert qr_codes(client, html, **host) == [
         f"https://rami.example.org/g/{four_players.edit_token}/",
         f"https://rami.example.org/v/{four_players.view_token}/",
     ]
@@ -85,7 +88,7 @@ def test_the_view_page_shows_the_scoreboard_and_only_the_view_link(client, every
     assert every_kind_game.edit_token not in html
     assert not shown.select("[name=winner], [value=rematch]")
     assert "Edit round" not in " ".join(shown.strings())
-    assert qr_codes(html) == [f"http://testserver/v/{every_kind_game.view_token}/"]
+    assert qr_codes(client, html) == [f"http://testserver/v/{every_kind_game.view_token}/"]
     assert shown.select(f'a[href="/v/{every_kind_game.view_token}/export.csv"]')
 
 
@@ -216,10 +219,9 @@ def test_make_run_names_each_network_address_once_and_no_loopback(network, capsy
 @pytest.mark.parametrize("names", [None, ["127.0.1.1"]])
 def test_without_a_named_address_the_route_out_gives_it(client, four_players, network, names):
     network.names, network.route = names, "192.0.2.9"
-    html = client.get(
-        url("game", four_players.edit_token), HTTP_HOST="localhost:8000"
-    ).content.decode()
-    assert qr_codes(html) == [
+    host = {"HTTP_HOST": "localhost:8000"}
+    html = client.get(url("game", four_players.edit_token), **host).content.decode()
+    assert qr_codes(client, html, **host) == [
         f"http://192.0.2.9:8000/g/{four_players.edit_token}/",
         f"http://192.0.2.9:8000/v/{four_players.view_token}/",
     ]
@@ -230,10 +232,9 @@ def test_a_machine_off_the_network_shares_the_links_it_was_opened_by(
     client, four_players, network, capsys, route
 ):
     network.names, network.route = ["127.0.1.1"], route
-    html = client.get(
-        url("view", four_players.view_token), HTTP_HOST="localhost:8000"
-    ).content.decode()
-    assert qr_codes(html) == [f"http://localhost:8000/v/{four_players.view_token}/"]
+    host = {"HTTP_HOST": "localhost:8000"}
+    html = client.get(url("view", four_players.view_token), **host).content.decode()
+    assert qr_codes(client, html, **host) == [f"http://localhost:8000/v/{four_players.view_token}/"]
     addresses.main("8000")
     assert "on a phone" not in capsys.readouterr().out
 
@@ -255,14 +256,13 @@ def test_each_way_of_opening_the_page_shares_links_phones_can_open(
 ):
     network.names = ["192.0.2.7"]
     html = client.get(url("view", four_players.view_token), HTTP_HOST=host).content.decode()
-    assert qr_codes(html) == [f"{base}/v/{four_players.view_token}/"]
+    assert qr_codes(client, html, HTTP_HOST=host) == [f"{base}/v/{four_players.view_token}/"]
 
 
 def test_a_page_opened_over_https_shares_https_links(client, four_players):
-    html = client.get(
-        url("game", four_players.edit_token), HTTP_HOST="rami.example", secure=True
-    ).content.decode()
-    assert qr_codes(html) == [
+    asked = {"HTTP_HOST": "rami.example", "secure": True}
+    html = client.get(url("game", four_players.edit_token), **asked).content.decode()
+    assert qr_codes(client, html, **asked) == [
         f"https://rami.example/g/{four_players.edit_token}/",
         f"https://rami.example/v/{four_players.view_token}/",
     ]
@@ -270,18 +270,49 @@ def test_a_page_opened_over_https_shares_https_links(client, four_players):
 
 def test_rami_public_url_wins_on_the_table_pages_too(client, thursday_table, settings):
     settings.RAMI_PUBLIC_URL = "https://rami.example.org"
-    html = client.get(
-        url("table", thursday_table.edit_token), HTTP_HOST="localhost"
-    ).content.decode()
-    assert qr_codes(html) == [
+    host = {"HTTP_HOST": "localhost"}
+    html = client.get(url("table", thursday_table.edit_token), **host).content.decode()
+    assert qr_codes(client, html, **host) == [
         f"https://rami.example.org/t/{thursday_table.edit_token}/",
         f"https://rami.example.org/w/{thursday_table.view_token}/",
     ]
 
 
 def test_a_qr_code_is_a_picture_that_screen_readers_skip_and_the_csp_allows(client, four_players):
-    codes = read(client.get(url("game", four_players.edit_token))).select("svg.qr")
+    codes = read(client.get(url("game", four_players.edit_token))).select(".qr-box img")
     assert len(codes) == 2
     for code in codes:
-        assert (code.get("role"), code.get("aria-hidden")) == ("img", "true")
-        assert "style" not in code.markup and four_players.edit_token not in code.markup
+        # Beside its link: nothing more to read out. From this site (the CSP's img-src 'self'),
+        # loaded once the share panel is open.
+        assert code.get("alt") == "" and code.get("loading") == "lazy"
+        assert code.get("src").startswith("/")
+        picture = client.get(code.get("src")).content.decode()
+        assert picture.startswith("<svg") and "style" not in picture and "<script" not in picture
+        assert four_players.edit_token not in picture
+
+
+def test_a_qr_code_is_kept_by_the_browser_alone(client, four_players):
+    """A link's QR code never changes: the browser keeps it, and only the browser, since the
+    players' link's code holds their edit token."""
+    html = client.get(url("game", four_players.edit_token)).content.decode()
+    edit, view = [code.get("src") for code in read(html).select(".qr-box img")]
+    assert edit.startswith(f"/g/{four_players.edit_token}/qr.svg?for=")
+    assert view.startswith(f"/v/{four_players.view_token}/qr.svg?for=")
+    for address in (edit, view):
+        kept = client.get(address)["Cache-Control"].split(", ")
+        assert sorted(kept) == ["immutable", "max-age=31536000", "private"]
+    # Asked by a page drawn for another address of the server: the code of the link as it is
+    # now, not kept.
+    stale = client.get(f"/g/{four_players.edit_token}/qr.svg?for=0123456789abcdef")
+    assert stale.status_code == 200 and stale["Cache-Control"] == "private, no-store"
+
+
+def test_a_qr_code_of_an_unknown_link_is_a_404(client, four_players, thursday_table):
+    for address in (
+        f"/g/{four_players.view_token}/qr.svg",
+        f"/v/{four_players.edit_token}/qr.svg",
+        f"/t/{thursday_table.view_token}/qr.svg",
+        f"/w/{'x' * 32}/qr.svg",
+    ):
+        assert client.get(address).status_code == 404, address
+    assert client.post(f"/v/{four_players.view_token}/qr.svg").status_code == 405

@@ -364,9 +364,9 @@ def test_each_link_has_its_qr_code(client, thursday_table):
     edit = f"http://rami.example/t/{thursday_table.edit_token}/"
     view = f"http://rami.example/w/{thursday_table.view_token}/"
     html = client.get(url("table", thursday_table.edit_token), **host).content.decode()
-    assert qr_codes(html) == [edit, view]
+    assert qr_codes(client, html, **host) == [edit, view]
     html = client.get(url("table_view", thursday_table.view_token), **host).content.decode()
-    assert qr_codes(html) == [view]
+    assert qr_codes(client, html, **host) == [view]
 
 
 # The export

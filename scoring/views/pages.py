@@ -1,5 +1,5 @@
-"""The pages around the games: the help page "Counting points" and a game's own rules, the web
-app manifest, and the health check."""
+"""The pages around the games: the help page "Counting points" and a game's own rules, the QR
+codes of the links, the web app manifest, and the health check."""
 
 from __future__ import annotations
 
@@ -8,17 +8,20 @@ import logging
 from django.conf import settings
 from django.db import DatabaseError, connection
 from django.db.migrations.executor import MigrationExecutor
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.template.response import TemplateResponse
 from django.templatetags.static import static
+from django.urls import reverse
+from django.utils.cache import patch_cache_control
 from django.utils.translation import get_language, gettext
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET
 
 from scoring import rules
+from scoring.models import Game, Table
 from scoring.rules import counting, house_rules
 from scoring.views.games import game_or_404
-from scoring.web import http, limits
+from scoring.web import http, limits, sharing
 
 logger = logging.getLogger(__name__)
 
@@ -57,6 +60,37 @@ def game_rules_page(request: HttpRequest, token: str, editable: bool) -> Templat
         "examples": counting.worked_examples(house),
     }
     return TemplateResponse(request, "scoring/game_rules.html", context)
+
+
+# Whose token each link's address holds, by the name of the link's page (scoring/urls.py).
+LINKS = {
+    "game": (Game, "edit_token"),
+    "view": (Game, "view_token"),
+    "table": (Table, "edit_token"),
+    "table_view": (Table, "view_token"),
+}
+# A QR code under the address that names what it encodes never changes: kept a year.
+QR_KEPT_FOR = 365 * 24 * 60 * 60
+
+
+@require_GET
+def qr_code(request: HttpRequest, token: str, link: str) -> HttpResponse:
+    """The QR code of a game's or a table's link (`link`: the name of its page, LINKS) as an
+    SVG picture, at the link's own address plus `qr.svg`: the share panel's `<img>`
+    (templates/scoring/_share.html). From the address that names what it encodes (`for`, as
+    sharing.links writes it) it is kept by the browser for good, and privately: it holds the
+    token of its link (the players' link's QR code their edit token), so no shared cache may
+    keep it. Any other `for` (a page drawn before the server's address changed) gets the code
+    of the link as it is now, not kept (TokenPagesNoStoreMiddleware). An unknown token is a
+    404, as the link's own page is."""
+    model, field = LINKS[link]
+    if not model.objects.filter(**{field: token}).exists():
+        raise Http404
+    url = sharing.public_url(request, reverse(link, args=[token]))
+    response = HttpResponse(sharing.qr_svg(url), content_type="image/svg+xml")
+    if request.GET.get("for") == sharing.drawn_as(url):
+        patch_cache_control(response, private=True, max_age=QR_KEPT_FOR, immutable=True)
+    return response
 
 
 # Installing the app on a phone. The colours match templates/_head_icons.html.

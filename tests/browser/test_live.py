@@ -142,6 +142,10 @@ def test_the_share_panel_offers_links_and_qr_codes(page: Page):
     start_game(page, "Ana", "Boris")
     share = page.locator("details.share")
     expect(share).to_have_attribute("open", "")
-    expect(share.locator(".qr-box svg")).to_have_count(2)
+    codes = share.locator(".qr-box img")
+    expect(codes).to_have_count(2)
+    for index in range(2):  # each picture loaded and drawn
+        expect(codes.nth(index)).to_have_js_property("complete", True)
+        assert codes.nth(index).evaluate("image => image.naturalWidth") > 0
     expect(page.locator("#link-edit")).to_have_value(re.compile(r"/g/[\w-]{22,}/$"))
     expect(page.locator("#link-view")).to_have_value(re.compile(r"/v/[\w-]{22,}/$"))
