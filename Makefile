@@ -7,7 +7,7 @@ PORT ?= 8000
 # make run serves with DEBUG off; the secret key is made once into an ignored local file.
 PROD_ENV = DJANGO_DEBUG=false DJANGO_SECRET_KEY="$$(cat .secret_key)"
 
-.PHONY: announce run dev test test-quick test-postgres browser redis spreadsheet proxy units setup migrate static lint clean screenshots bench bench-evening bench-pages layout lighthouse
+.PHONY: announce run dev test test-quick test-postgres browser redis spreadsheet proxy units setup migrate static lint clean screenshots bench bench-evening bench-profile bench-pages layout lighthouse
 
 run: setup .secret_key
 	$(PROD_ENV) $(PY) manage.py migrate --no-input
@@ -90,6 +90,13 @@ bench-evening: setup redis
 	$(PY) -m bench.evening restart
 	$(PY) -m bench.evening report
 
+# Where the server's time goes: the evening's step of PROFILE_TABLES tables on SQLite, with
+# py-spy on the server's workers during its window (bench/profile.py); the top frames, inclusive
+# and self, to bench/PROFILE.md. The next change starts from a profile, not a guess.
+PROFILE_TABLES ?= 1000
+bench-profile: setup
+	$(PY) -m bench.evening sqlite --steps $(PROFILE_TABLES) --profile $(PROFILE_TABLES)
+
 # Each page's time in-process (Django's test client, no server) over /healthz's, with its
 # queries: the budgets of the game page (15x) and the changed poll (8x); printed.
 bench-pages: setup
@@ -120,7 +127,7 @@ setup: $(VENV)/.installed static
 $(VENV)/.installed: pyproject.toml
 	@test -x $(PY) || { python=$$(scripts/find-python) && "$$python" -m venv $(VENV); }
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e ".[test]"
+	$(PY) -m pip install --quiet -e ".[test,bench]"
 	@touch $@
 
 # Hashed, compressed static files for whitenoise, collected again only when a static file, the

@@ -38,6 +38,9 @@ tables, the budget's point.
                                            # with its stream: the server's memory and CPU at
                                            # rest, then restarted under them (rest_and_restart)
     python -m bench.evening report         # bench/RESULTS.md's "An evening" section
+    python -m bench.evening sqlite --steps 1000 --profile 1000
+                                           # py-spy on the server during that step's window:
+                                           # bench/PROFILE.md (make bench-profile)
 
 `make bench-evening` runs them all, in at most 35 minutes. Only 127.0.0.1 is ever targeted.
 """
@@ -59,6 +62,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bench import profile
 from bench.server import (
     BENCH,
     EVENING,
@@ -610,6 +614,9 @@ class Step:
     # Through an open stream: ms from the tap until the event came (`event`: p50, p95, p99);
     # and the p95 of every phone's rounds taken together (`all_p95`).
     heard: dict | None = None
+    # py-spy sampled the server during the window (bench/profile.py): its timings are not the
+    # budgets', the profiler's CPU taken from the same cores.
+    profiled: bool = False
 
     def missed(self, seen: bool = True) -> list[str]:
         """The budgets this step missed, in words (`seen` too, unless told not to). A kind
@@ -764,6 +771,8 @@ async def curve(
     seconds: float = math.inf,
     saves: int = SAVES_PER_STEP,
     streamless: int | None = STREAMLESS,
+    profile_at: int | None = None,
+    name: str = "",
 ) -> list[Step]:
     """Raise the number of tables step by step. Most of a step's new tables join during its ramp
     (JOINS_PER_SECOND; their page loads are not measured, as the evening's arrivals are spread
@@ -773,7 +782,9 @@ async def curve(
     Stops after the first step that missed a budget, or before a step that would end more than
     `seconds` after the start (the whole run is bounded). Each step is measured for `window`
     seconds, or longer if that is needed for `saves` saves. One phone in `streamless` has no
-    stream and polls (1: every phone, as before the streams)."""
+    stream and polls (1: every phone, as before the streams). At `profile_at` tables, py-spy
+    records the server's processes during the measured window (bench/profile.py), and
+    bench/PROFILE.md is written."""
     evening = Evening(
         bases, games, Samples() if samples is None else samples, save_every, streamless
     )
@@ -807,9 +818,16 @@ async def curve(
             start_table(playing + ramped + offset, since + offset * measured / during)
         playing = target
         cpu.share()
+        profiled = target == profile_at
+        recording = profile.record(groups, measured, name) if profiled else None
         await asyncio.sleep(measured)
         until = time.monotonic()
         usage = cpu.share()
+        if recording is not None:
+            files = await asyncio.to_thread(recording.wait)
+            what = f"{LABELS.get(name, name)}, {target:,} tables, the step's {measured:.0f} s"
+            profile.write(files, what, machine())
+            log(f"wrote {profile.PROFILE.relative_to(ROOT)}")
         # The rounds saved near the end of the window are given the time to be seen.
         await asyncio.sleep(SEEN_WAIT)
         kinds, seen, events, errors, requests = summary(samples, since, until, began)
@@ -841,6 +859,7 @@ async def curve(
             cpu=usage,
             memory=round(cpu.rss, 1),
             streams=sum(1 for phone in everyone if phone.open),
+            profiled=profiled,
         )
         result.append(step)
         log(describe(step))
@@ -922,8 +941,9 @@ def row(step: dict, database: str) -> str:
     errors = sum(step["errors"].values())
     cpu = step["cpu"]
     stream = pair("stream") if "stream" in k else "-"
+    tables = f"{step['tables']:,}" + (" (profiled)" if step.get("profiled") else "")
     return (
-        f"| {database} | {step['tables']:,} | {phones:,} | {step['rps']:,.0f} | {pair('poll')} | "
+        f"| {database} | {tables} | {phones:,} | {step['rps']:,.0f} | {pair('poll')} | "
         f"{pair('save')} ({k['save']['count']}) | {pair('page')} ({k['page']['count']:,}) | "
         f"{stream} | {ms(seen['p50'])} / {ms(seen['p95'])} | "
         f"{ms(polled.get('p50'))} / {ms(polled.get('p95'))} | {errors} | {step['load']} | "
@@ -1252,6 +1272,7 @@ def measure(
     steps: list[int],
     window: float,
     streamless: int | None = STREAMLESS,
+    profile_at: int | None = None,
 ):
     """Serve `env` with `servers` servers (scripts/serve each, as `make run`), run the curve
     against them, and keep the result in bench/tmp/evening-NAME.json for the report."""
@@ -1271,7 +1292,17 @@ def measure(
         started = time.monotonic()
         seconds = CURVE_SECONDS[name]
         steps_done = asyncio.run(
-            curve(bases, games, steps, window, groups, seconds=seconds, streamless=streamless)
+            curve(
+                bases,
+                games,
+                steps,
+                window,
+                groups,
+                seconds=seconds,
+                streamless=streamless,
+                profile_at=profile_at,
+                name=name,
+            )
         )
     kept = {
         "name": name,
@@ -1293,6 +1324,12 @@ def main() -> None:
         "--steps", help="tables at each step (100,200,300,400,500,750,1000,1500,2000)"
     )
     parser.add_argument("--window", type=float, default=WINDOW, help="seconds measured per step")
+    parser.add_argument(
+        "--profile",
+        type=int,
+        metavar="TABLES",
+        help="py-spy on the server during the step of this many tables: bench/PROFILE.md",
+    )
     args = parser.parse_args()
     TMP.mkdir(exist_ok=True)
     steps = [int(step) for step in (args.steps or "").split(",") if step]
@@ -1315,7 +1352,9 @@ def main() -> None:
             stale.unlink()
         curve_steps = steps or CURVE
         streamless = 1 if args.what == "polling" else STREAMLESS
-        measure(args.what, django_env(database), 1, curve_steps, args.window, streamless)
+        measure(
+            args.what, django_env(database), 1, curve_steps, args.window, streamless, args.profile
+        )
         return
     url, redis = os.environ.get("DATABASE_URL", ""), os.environ.get("RAMI_REDIS_URL", "")
     if not url.startswith("postgres") or not redis:
@@ -1325,8 +1364,9 @@ def main() -> None:
         )
     env = {**django_env(TMP / "unused.sqlite3"), "DATABASE_URL": url}
     curve_steps = steps or CURVE
-    measure("postgres", env, 1, curve_steps, args.window)
-    measure("two-servers", {**env, "RAMI_REDIS_URL": redis}, 2, curve_steps, args.window)
+    measure("postgres", env, 1, curve_steps, args.window, profile_at=args.profile)
+    two = {**env, "RAMI_REDIS_URL": redis}
+    measure("two-servers", two, 2, curve_steps, args.window, profile_at=args.profile)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from bench import evening
+from bench import evening, profile
 from scoring.models import Game, Round
 from scripts.long_games import PLAYERS
 from tests.conftest import run_async
@@ -105,3 +105,18 @@ def test_the_rounds_on_the_polling_phones_are_kept_apart_from_those_that_came_th
     step.seen, step.polled = evening.seen_times([], 0), evening.seen_times([900.0, 1900.0], 0)
     assert step.missed() == ["seen p95 1900 ms, every phone polling"]
     assert step.missed(seen=False) == []
+
+
+def test_a_profile_counts_each_frame_once_a_stack_and_leaves_out_the_waiting(tmp_path):
+    """bench/profile.py sums py-spy's raw stacks: a function on a stack twice (a recursion) is
+    one sample of it, and a thread waiting for its next request is no work."""
+    raw = tmp_path / "profile.txt"
+    raw.write_text(
+        "run (t.py:1);poll (pull.py:24);render (base.py:9);render (base.py:9) 7\n"
+        "run (t.py:1);poll (pull.py:24) 3\n"
+        "run (t.py:1);Condition.wait (threading.py:327) 90\n"
+    )
+    total, inclusive, own, waiting = profile.frames_of([raw])
+    assert (total, waiting) == (10, 90)
+    assert inclusive["poll (pull.py:24)"] == 10 and inclusive["render (base.py:9)"] == 7
+    assert own == {"render (base.py:9)": 7, "poll (pull.py:24)": 3}
