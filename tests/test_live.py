@@ -67,6 +67,38 @@ def test_the_reader_reads_every_watched_version_in_one_query(db, reader):
     }
 
 
+def test_the_games_polled_lately_are_read_with_the_watched_ones(db, client, reader, monkeypatch):
+    """A game polled by either link is read with the streams' games in the same query, and
+    known as fresh, until no phone has polled it for FOLLOW_FOR seconds."""
+    watched, polled = Game.start(["Ana", "Boris"]), Game.start(["Cyril", "Dana"])
+    reader.watch(f"g{watched.view_token}", Woken())
+    reader._start = lambda: None  # read by the test
+    reader.follow(f"e{polled.edit_token}")
+    reader.follow(f"g{polled.view_token}")
+    with CaptureQueriesContext(connection) as queries:
+        reader.read_once()
+    assert len(queries) == 1
+    assert reader.fresh(f"e{polled.edit_token}") == polled.version
+    assert reader.fresh(f"g{polled.view_token}") == polled.version
+    assert reader.fresh(f"g{watched.view_token}") == watched.version
+    saved_round(client, polled)
+    polled.refresh_from_db()
+    reader.read_once()
+    assert reader.fresh(f"e{polled.edit_token}") == polled.version
+    # Not polled again: no longer read, and not known.
+    monkeypatch.setattr(reading, "FOLLOW_FOR", 0.0)
+    reader.follow(f"e{polled.edit_token}")
+    reader._followed[f"g{polled.view_token}"] = 0.0
+    time.sleep(0.01)
+    reader.read_once()
+    assert reader.fresh(f"e{polled.edit_token}") is None
+    assert reader.fresh(f"g{polled.view_token}") is None
+    assert reader.fresh(f"g{watched.view_token}") == watched.version
+    # A reader that has not read for a while knows nothing fresh (the database away).
+    reader.read_at -= reading.FRESH_FOR
+    assert reader.fresh(f"g{watched.view_token}") is None
+
+
 def test_a_change_between_two_reads_wakes_its_streams_once(db, client, reader):
     game = Game.start(["Ana", "Boris", "Cyril"])
     other = Game.start(["Dana", "Eva", "Filip"])

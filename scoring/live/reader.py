@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import re
 import threading
 import time
@@ -18,6 +19,12 @@ logger = logging.getLogger(__name__)
 READ_EVERY = 0.1  # seconds between two reads of the versions
 CHANNEL = "rami_live"  # PostgreSQL's notices of a version that moved
 IDLE_AFTER = 5.0  # seconds without a stream before the reader stops
+# Seconds a polled game is still read after its last poll (Reader.follow): a phone without a
+# stream polls every 2 s.
+FOLLOW_FOR = 10.0
+# What the reader knows is taken as the version for this long after its read (a read is due
+# every READ_EVERY; on PostgreSQL sooner, on a notice): longer, and it is behind.
+FRESH_FOR = 1.0
 # A watched game or table named by its id, on a page drawn before keys named a token.
 _BY_ID = re.compile(r"[1-9][0-9]{0,18}")
 # The version the reader knows of a game or table that is not there (deleted, or not yet back
@@ -28,14 +35,16 @@ GONE = 0
 def versions(watched: Iterable[str]) -> dict[str, int]:
     """The current version of each watched game ("g<token>": its version) and table
     ("t<token>": the newest of the table's own and its games': a save, a new or finished game
-    at the table moves it), in one query. A game or table that is not there is left out."""
+    at the table moves it), in one query. A game polled by its edit link ("e<edit token>",
+    followed by Reader.follow) is read by that token. A game or table that is not there is left
+    out."""
     from scoring.models import Game, Table
 
     by_id: dict[str, list] = {"g": [], "t": []}
-    by_token: dict[str, list] = {"g": [], "t": []}
+    by_token: dict[str, list] = {"g": [], "t": [], "e": []}
     for key in watched:
         kind, what = key[0], key[1:]
-        if _BY_ID.fullmatch(what):
+        if kind != "e" and _BY_ID.fullmatch(what):
             by_id[kind].append(int(what))
         else:
             by_token[kind].append(what)
@@ -44,6 +53,7 @@ def versions(watched: Iterable[str]) -> dict[str, int]:
     # Our own table and column names only; the values are parameters.
     parts = [
         (f"SELECT 'g', view_token, version FROM {game} WHERE view_token {{}}", by_token["g"]),  # noqa: S608
+        (f"SELECT 'e', edit_token, version FROM {game} WHERE edit_token {{}}", by_token["e"]),  # noqa: S608
         (f"SELECT 't', view_token, version FROM {table} WHERE view_token {{}}", by_token["t"]),  # noqa: S608
         (
             f"SELECT 't', {table}.view_token, {game}.version FROM {game}"  # noqa: S608
@@ -88,7 +98,9 @@ def table_version(table) -> int:
 class Reader:
     """The versions of what this process's streams watch, read from the database in one
     query every `every` seconds while any stream is open, and the streams woken when their
-    version moves (`wake`, called on the reader's thread)."""
+    version moves (`wake`, called on the reader's thread). The games polled lately
+    (`follow`) are read with them, so that an unchanged poll is answered from what the reader
+    knows, as a stream is (scoring/live/unchanged.py); `fresh` says whether it knows it now."""
 
     def __init__(
         self,
@@ -100,7 +112,9 @@ class Reader:
         self.every = every
         self.idle_after = idle_after
         self.known: dict[str, int] = {}
+        self.read_at = -math.inf  # when the last read of the versions ended (time.monotonic)
         self._wakes: dict[str, set[Callable[[], None]]] = {}
+        self._followed: dict[str, float] = {}  # a polled game's key: read until then
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
@@ -111,10 +125,7 @@ class Reader:
         """Call `wake` after each read that finds `watched`'s version new (its first read too)."""
         with self._lock:
             self._wakes.setdefault(watched, set()).add(wake)
-            if self._thread is None or not self._thread.is_alive():
-                self._stop.clear()
-                self._thread = threading.Thread(target=self._run, name="rami-live", daemon=True)
-                self._thread.start()
+            self._start()
 
     def unwatch(self, watched: str, wake: Callable[[], None]) -> None:
         with self._lock:
@@ -122,12 +133,43 @@ class Reader:
             wakes.discard(wake)
             if not wakes:
                 self._wakes.pop(watched, None)
-                self.known.pop(watched, None)
+                if watched not in self._followed:
+                    self.known.pop(watched, None)
+
+    def follow(self, polled: str) -> None:
+        """Read `polled`'s version (a game's key, "g<view token>" or "e<edit token>") with the
+        others for FOLLOW_FOR seconds from now: a phone polls it."""
+        with self._lock:
+            self._followed[polled] = time.monotonic() + FOLLOW_FOR
+            self._start()
+
+    def fresh(self, key: str) -> int | None:
+        """The version of `key` as the reader read it within the last FRESH_FOR seconds (a
+        read is due every `every`), or None: not read, not there, or the reader behind (the
+        database away, the reader stopping)."""
+        version = self.known.get(key)
+        if version is None or version == GONE or self._stop.is_set():
+            return None
+        return version if time.monotonic() - self.read_at < FRESH_FOR else None
+
+    def _start(self) -> None:
+        """The reader's thread, started if it is not running (called under the lock)."""
+        if self._thread is None or not self._thread.is_alive():
+            self._stop.clear()
+            self._thread = threading.Thread(target=self._run, name="rami-live", daemon=True)
+            self._thread.start()
 
     def read_once(self) -> None:
-        """One read of every watched version; wakes the streams of those that moved."""
+        """One read of every watched and followed version; wakes the streams of those that
+        moved."""
+        now = time.monotonic()
         with self._lock:
-            watched = list(self._wakes)
+            for key, until in list(self._followed.items()):
+                if until < now:
+                    del self._followed[key]
+                    if key not in self._wakes:
+                        self.known.pop(key, None)
+            watched = list(self._wakes.keys() | self._followed.keys())
         if not watched:
             return
         found = self.read(watched)
@@ -135,10 +177,14 @@ class Reader:
         with self._lock:
             for key in watched:
                 version = found.get(key, GONE)
-                if version == self.known.get(key) or key not in self._wakes:
+                if version == self.known.get(key):
+                    continue
+                if key in self._wakes:
+                    woken.extend(self._wakes[key])
+                elif key not in self._followed:
                     continue
                 self.known[key] = version
-                woken.extend(self._wakes[key])
+            self.read_at = time.monotonic()
         for wake in woken:
             wake()
 
@@ -169,7 +215,7 @@ class Reader:
             while not self._stop.is_set():
                 started = time.monotonic()
                 with self._lock:
-                    if not self._wakes:
+                    if not self._wakes and not self._followed:
                         idle_since = idle_since or started
                         if started - idle_since >= self.idle_after:
                             self._thread = None
