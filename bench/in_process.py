@@ -5,7 +5,9 @@ Each request goes through Django's test client (the whole middleware stack, the 
 network, so what is measured is Django, the queries and the templates. Each request is timed
 many times in turn with /healthz; the figure is the median of its times over /healthz's median
 (a ratio, so that a busy machine moves both alike). The queries of each request are counted
-once.
+once. One row, "unchanged poll, ASGI", is sent to rami_site/asgi.py's application as granian
+sends it instead, on an event loop: what a phone's unchanged poll costs under the server
+(scoring/live/unchanged.py answers it there when the live reader knows the version).
 
     python -m bench.in_process              # the table below
     python -m bench.in_process --profile game   # where the game page's time goes (cProfile)
@@ -84,6 +86,12 @@ def requests() -> dict[str, dict]:
             "data": {"v": version, "shown": "playing"},
             "headers": htmx,
         },
+        # The same, as granian hands it to rami_site/asgi.py (scoring/live/unchanged.py).
+        "unchanged poll, ASGI": {
+            "path": f"/g/{game.edit_token}/poll",
+            "query": f"v={version}&shown=playing",
+            "asgi": True,
+        },
         # The first phone of the table to ask draws the answer ("changed poll"); the others
         # that ask the same get it as drawn ("shared changed poll": answers.SharedAnswers).
         "changed poll": {
@@ -101,7 +109,53 @@ def requests() -> dict[str, dict]:
     }
 
 
+def asked_of_asgi(request: dict) -> int:
+    """One GET to rami_site/asgi.py's application, as granian makes it; its status."""
+    from rami_site import asgi
+
+    sent: list[dict] = []
+
+    async def receive() -> dict:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: dict) -> None:
+        sent.append(message)
+
+    scope = {
+        "type": "http",
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": request["path"],
+        "root_path": "",
+        "query_string": request["query"].encode(),
+        "headers": [(b"host", b"localhost"), (b"hx-request", b"true")],
+        "server": ("127.0.0.1", 8000),
+        "client": ("127.0.0.1", 50000),
+    }
+    _loop().run_until_complete(asgi.application(scope, receive, send))
+    return sent[0]["status"]
+
+
+_event_loop = None
+
+
+def _loop():
+    global _event_loop
+    if _event_loop is None:
+        import asyncio
+
+        _event_loop = asyncio.new_event_loop()
+    return _event_loop
+
+
 def timed(client: Client, request: dict) -> float:
+    if request.get("asgi"):
+        start = time.perf_counter()
+        status = asked_of_asgi(request)
+        elapsed = time.perf_counter() - start
+        assert status == 204, (request["path"], status)
+        return elapsed
     if request.get("fresh"):
         from scoring.live.answers import shared_answers
 
@@ -119,6 +173,7 @@ def measure(rounds: int) -> list[tuple[str, float, float, int]]:
     times: dict[str, list[float]] = {name: [] for name in shown}
     for request in shown.values():  # warm-up: templates compiled, caches filled
         timed(client, request)
+    time.sleep(0.5)  # the live reader has read the polled game's version
     for _ in range(rounds):
         for name, request in shown.items():
             times[name].append(timed(client, request))
