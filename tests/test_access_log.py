@@ -10,6 +10,7 @@ import http.client
 import json
 import os
 import signal
+import time
 
 import pytest
 from django.conf import settings
@@ -50,6 +51,9 @@ def test_the_access_log_and_the_app_log_hold_no_token(tmp_path):
         url("table_export_json", table.edit_token): 200,
         # Django logs a 404 too (django.request), with the path.
         f"/t/{unknown}/": 404,
+        # The unchanged poll: Django's the first time, then answered in front of Django
+        # (scoring/live/unchanged.py) once the reader knows the version; logged all the same.
+        f"/v/{game.view_token}/poll?v={game.version}": 204,
     }
     tokens = [game.edit_token, game.view_token, table.edit_token, table.view_token, unknown]
     port = free_port()
@@ -59,6 +63,11 @@ def test_the_access_log_and_the_app_log_hold_no_token(tmp_path):
         wait_until_healthy(serve, port, log)
         answers = {path: get(port, path) for path in paths}
         assert answers == paths
+        polls = []
+        for _ in range(10):  # both workers, after their readers have read the version
+            time.sleep(0.2)
+            polls.append(get(port, f"/v/{game.view_token}/poll?v={game.version}"))
+        assert polls == [204] * 10
         serve.send_signal(signal.SIGTERM)
         assert serve.wait(timeout=15) == 0, log.read_text()[-3000:]
     finally:
@@ -82,5 +91,8 @@ def test_the_access_log_and_the_app_log_hold_no_token(tmp_path):
         "GET /t/<token>/ HTTP/1.1",
         "GET /w/<token>/ HTTP/1.1",
         "GET /t/<token>/export.json HTTP/1.1",
+        "GET /v/<token>/poll HTTP/1.1",
     } <= logged
+    polls = [line for line in access if line["path"] == "/v/<token>/poll"]
+    assert [line["status"] for line in polls] == [204] * 11
     assert '"path": "/t/<token>/"' in written  # Django's record of the 404
