@@ -11,12 +11,13 @@ import threading
 import time
 
 import pytest
-from django.db import connection
+from django.db import connection, connections
 from django.http import HttpResponse
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from scoring.files import backup
-from scoring.live import answers
+from scoring.live import answers, pull
 from scoring.live import reader as reading
 from scoring.live import stream as streaming
 from scoring.models import Game, Table
@@ -391,6 +392,44 @@ def test_a_poll_with_a_huge_query_keeps_a_small_key_and_shares_one_answer(client
     assert len(answers.shared_answers._answers) == 1
     (key,) = answers.shared_answers._answers
     assert len(repr(key)) < 200
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_phones_of_a_table_asking_at_once_get_one_answer_drawn_once(client, monkeypatch):
+    """Woken together by their streams, the other phones of a table ask for the same answer
+    within a few milliseconds: one thread draws it, the others wait for it and are sent it."""
+    answers.shared_answers.clear()
+    game = Game.start(["Ana", "Boris", "Cyril"])
+    saved_round(client, game)
+    seen = Game.objects.get(pk=game.pk).version
+    saved_round(client, game)
+    drawn = []
+    draw = pull._changes
+
+    def slowly_drawn(*args, **kwargs):
+        drawn.append(threading.current_thread().name)
+        time.sleep(0.3)  # the others ask meanwhile
+        return draw(*args, **kwargs)
+
+    monkeypatch.setattr(pull, "_changes", slowly_drawn)
+    poll = url("poll", game.edit_token)
+    asked = {"v": seen, "shown": "playing", "typing": ""}
+    sent: dict[int, tuple[int, bytes]] = {}
+
+    def phone(number: int) -> None:
+        answer = Client().get(poll, asked, headers={"HX-Request": "true"})
+        sent[number] = (answer.status_code, answer.content)
+        connections.close_all()
+
+    phones = [threading.Thread(target=phone, args=(number,)) for number in range(3)]
+    for each in phones:
+        each.start()
+    for each in phones:
+        each.join(timeout=20)
+    assert len(drawn) == 1
+    assert [status for status, _body in sent.values()] == [200, 200, 200]
+    assert len({body for _status, body in sent.values()}) == 1
+    assert b"Ana" in sent[0][1]
 
 
 def test_a_stream_says_once_that_its_game_is_gone_and_tells_its_version_when_it_is_back(

@@ -33,7 +33,8 @@ the game but that number, and only to a page that was handed its key.
   production.
 - The pull that follows an event (`pull.poll`): the phones of a table are woken together and ask
   for the same answer; `answers.shared_answers` keeps the answers drawn lately, so that the
-  first phone's is drawn and the others' looked up.
+  first phone's is drawn and the others' looked up; those that ask while it is being drawn wait
+  for it (`SharedAnswers.drawn_once`) instead of each drawing it too.
 - The unchanged poll (`unchanged`): a poll that names the version the reader knows (a game
   polled lately is read with the watched ones, `Reader.follow`) is answered 204 on the event
   loop, in front of Django, with the headers of Django's own 204 (rami_site/asgi.py)."""

@@ -33,7 +33,8 @@ def poll(request: HtmxHttpRequest, token: str, editable: bool) -> HttpResponse:
     the #live part (the scoreboard, the rounds and, on the edit page, a fresh round form).
     Either way only a notice when someone is typing (`typing=1`): what they tapped is never
     swapped away under their fingers. The phones of a table ask for the same #changes answer
-    at once after a save: the first one's is drawn, the others' taken from shared_answers."""
+    at once after a save: the first one's is drawn, the others' taken from shared_answers
+    (those asking while it is drawn wait for it)."""
     field = "edit_token" if editable else "view_token"
     version = Game.current_version(field, token)
     if version is None:
@@ -41,8 +42,16 @@ def poll(request: HtmxHttpRequest, token: str, editable: bool) -> HttpResponse:
     seen = http.whole_number(request.GET.get("v"))
     if seen == version:
         return HttpResponse(status=204)
-    if (shared := shared_answers.get(_asked(request, field, token, version))) is not None:
-        return reswap(HttpResponse(shared), "none")
+    with shared_answers.drawn_once(_asked(request, field, token, version)) as shared:
+        if shared is not None:
+            return reswap(HttpResponse(shared), "none")
+        return _drawn(request, field, token, editable, seen)
+
+
+def _drawn(
+    request: HtmxHttpRequest, field: str, token: str, editable: bool, seen: int | None
+) -> HttpResponse:
+    """The poll's answer drawn from one snapshot (poll says which)."""
     with snapshot():
         game = Game.with_players(**{field: token})
         if game.next_game_id is not None:
