@@ -224,7 +224,10 @@ def measure(rounds: int) -> list[tuple[str, float, float, int | None]]:
 
 def profile(name: str) -> None:
     client = Client()
-    request = {key.split()[0]: value for key, value in requests().items()}[name]
+    shown: dict[str, dict] = {}
+    for key, value in requests().items():  # the first row of each first word
+        shown.setdefault(key.split()[0], value)
+    request = shown[name]
     timed(client, request)
     profiler = cProfile.Profile()
     profiler.enable()

@@ -8,6 +8,7 @@ import io
 import json
 
 import pytest
+from django.utils import translation
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -342,6 +343,19 @@ def test_a_backup_and_a_restore_keep_the_house_rules(db, tmp_path):
     again = Game.objects.get()
     assert again.rules == Rules(**VARIANT)
     assert export_game(again) == before
+
+
+def test_the_line_of_house_rules_is_said_in_the_language_of_each_page():
+    house = Rules(joker=50, jokers_in_deck=2)
+    with translation.override("cs"):
+        czech = summary(house)
+    with translation.override("en"):
+        english = summary(house)
+    with translation.override("cs"):
+        assert summary(house) == czech
+    assert english == ["joker 50", "2 jokers in the deck"]
+    assert czech != english and all(czech)
+    assert summary(Rules()) == []
 
 
 def test_the_rules_are_said_in_one_set_of_words_on_the_form_the_line_and_the_rules_page(client, db):

@@ -9,10 +9,11 @@ scoring.rules.Rules.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
+from django.utils.translation import get_language, gettext_lazy, ngettext, pgettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from scoring.rules import SEEDS, Rules
 
@@ -75,7 +76,15 @@ def in_words(house: Rules) -> list[RuleInWords]:
 
 def summary(house: Rules) -> list[str]:
     """The house rules that differ from the seeds', each in a few words."""
-    return [rule.change for rule in in_words(house) if rule.change]
+    return list(_summary(house, get_language()))
+
+
+@functools.lru_cache(maxsize=256)
+def _summary(house: Rules, language: str | None) -> tuple[str, ...]:
+    """summary's words, kept by the rules and the language they are said in (the active one):
+    every game page and every answer that draws the scoreboard says them, and saying every
+    rule to keep those that changed takes some 40 translations (0.3 ms)."""
+    return tuple(rule.change for rule in in_words(house) if rule.change)
 
 
 def _value_and_words(house: Rules, name: str) -> tuple[object, str | None, str | None]:
