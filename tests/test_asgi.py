@@ -245,6 +245,18 @@ def test_a_poll_of_an_unknown_game_is_djangos_404_logged_without_its_token(djang
     assert not any(token in line for line in lines)
 
 
+def test_a_pull_after_an_event_leaves_the_reader_as_it_was(client, django_requests):
+    """A phone with a stream pulls only after an event (a 200): the reader does not take up
+    its game for polls that will not come."""
+    game = Game.start(["Ana", "Boris"])
+    before = game.version
+    saved = client.post(url("save", game.edit_token), round_post(0, {1: 7}))
+    assert saved.status_code in (200, 303)
+    pulled, body = run_async(answer(f"/g/{game.edit_token}/poll", f"v={before}&shown=playing"))
+    assert pulled["status"] == 200 and b"7" in body
+    assert "e" + game.edit_token not in reading.reader._followed
+
+
 def test_a_poll_after_a_change_the_reader_has_read_gets_the_change(client, django_requests):
     game = Game.start(["Ana", "Boris"])
     poll, before = f"/g/{game.edit_token}/poll", game.version

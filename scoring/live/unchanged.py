@@ -12,7 +12,7 @@ its last 204 to a poll in this process (`learn`: the security headers, the CSP, 
 the same answer, without Django. Anything else (another version, a game the reader does not
 know yet or knew too long ago, a host Django would refuse, plain HTTP where HTTPS is required,
 another method) goes to Django, as before, with all its checks. Only a game that Django found
-(its poll answered 200 or 204) is followed: an unknown token is Django's 404 every time, and
+(its poll answered 204) is followed: an unknown token is Django's 404 every time, and
 never joins the reader's query. What the reader knows is at most a read old (FRESH_FOR at the
 most): as a stream does, a poll answered 204 just before the reader saw a change learns of it
 at the next poll. granian's access log has a line for every poll, answered here or by Django,
@@ -58,15 +58,15 @@ def polled(scope: dict) -> str | None:
 
 
 def learn(key: str, status: int, headers: list[tuple[bytes, bytes]]) -> None:
-    """What Django answered to a poll of `key`'s game: a 200 or 204 says the game is there, and
-    the reader follows it for the next polls (an unknown token, a 404, is never read); a 204
-    that sets no cookie gives the headers of the unchanged polls answered here."""
+    """What Django answered to a poll of `key`'s game: a 204 says that the game is there and
+    that a phone polls it, and the reader follows it for the next polls (an unknown token, a
+    404, is never read; a pull after an event, a 200, comes from a phone with a stream, which
+    polls no more); a 204 that sets no cookie gives the headers of the unchanged polls
+    answered here."""
     global _learned
-    if status not in (200, 204):
-        return
-    reading.reader.follow(key)
     if status != 204:
         return
+    reading.reader.follow(key)
     names = {name.lower() for name, _value in headers}
     if b"set-cookie" in names:
         return
