@@ -278,13 +278,18 @@ class Game(models.Model):
         (the round's id, number, winner seat, hand rummy, revision; the hand's player id,
         cards, value, opened and points: None for a round without hands; the round's dealer).
         Booleans as the database gives them (0 and 1 on SQLite). One query."""
-        return _plain_rows(
+        rows = _plain_rows(
             "SELECT {round}.{id}, {number}, {winner_seat}, {hand_rummy}, {revision},"
             " {player_id}, {cards}, {value}, {opened}, {points}, {dealer}"
             " FROM {round} LEFT OUTER JOIN {hand} ON {hand}.{round_id} = {round}.{id}"
             " WHERE {round}.{game_id} = %s ORDER BY {number}, {player_id}",
             [self.pk],
         )
+        if any(row[10] is None for row in rows):
+            stored = {row[0]: row[10] for row in rows}  # a round's rows are together, in order
+            dealers = dict(zip(stored, self._dealt(list(stored.values())), strict=True))
+            rows = [(*row[:10], dealers[row[0]]) for row in rows]
+        return rows
 
     def played_now(self) -> Game:
         """The game its players play now: the newest of this game's rematches (a rematch of a
@@ -330,7 +335,22 @@ class Game(models.Model):
     def last_dealer(self) -> tuple[int | None, int]:
         """The last round's dealer and the number of rounds (one query)."""
         last = self.rounds.order_by("-number").values_list("dealer", "number").first()
+        if last is not None and last[0] is None:
+            return self._dealt(
+                list(self.rounds.order_by("number").values_list("dealer", flat=True))
+            )[-1], last[1]
         return last if last is not None else (None, 0)
+
+    def _dealt(self, dealers: list[int | None]) -> list[int]:
+        """The rounds' dealers in order, a missing one the player the deal went to: a round the
+        release before 0.2.0 saved while 0.2.0's migration ran or before its servers were
+        restarted has none (0013 filled the others)."""
+        dealt: list[int] = []
+        for index, dealer in enumerate(dealers):
+            if dealer is None:
+                dealer = self.next_deal(dealt[-1] if dealt else None, index).dealer
+            dealt.append(dealer)
+        return dealt
 
     # Creating
 
@@ -539,6 +559,8 @@ class Game(models.Model):
             if not past_the_end:  # a file's round names its own players (exchange)
                 game.check_players(entry)
             if dealer is None:  # a file's round may say who dealt it (a backup's)
+                if last_round and last_dealer is None:  # saved by the release before
+                    last_dealer, _ = game.last_dealer()
                 dealer = game.next_deal(last_dealer, number - 1).dealer
             if game.target_players is None:
                 game.target_players = len(entry.playing)
