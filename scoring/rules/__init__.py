@@ -45,10 +45,11 @@ _SYMBOL_SUITS = {symbol: suit for suit, symbol in SUIT_SYMBOLS.items()}
 
 
 class Code(StrEnum):
-    """Every refusal's code: what it means to a person is written once, in scoring/errors.py
-    (tests/test_errors.py: each has its words, and nothing is raised with another). The
-    class raised says what the phone can do about it (RulesError, Conflict, ConfirmFirst,
-    TooMany); a code is listed under the one it is raised with most."""
+    """Every refusal's code. What it means to a person is written once, in
+    scoring/rules/errors.py (tests/test_errors.py: each has its words, and nothing is raised
+    with another). The class raised says what the phone can do about it; a code is listed
+    under the class it is raised with most. A limit of the web has codes of its own
+    (scoring.web.limits)."""
 
     # What was typed or sent is wrong: RulesError itself.
     BAD_RULE = "bad_rule"
@@ -117,9 +118,6 @@ class Code(StrEnum):
     UNDO_OVERTAKEN = "undo_overtaken"
     # The change waits for the player's yes: ConfirmFirst.
     RESTORE_AS_EXTRA = "restore_as_extra"
-    # A limit reached: TooMany.
-    TOO_MANY_GAMES = "too_many_games"
-    TOO_MANY_TABLES = "too_many_tables"
 
 
 class RulesError(ValueError):
@@ -127,16 +125,20 @@ class RulesError(ValueError):
 
     `code` (a Code) names the kind of mistake; `player` is the index of the player concerned
     (or None); `details` holds the rest (`card`, `value`, `count`, `limit`, ...). What a person
-    reads is written once, in scoring/errors.py: `rules_error_message` in the page's language,
-    `english` for the command line and the importer. `str()` gives the code and the details.
+    reads is written once, in scoring/rules/errors.py: `rules_error_message` in the page's
+    language, `english` for the command line and the importer. `str()` gives the code and the
+    details.
 
-    The app refuses in three more ways, each a RulesError too, so that one `except RulesError`
-    shows any refusal: Conflict, ConfirmFirst and TooMany (below). What each is in HTTP is
-    said in one place, scoring/http.py (refusal_status).
+    The other kinds of refusal are RulesErrors too, so that one `except RulesError` shows any
+    refusal: Conflict and ConfirmFirst (below), and the web's limit (scoring.web.limits.TooMany).
+    What each is in HTTP is said in one place, scoring/web/http.py (REFUSAL_STATUS).
     """
 
-    def __init__(self, code: Code, player: int | None = None, **details: object) -> None:
-        self.code = Code(code)
+    # The codes this kind is raised with; a kind defined outside the rules brings its own.
+    codes: ClassVar[type[StrEnum]] = Code
+
+    def __init__(self, code: str, player: int | None = None, **details: object) -> None:
+        self.code = self.codes(code)
         self.player = player
         self.details = details
         super().__init__(self.code)
@@ -170,11 +172,6 @@ class Conflict(RulesError):
 class ConfirmFirst(RulesError):
     """The change waits for the player's yes (a round deleted long ago comes back as an extra
     round, after the others): nothing is changed until the page asks and they confirm."""
-
-
-class TooMany(RulesError):
-    """A limit reached (new games or tables a minute from one address): nothing is made, and
-    the phone may try again after `retry_after` seconds (a detail)."""
 
 
 def parse_card(code: str) -> str:

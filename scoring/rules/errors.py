@@ -172,7 +172,8 @@ MESSAGES = {
         "A player left or joined on another phone while this round was typed: the form now "
         "shows who plays. Check the round and save again."
     ),
-    # One client making too many games or tables in a minute (scoring/limits.py).
+    # One client making too many games or tables in a minute: the web's codes
+    # (scoring.web.limits.LimitCode), written here so that every message is in one catalogue.
     "too_many_games": _("Too many new games from this device: wait a minute, then try again."),
     "too_many_tables": _("Too many new tables from this device: wait a minute, then try again."),
 }

@@ -13,14 +13,16 @@ from django.utils.log import log_response
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
-from scoring.rules import ConfirmFirst, Conflict, RulesError, TooMany
+from scoring.rules import ConfirmFirst, Conflict, RulesError
 from scoring.rules.errors import rules_error_message
+from scoring.web.limits import TooMany
 
-# What each kind of refusal is in HTTP (scoring.rules): the page older than the game or the
-# table, or a yes asked for, is 409 Conflict (htmx swaps it in: base.html's responseHandling);
-# a limit is 429 Too Many Requests, with Retry-After. A mistake in what was typed is no
-# refusal: it is a form's error, beside its field, on the page answered as any form with an
-# error is (200). Raised all the same (a request no page of ours sends), it is a 400.
+# What each kind of refusal is in HTTP (scoring.rules; a limit's is web.limits.TooMany): the
+# page older than the game or the table, or a yes asked for, is 409 Conflict (htmx swaps it in:
+# base.html's responseHandling); a limit is 429 Too Many Requests, with Retry-After. A mistake
+# in what was typed is no refusal: it is a form's error, beside its field, on the page answered
+# as any form with an error is (200). Raised all the same (a request no page of ours sends), it
+# is a 400.
 REFUSAL_STATUS = {Conflict: 409, ConfirmFirst: 409, TooMany: 429, RulesError: 400}
 
 

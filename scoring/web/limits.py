@@ -36,20 +36,39 @@ import hashlib
 import logging
 import time
 from datetime import UTC, datetime
+from enum import StrEnum
 
 from django.conf import settings
 from django.core.cache import caches
 from django.http import HttpRequest
 
 from rami_site import logs
-from scoring.rules import Code, TooMany
+from scoring.rules import RulesError
 
 WINDOW_SECONDS = 60
 # The hour's window allows this many times the minute's.
 HOURLY = 6
-# What a view limited by spend makes, and the code of the message (errors.MESSAGES) that
-# refuses it past the limit.
-REFUSALS = {"new-game": Code.TOO_MANY_GAMES, "new-table": Code.TOO_MANY_TABLES}
+
+
+class LimitCode(StrEnum):
+    """The codes of a limit's refusal. They are the web's, not the rules' (a rule of Rami knows
+    nothing of addresses); their words are in the one catalogue all the same
+    (scoring/rules/errors.py, MESSAGES)."""
+
+    TOO_MANY_GAMES = "too_many_games"
+    TOO_MANY_TABLES = "too_many_tables"
+
+
+class TooMany(RulesError):
+    """A limit reached: nothing is made, and the phone may try again after `retry_after`
+    seconds (a detail). A RulesError, so that a view's one `except RulesError` puts it on the
+    form as any refusal; http.RefusalMiddleware answers it 429 with Retry-After."""
+
+    codes = LimitCode
+
+
+# What a view limited by spend makes, and the code that refuses it past the limit.
+REFUSALS = {"new-game": LimitCode.TOO_MANY_GAMES, "new-table": LimitCode.TOO_MANY_TABLES}
 
 log = logging.getLogger(__name__)
 
