@@ -42,7 +42,6 @@ from django.test import Client  # noqa: E402
 from django.test.utils import (  # noqa: E402
     CaptureQueriesContext,
     override_settings,
-    setup_test_environment,
 )
 
 from scripts.long_games import six_player_document, table_document  # noqa: E402
@@ -155,7 +154,11 @@ def main() -> None:
         help="draw the game page's cached fragments afresh each time, as after every save",
     )
     args = parser.parse_args()
-    setup_test_environment()
+    # Not setup_test_environment(): it instruments every template's render, and the test
+    # client then copies the whole context at each one (its record of the templates used),
+    # which weighs on a page of many includes as no server is weighed. The test client's
+    # host is allowed instead.
+    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
     if args.no_cache:
         dummy = {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}
         override_settings(CACHES={**settings.CACHES, "default": dummy}).enable()
