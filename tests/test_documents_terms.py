@@ -329,8 +329,8 @@ def test_the_swedish_letters_the_error_lists_are_read_as_cards():
 
 def test_the_round_form_says_went_out_and_not_opened_in_the_documents_words(client, tie_break):
     page = game_page(client, tie_break, "bg").one("form.round-form").text
-    # The switch beside each name says the documents' words with both endings, "Не е
-    # открил(а)", which agree with anyone (the fifth pass: one name for never opened, where the
+    # The switch beside each name says the documents' verb with both endings, a man's and a
+    # woman's, and so agrees with anyone (the fifth pass: one name for never opened, where the
     # fourth pass's noun "без откриване" was a second one).
     assert "приключи" in page and "Не е открил(а)" in page
     # "Победителят откри и приключи" (the hand rummy's hint) says what the winner did: the word
@@ -369,7 +369,7 @@ FOURTH_PASS = {
         (None, "Hand rummies made"): "Zavření z ruky (vlastní)",
         (None, "Hand rummies suffered"): "Zavření z ruky (soupeřů)",
         (None, "value"): "číslo",
-        (None, "Not opened yet"): "Vůbec nevyložil(a)",
+        (None, "Not opened yet"): "Nevyloženo",
         (None, "%(points)s to the target"): "zbývá %(points)s",
         (None, COPIES): "„%(card)s“ je v tomto kole %(count)d×",
         (None, "Save mine as round %(next)s"): "Uložit své jako kolo",
@@ -554,7 +554,7 @@ REPLACED_TRANSLATION_BY_THE_FOURTH_PASS = {
 # The fourth pass's words on the game page (its round form, round table and statistics), as
 # anyone reads or hears them (a link's name, a field's placeholder).
 FOURTH_PASS_ON_THE_GAME_PAGE = {
-    "cs": ["vítěz", "Vůbec nevyložil(a)", "číslo", "Upravit kolo 1"],
+    "cs": ["vítěz", "Nevyloženo", "číslo", "Upravit kolo 1"],
     "sv": ["gick ut", "Har inte öppnat", "Aldrig öppnat", "EH JK 5C", "Ändra omgång 1"],
     "bg": ["Не е открил(а)", "стойност", "Промени раздаване 1"],
     "id": ["Belum membuka", "Kena penalti belum membuka", "pembagi:", "Ubah ronde 1"],
