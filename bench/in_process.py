@@ -141,7 +141,7 @@ def profile(name: str) -> None:
     for _ in range(20):
         timed(client, request)
     profiler.disable()
-    pstats.Stats(profiler).sort_stats("cumulative").print_stats(45)
+    pstats.Stats(profiler).sort_stats(os.environ.get("SORT", "cumulative")).print_stats(45)
 
 
 def main() -> None:
@@ -154,10 +154,11 @@ def main() -> None:
         help="draw the game page's cached fragments afresh each time, as after every save",
     )
     args = parser.parse_args()
-    # Not setup_test_environment(): it instruments every template's render, and the test
-    # client then copies the whole context at each one (its record of the templates used),
-    # which weighs on a page of many includes as no server is weighed. The test client's
-    # host is allowed instead.
+    # Pages as a server in production draws them: DEBUG off (templates without their debug
+    # record, queries unlogged), and not setup_test_environment(), which instruments every
+    # template's render so that the test client copies the whole context at each include.
+    # The test client's host is allowed.
+    settings.DEBUG = False
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
     if args.no_cache:
         dummy = {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}

@@ -232,9 +232,9 @@ def _seating(seating: object) -> tuple[dict, ...]:
 
 
 def _check_seating(seating: Sequence[dict], players: int, first: int) -> None:
-    """Each change's dealer and order seats of the game's `players`, each seat once, every
-    one of the `first` players (those of the first round) among them and the dealer too (a
-    change made before a player joined does not name their seat)."""
+    """Each change's order: seats of the game's `players`, each once, the dealer among them.
+    Every one of the `first` players (those of the first round) is in it; a change made
+    before a player joined does not name their seat."""
     for change in seating:
         order, dealer = change["order"], change["dealer"]
         seats = all(_is_seat(seat) and seat < players for seat in order)
@@ -399,10 +399,10 @@ def _tokens_taken(backups: Sequence[Backup]) -> set[str]:
 def restore_batch(
     documents: Sequence[object],
 ) -> list[Game | ExchangeError | LeftOut | None]:
-    """Restore many backups at once, with what restore() would give for each, in order: the
-    new Game, None for a game already there (an edit token met earlier in the batch counts too,
-    as it would have been restored by then), DELETED for one deleted on request, or the
-    ExchangeError saying why a document was not restored. Every document is checked as
+    """Restore many backups at once, with what restore() would give for each, in order. That
+    is the new Game; None for a game already there (an edit token met earlier in the batch
+    counts too, as it would have been restored by then); DELETED for one deleted on request;
+    or the ExchangeError saying why a document was not restored. Every document is checked as
     restore() checks it.
 
     The games that pass are stored in one transaction, in bulk. When a token of theirs belongs

@@ -99,9 +99,7 @@ class Status(models.TextChoices):
 
 @contextmanager
 def _locked[Row: models.Model](row: Row) -> Iterator[Row]:
-    """The one shape of every change, a game's (Game._changing) as a table's
-    (Table._changing): in a transaction, the row locked and read again, so that what the change
-    checks (the next round's number, a name that is free, the number of members) sees what the
-    other phones did, and holds until the change is made."""
+    """Every change's shape (Game._changing, Table._changing): the row locked and read again,
+    so that its checks see what other phones did, and still hold when the change is made."""
     with transaction.atomic():
         yield type(row).objects.select_for_update().get(pk=row.pk)

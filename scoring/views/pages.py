@@ -99,12 +99,12 @@ def manifest(request: HttpRequest) -> JsonResponse:
 @require_GET
 @never_cache
 def healthz(request: HttpRequest) -> HttpResponse:
-    """Whether this server can answer pages, in plain text, for a proxy or a load balancer: 200
-    "ok" after a query; 503 with one line when the database does not answer ("database
-    unavailable"), or when it lacks migrations this code needs ("migrations missing: ...",
-    which), so that no page is sent to a server that would answer it 500. With RAMI_REDIS_URL,
-    a second line says how Redis is: a Redis away lets new games through uncounted, but the
-    pages work, so it is no 503."""
+    """Whether this server can answer pages, in plain text, for a proxy or a load balancer. It
+    answers 200 "ok" after a query. It answers 503 with one line when the database does not answer
+    ("database unavailable") or lacks migrations this code needs ("migrations missing: ...", which),
+    so that no page is sent to a server that would answer it 500. With RAMI_REDIS_URL, a second line
+    says how Redis is: a Redis away lets new games through uncounted, but the pages work, so it is
+    no 503."""
     try:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")

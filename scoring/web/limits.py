@@ -5,14 +5,14 @@ game at 19:00; one address must still not fill the database. Two windows do both
 
 - a minute: RAMI_NEW_GAMES_PER_MINUTE (100 by default). Forty tables starting at once pass with
   room for the ones who start twice; a loop is stopped at 100 a minute;
-- an hour: HOURLY times that (600). A hall's evening never comes near it (each of forty tables
-  starting a game every ten minutes is 240 an hour), while a loop that goes on makes 600 games
-  an hour instead of 6,000: 14,400 a day at most instead of 144,000.
+- an hour: HOURLY times that (600). A hall's evening never comes near it: each of forty tables
+  starting a game every ten minutes is 240 an hour. A loop that goes on makes 600 games an
+  hour instead of 6,000: 14,400 a day at most instead of 144,000.
 
-Why not count only the games that never got a round, as a way to let a hall's burst through:
-that needs the address stored with every game (kept in the database for as long as the game
-is, for a game abandoned before its first round: for ever), a query of the database on every
-start, and a loop that saves one round in each game escapes it, so the minute's count is needed
+Why not count only the games that never got a round, to let a hall's burst through? That needs
+the address stored with every game, kept in the database for as long as the game is (for a
+game abandoned before its first round: for ever). It needs a query of the database on every
+start. And a loop that saves one round in each game escapes it, so the minute's count is needed
 beside it anyway. The two windows need nothing stored but a count per address for an hour, in
 the cache the limit already had.
 
@@ -36,20 +36,39 @@ import hashlib
 import logging
 import time
 from datetime import UTC, datetime
+from enum import StrEnum
 
 from django.conf import settings
 from django.core.cache import caches
 from django.http import HttpRequest
 
 from rami_site import logs
-from scoring.rules import Code, TooMany
+from scoring.rules import RulesError
 
 WINDOW_SECONDS = 60
 # The hour's window allows this many times the minute's.
 HOURLY = 6
-# What a view limited by spend makes, and the code of the message (errors.MESSAGES) that
-# refuses it past the limit.
-REFUSALS = {"new-game": Code.TOO_MANY_GAMES, "new-table": Code.TOO_MANY_TABLES}
+
+
+class LimitCode(StrEnum):
+    """The codes of a limit's refusal. They are the web's, not the rules' (a rule of Rami knows
+    nothing of addresses); their words are in the one catalogue all the same
+    (scoring/rules/errors.py, MESSAGES)."""
+
+    TOO_MANY_GAMES = "too_many_games"
+    TOO_MANY_TABLES = "too_many_tables"
+
+
+class TooMany(RulesError):
+    """A limit reached: nothing is made, and the phone may try again after `retry_after`
+    seconds (a detail). A RulesError, so that a view's one `except RulesError` puts it on the
+    form as any refusal; http.RefusalMiddleware answers it 429 with Retry-After."""
+
+    codes = LimitCode
+
+
+# What a view limited by spend makes, and the code that refuses it past the limit.
+REFUSALS = {"new-game": LimitCode.TOO_MANY_GAMES, "new-table": LimitCode.TOO_MANY_TABLES}
 
 log = logging.getLogger(__name__)
 
@@ -64,15 +83,15 @@ def client_address(request: HttpRequest) -> str:
 
 
 def allow(request: HttpRequest, action: str, per_minute: int) -> bool:
-    """Count one `action` by this request's client; False once it did more than `per_minute`
-    in the current minute, or more than HOURLY times that in the current hour (each counted
-    from the clock's turn of the minute or hour). `per_minute` 0 means no limit."""
+    """Count one `action` by this request's client; False once past the limit (wait_for)."""
     return wait_for(request, action, per_minute) == 0
 
 
 def wait_for(request: HttpRequest, action: str, per_minute: int) -> int:
-    """Count one `action` by this request's client: 0 when it is allowed, else the seconds
-    until the window it overran ends (allow)."""
+    """Count one `action` by this request's client. It answers 0 while the client did at most
+    `per_minute` in the current minute and HOURLY times that in the current hour, else the
+    seconds until the window it overran ends. Each window starts at the clock's turn of the
+    minute or hour; `per_minute` 0 means no limit."""
     if per_minute <= 0:
         return 0
     now = time.time()
