@@ -163,6 +163,8 @@ def pages(live_server):
         url("table", table.edit_token),
         url("table_view", table.view_token),
         url("table_rules", table.edit_token),
+        # The start page again, now with this phone's recent games and tables listed.
+        "/",
     ]
 
 
