@@ -17,9 +17,9 @@ pytestmark = pytest.mark.django_db
 # The round table's and the history's note on a blocked round's winner, and "Rounds won".
 WON = {
     "en": ("won: lowest hand", "Rounds won"),
-    "cs": ("vítěz: nejnižší hodnota", "Vyhraná kola"),
+    "cs": ("výhra: nejnižší hodnota", "Vyhraná kola"),
     "sv": ("vann: lägsta handen", "Vunna omgångar"),
-    "bg": ("победител: най-ниска ръка", "Спечелени раздавания"),
+    "bg": ("спечели: най-ниска ръка", "Спечелени раздавания"),
     "id": ("menang: nilai terendah", "Ronde yang dimenangkan"),
 }
 

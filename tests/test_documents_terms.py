@@ -45,7 +45,7 @@ ON_THE_HELP_PAGE = {
         "изобщо не е открил",
         "Три особени случая",
         "Краят на играта",
-        "особени правила",
+        "собствени правила",
     ],
     "id": [
         "belum pernah membuka",
@@ -236,9 +236,9 @@ THIRD_PASS = {
     "cs": {
         # (The fourth pass changed "value", "out", "went out", the hand rummies and the way to
         # the target again: FOURTH_PASS.)
-        (None, "never opened +%(points)s"): "bez vyložení",
-        (None, "never opened at most %(points)s"): "bez vyložení",
-        (None, "never opened without a cap"): "bez vyložení",
+        (None, "never opened +%(points)s"): "kdo vůbec nevyložil",
+        (None, "never opened at most %(points)s"): "kdo vůbec nevyložil",
+        (None, "never opened without a cap"): "kdo vůbec nevyložil",
     },
 }
 
@@ -329,12 +329,13 @@ def test_the_swedish_letters_the_error_lists_are_read_as_cards():
 
 def test_the_round_form_says_went_out_and_not_opened_in_the_documents_words(client, tie_break):
     page = game_page(client, tie_break, "bg").one("form.round-form").text
-    # The switch beside each name says the documents' noun, "откриване", which agrees with
-    # anyone (the fourth pass: the participle "открил" agreed with a man only).
-    assert "приключи" in page and "Без откриване" in page
+    # The switch beside each name says the documents' verb with both endings, a man's and a
+    # woman's, and so agrees with anyone (the fifth pass: one name for never opened, where the
+    # fourth pass's noun "без откриване" was a second one).
+    assert "приключи" in page and "Не е открил(а)" in page
     # "Победителят откри и приключи" (the hand rummy's hint) says what the winner did: the word
     # that went is the control's own.
-    assert "победител" not in page.casefold().split() and "не е открил" not in page
+    assert "победител" not in page.casefold().split() and "без откриване" not in page
 
 
 def test_the_start_page_takes_a_game_off_the_list_with_keluarkan(client, four_players):
@@ -356,9 +357,9 @@ NO_JOKER_FOR = (
 )
 FOURTH_PASS = {
     "cs": {
-        (None, "out"): "vítěz kola",
-        (None, "went out"): "vítěz kola",
-        (None, "%(player)s went out, so no cards are left in that hand."): "je vítěz kola",
+        (None, "out"): "vítěz",
+        (None, "went out"): "vítěz",
+        (None, "%(player)s went out, so no cards are left in that hand."): "Kolo vyhrává",
         (
             None,
             "%(player)s is chosen for two seats and %(missing)s for none: choose each player for "
@@ -368,8 +369,8 @@ FOURTH_PASS = {
         (None, "Hand rummies made"): "Zavření z ruky (vlastní)",
         (None, "Hand rummies suffered"): "Zavření z ruky (soupeřů)",
         (None, "value"): "číslo",
-        (None, "Not opened yet"): "Bez vyložení",
-        (None, "%(points)s to the target"): "chybí %(points)s",
+        (None, "Not opened yet"): "Nevyloženo",
+        (None, "%(points)s to the target"): "zbývá %(points)s",
         (None, COPIES): "„%(card)s“ je v tomto kole %(count)d×",
         (None, "Save mine as round %(next)s"): "Uložit své jako kolo",
         (None, "The winner must be one of the %(count)s players."): "hráčů této hry (%(count)s)",
@@ -382,11 +383,11 @@ FOURTH_PASS = {
         (None, "went out"): "gick\u00a0ut",
         (None, NO_JOKERS): "det här partiet",
         (None, NO_JOKER_FOR): "det här partiet",
-        (None, "Retire"): "Markera som slutat",
-        (None, "not opened"): "inte öppnat",
-        (None, "Not opened yet"): "Inte öppnat",
-        (None, "Caught not opened"): "Inte öppnat",
-        (None, "Never opened"): "Inte öppnat",
+        (None, "Retire"): "Har slutat",
+        (None, "not opened"): "aldrig öppnat",
+        (None, "Not opened yet"): "Har inte öppnat",
+        (None, "Caught not opened"): "Aldrig öppnat",
+        (None, "Never opened"): "Aldrig öppnat",
         (
             None,
             "Keep the score of a game of Rami at your table. After each round, tap in the cards "
@@ -404,24 +405,24 @@ FOURTH_PASS = {
         ("card notation", "AH JK 5C"): "EH JK 5C",
     },
     "bg": {
-        (None, "Not opened yet"): "Без откриване",
-        (None, "not opened"): "без откриване",
-        (None, "Never opened"): "Пъти без откриване",
-        (None, "Caught not opened"): "Пъти без откриване",
+        (None, "Not opened yet"): "Не е открил(а)",
+        (None, "not opened"): "не е открил(а)",
+        (None, "Never opened"): "Не е открил(а)",
+        (None, "Caught not opened"): "Не е открил(а)",
         (
             None,
             "%(player)s has opened, so this round cannot be a hand rummy.",
         ): "За %(player)s вече е отбелязано откриване",
-        (None, "House rules"): "Особени правила",
-        (None, "House rules: %(rules)s"): "Особени правила: %(rules)s",
-        (None, NO_JOKERS): "(особено правило)",
-        (None, "Member retired"): "Оттеглен член",
-        (None, "Member came back"): "Върнат член",
-        (None, "Member removed"): "Премахнат член",
-        (None, "Hand rummies made"): "Направено сухо рами",
-        (None, "Hand rummies suffered"): "Понесено сухо рами",
-        (None, "+%(playing)s playing"): "+%(playing)s в ход",
-        (None, "Take the table with you"): "Изтеглете данните на масата",
+        (None, "House rules"): "Собствени правила",
+        (None, "House rules: %(rules)s"): "Собствени правила: %(rules)s",
+        (None, NO_JOKERS): "(собствено правило)",
+        (None, "Member retired"): "Член вече не играе",
+        (None, "Member came back"): "Член отново играе",
+        (None, "Member removed"): "Премахнат е член",
+        (None, "Hand rummies made"): "Сухо рами: направени",
+        (None, "Hand rummies suffered"): "Сухо рами: понесени",
+        (None, "+%(playing)s playing"): "+%(playing)s текуща",
+        (None, "Take the table with you"): "Изтегляне на масата",
         (None, "value"): "стойност",
         (
             None,
@@ -436,7 +437,7 @@ FOURTH_PASS = {
     },
     "id": {
         (None, "Not opened yet"): "Belum membuka",
-        (None, "+%(playing)s playing"): "+%(playing)s aktif",
+        (None, "+%(playing)s playing"): "+%(playing)s sedang berlangsung",
         (None, "total"): "total",
         (
             None,
@@ -503,7 +504,6 @@ REPLACED_BY_THE_FOURTH_PASS = {
     ],
     "bg": [
         "таванът",
-        "текуща",
         "(свои)",
         "(чужди)",
         "въведете ранг",
@@ -534,8 +534,6 @@ REPLACED_TRANSLATION_BY_THE_FOURTH_PASS = {
     },
     "sv": {
         (None, "went out"): "gick ut",
-        (None, "Retire"): "Har slutat",
-        (None, "Not opened yet"): "Har inte öppnat",
     },
     "bg": {
         (None, "Not opened yet"): "Още не е открил",
@@ -556,9 +554,9 @@ REPLACED_TRANSLATION_BY_THE_FOURTH_PASS = {
 # The fourth pass's words on the game page (its round form, round table and statistics), as
 # anyone reads or hears them (a link's name, a field's placeholder).
 FOURTH_PASS_ON_THE_GAME_PAGE = {
-    "cs": ["vítěz kola", "Bez vyložení", "číslo", "Upravit kolo 1"],
-    "sv": ["gick ut", "Inte öppnat", "EH JK 5C", "Ändra omgång 1"],
-    "bg": ["Без откриване", "Пъти без откриване", "стойност", "Промени раздаване 1"],
+    "cs": ["vítěz", "Nevyloženo", "číslo", "Upravit kolo 1"],
+    "sv": ["gick ut", "Har inte öppnat", "Aldrig öppnat", "EH JK 5C", "Ändra omgång 1"],
+    "bg": ["Не е открил(а)", "стойност", "Промени раздаване 1"],
     "id": ["Belum membuka", "Kena penalti belum membuka", "pembagi:", "Ubah ronde 1"],
 }
 

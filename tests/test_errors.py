@@ -101,7 +101,7 @@ def test_a_deck_check_failure_names_the_player_and_the_card():
     with translation.override("cs"):
         message = errors.rules_error_message(raised.value, NAMES)
     assert message == (
-        "S kartami, které má v ruce Cyril, je „srdcové eso“ v tomto kole 3×, v balíčku ale jen 2×."
+        "Cyril – s kartami v ruce je „srdcové eso“ v tomto kole 3×, ve hře ale jen 2×."
     )
     with translation.override("en"):
         message = errors.rules_error_message(raised.value, NAMES)
@@ -133,7 +133,7 @@ def test_czech_counts_the_copies_of_a_card_in_times():
     many_kings = RulesError("too_many_copies", card="K", count=9, limit=8)
     with translation.override("cs"):
         assert errors.rules_error_message(many_kings) == (
-            "„král“ je v tomto kole 9×, v balíčku ale jen 8×."
+            "„král“ je v tomto kole 9×, ve hře ale jen 8×."
         )
 
 

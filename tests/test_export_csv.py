@@ -6,10 +6,12 @@ import json
 import re
 
 import pytest
+from django.utils import translation
 
 from scoring.files import rounds_csv
 from scoring.files.exchange import export_game, import_game
 from scoring.models import Game
+from scoring.rules.cards import read_typed
 from tests.links import url
 
 pytestmark = pytest.mark.django_db
@@ -165,3 +167,24 @@ def test_a_blocked_round_says_nobody_went_out(client, every_kind_game):
     assert [row[6] for row in blocked] == ["0", "7", "11", "10"]
     for row in rows:
         assert not any(re.search(r"\bout\b", cell, re.IGNORECASE) for cell in row), row
+
+
+@pytest.mark.parametrize(
+    ("language", "boris", "cyril"),
+    [("en", "AH JK 5C", "9C 2D"), ("sv", "EH JK 5C", "9C 2D"), ("cs", "AH JK 5C", "9C 2D")],
+)
+def test_the_cards_are_written_as_the_languages_players_type_them(
+    client, every_kind_game, language, boris, cyril
+):
+    # Swedish packs print E, Kn and D (the round form's keys): the spreadsheet says "EH", and
+    # the round form's field reads it back as the ace of hearts.
+    response = client.get(
+        url("export_csv", every_kind_game.edit_token), headers={"accept-language": language}
+    )
+    text = response.content.decode("utf-8").removeprefix("\ufeff")
+    rows = list(csv.reader(io.StringIO(text), delimiter="," if language == "en" else ";"))
+    cards = {(row[0], row[2]): row[3] for row in rows[1:]}
+    assert cards[("1", "Boris")] == boris
+    assert cards[("4", "Cyril")] == cyril
+    with translation.override(language):
+        assert read_typed(boris) == ["AH", "JK", "5C"]

@@ -2,7 +2,8 @@
 
 Written from the rami-game/1 document (exchange.export_game), so that the CSV says exactly what
 the JSON export says and carries no token. Columns: round, kind, player, cards, hand value,
-opened, points, running total.
+opened, points, running total. The cards are written as the language's players type them in the
+round form (cards.typed_code: Swedish "EH KnC"), which the form reads back.
 
 Written as the visitor's spreadsheets read it: in the visitor's language, in UTF-8 with a byte
 order mark so that Excel reads the names. Fields are separated by a semicolon where the language
@@ -21,6 +22,7 @@ from django.utils.translation import gettext as _
 
 from scoring import rules
 from scoring.files import exchange
+from scoring.rules.cards import typed_code
 
 # Excel and LibreOffice read a file as UTF-8 (names like "Šárka", "Гошо") only with a BOM.
 BYTE_ORDER_MARK = "\ufeff"
@@ -90,7 +92,8 @@ def rows(document: Mapping) -> list[list[object]]:
                     number,
                     kind,
                     name,
-                    " ".join(hand.cards),
+                    # In the language's own letters (sv "EH KnC"), as its round form reads.
+                    " ".join(typed_code(code) for code in hand.cards),
                     hand.worth(house) if shown else "",
                     _("yes") if hand.opened else _("no"),
                     round_["points"][name],

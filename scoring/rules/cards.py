@@ -130,6 +130,17 @@ def card_name(code: str) -> str:
     return str(CARD_NAMES[parse_card(code)])
 
 
+def typed_code(code: str) -> str:
+    """A card as the active language's players type it, and as its spreadsheet shows it: the
+    face letters of its packs and the notation's suit letter (sv "EH", "KnC", "DS"; "JK" for
+    a joker). `read_typed` reads it back, as it reads the notation's own codes."""
+    card = parse_card(code)
+    rank, suit = card_rank(card), card_suit(card)
+    if rank == JOKER:
+        return JOKER
+    return str(FACE_LETTERS.get(rank, rank)) + (suit or "")
+
+
 def rank_label(rank: str) -> str:
     """The index on a card face for a rank ("A", "10", "K"), or the joker's star for "JK"."""
     rank = card_rank(parse_card(rank))

@@ -148,7 +148,9 @@
       remove.type = "button";
       remove.className = "remove-player link-button";
       remove.textContent = "\u00d7";
-      remove.setAttribute("aria-label", form.dataset.removeLabel + " " + row.querySelector("label").firstChild.textContent.trim());
+      // "Remove player 3": the seat's number after words that each language declines as it
+      // needs ("Odebrat hráče 3"), not the label "Player 3" after a verb.
+      remove.setAttribute("aria-label", form.dataset.removeLabel + " " + (index + 1));
       remove.addEventListener("click", function () {
         input.value = "";
         input.dispatchEvent(new Event("input", { bubbles: true }));

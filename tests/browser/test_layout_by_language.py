@@ -248,7 +248,7 @@ def test_no_key_takes_three_lines_and_no_placeholder_is_cut(
 
 # The leader's badge where a row has no room for its word: first place, as each language
 # writes it short; never the joker key's star.
-FIRST_PLACE = {"en": "1st", "cs": "1.", "sv": "1:a", "bg": "1-ви", "id": "#1"}
+FIRST_PLACE = {"en": "1st", "cs": "1.", "sv": "1:a", "bg": "№ 1", "id": "#1"}
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
