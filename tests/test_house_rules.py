@@ -374,5 +374,8 @@ def test_the_rules_are_said_in_one_set_of_words_on_the_form_the_line_and_the_rul
     half = said["not_opened_cap_half_target"]
     assert [half.label, "no"] in rules_page.rows()
     assert "150 points" in rules_page.texts("td.number")
+    # What a player who never opened pays is on top of the hand: "+25 points", not "25 points".
+    penalty = said["not_opened_penalty"]
+    assert [penalty.label, "+25 points"] in rules_page.rows()
     start_page = read(client.get("/"))
     assert half.label in start_page.texts("label span")

@@ -128,7 +128,10 @@ def _value_and_words(house: Rules, name: str) -> tuple[object, str | None, str |
         "not_opened_cap": _("never opened at most %(points)s"),
         "target_per_opponent": _("target %(points)s per opponent"),
     }[name]
-    return value, _points(value), change % {"points": value} if changed else None
+    said = _points(value)
+    if name == "not_opened_penalty":
+        said = f"+{said}"  # on top of the hand's value, never a flat sum
+    return value, said, change % {"points": value} if changed else None
 
 
 def _points(value: int) -> str:
