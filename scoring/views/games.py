@@ -330,6 +330,15 @@ def fixing_page(
         error = rules.Conflict(code, number=seen.number)
         return game_response(request, game, refused=rules_error_message(error, game.names))
     if form is None:
+        # An Undo tapped on a page that had not yet heard of a later change (another phone's
+        # next round): the round is no longer this phone's to take back.
+        saved = game.events.filter(round=round_).order_by("-pk").first()
+        try:
+            if saved is None:
+                raise rules.Conflict(rules.Code.UNDO_NOT_YOURS)
+            game.check_undo(saved, phones.of(request))
+        except rules.Conflict as error:
+            return game_response(request, game, refused=rules_error_message(error, game.names))
         form = filled_with(game, round_)
     return game_response(request, game, form, fixing=round_, **told)
 
