@@ -692,8 +692,8 @@ class RoundForm(ShowsRoundRefusals, forms.Form):
             initial[f"not_opened_{seat}"] = not hand.opened and not entry.hand_rummy
         return initial
 
-    # The seats in the order the deal goes round (Scoreboard.deal_order), set for a new round:
-    # its rows, the board's on the game page, in the order the players now sit in.
+    # The seats in the order the deal goes round (Scoreboard.deal_order), set on the game page:
+    # its rows, the board's, in the order the players now sit in.
     deal_order: tuple[int, ...] = ()
 
     def seats(self) -> list[dict]:
@@ -718,7 +718,11 @@ class RoundForm(ShowsRoundRefusals, forms.Form):
             }
             for index, (hand, (points, explain)) in enumerate(zip(self.hands, shown, strict=True))
         ]
-        return sorted(rows, key=lambda row: place.get(row["player"].seat, row["player"].seat))
+        # A player the deal no longer goes to (who left since) after those it goes to.
+        last = len(place)
+        return sorted(
+            rows, key=lambda row: place.get(row["player"].seat, last + row["player"].seat)
+        )
 
     @property
     def names(self) -> list[str]:

@@ -261,8 +261,9 @@ def game_response(
         context.setdefault("rematch_form", RematchForm(game=game))
     if editable and not template.endswith("#changes"):  # a live update of rounds has no form
         form = form or round_form(game, next_round=board.next_round_number)
-        if "fixing" not in told:  # a new round: its rows in the order the deal goes
-            form.deal_order = board.deal_order
+        # Its rows in the order the deal goes now, as the board's: a new round, and a round
+        # taken back by Undo alike.
+        form.deal_order = board.deal_order
         context["form"] = form
     return TemplateResponse(request, template, context)
 
