@@ -2,8 +2,10 @@
  *
  * - The card picker: tapping a rank adds a card to the hand's text field (in the card
  *   notation, "AH JK 5C"), a suit button gives the last card its suit, tapping a chosen card
- *   removes it. The text field stays the one source of truth, and each change fires a
- *   "picked" event that htmx turns into a preview request (the points come from the server).
+ *   (or, on the table's one keyboard, the take-back key) removes it. With five or six players
+ *   on a phone one keyboard types the hand of the row chosen last. The text field stays the
+ *   one source of truth, and each change fires a "picked" event that htmx turns into a
+ *   preview request (the points come from the server).
  * - The start form: players 3 to 6 get a button to take them off. (The target line is the
  *   server's, drawn again through htmx as names and rules are typed.)
  * - Live updates: the page keeps a stream open (scoring/live.py) that tells it the game's (or
@@ -52,7 +54,7 @@
   }
 
   function fieldOf(picker) {
-    return document.getElementById(picker.dataset.field);
+    return picker.dataset.field ? document.getElementById(picker.dataset.field) : null;
   }
 
   function rankLabel(picker, rank) {
@@ -108,32 +110,91 @@
     }
   }
 
+  // One keyboard for the table (_round_form.html's .table-keys, shown by rami.css with five or
+  // six players on a phone): it types the hand of the row chosen last, whose "Type this hand"
+  // (.hand-pick) is pressed. The first hand to type is the first row's but the winner's; a
+  // tap on a row, on its cards or in its fields chooses it; the winner's row is passed over.
+  function rowsOf(form) {
+    return Array.prototype.slice.call(form.querySelectorAll(".hands > .hand"));
+  }
+  function wentOut(row) {
+    return !!row.querySelector(".out-choice input:checked");
+  }
+  function choose(row) {
+    var form = row.closest("form");
+    var keys = form && form.querySelector(".table-keys");
+    var pick = row.querySelector(".hand-pick");
+    var field = row.querySelector(".cards-text");
+    if (!keys || !pick || !field) return;
+    rowsOf(form).forEach(function (other) {
+      var button = other.querySelector(".hand-pick");
+      if (button) button.setAttribute("aria-pressed", String(other === row));
+    });
+    keys.dataset.field = field.id;
+    keys.setAttribute("aria-labelledby", pick.getAttribute("aria-labelledby"));
+  }
+  function chosenRow(form) {
+    var pressed = form.querySelector('.hand-pick[aria-pressed="true"]');
+    return pressed && pressed.closest(".hand");
+  }
+  function chooseFirst(form) {
+    var rows = rowsOf(form).filter(function (row) { return !wentOut(row); });
+    var wrong = rows.filter(function (row) { return row.querySelector("[aria-invalid=true]"); });
+    var row = wrong[0] || rows[0];
+    if (row) choose(row);
+  }
+  document.addEventListener("change", function (event) {
+    // Who went out needs no hand: the keyboard goes on to the first who does.
+    var form = event.target.closest && event.target.closest("form");
+    if (!form || !form.querySelector(".table-keys") || !event.target.closest(".out-choice")) return;
+    var row = chosenRow(form);
+    if (!row || wentOut(row)) chooseFirst(form);
+  });
+  document.addEventListener("focusin", function (event) {
+    var row = event.target.closest && event.target.closest(".hand");
+    if (row && event.target.matches(".value-input, .not-opened input") && !wentOut(row)) choose(row);
+  });
+
   function init(root) {
     root.querySelectorAll("time.local-time, time.local-date").forEach(localTime);
     root.querySelectorAll(".picker").forEach(render);
     root.querySelectorAll(".start-form").forEach(initStartForm);
+    var forms = root.matches && root.matches("form") ? [root] : [];
+    forms.concat(Array.prototype.slice.call(root.querySelectorAll("form"))).forEach(function (form) {
+      if (form.querySelector(".table-keys")) chooseFirst(form);
+    });
   }
 
   document.addEventListener("click", function (event) {
+    var pick = event.target.closest(".hand-pick");
+    if (pick) return choose(pick.closest(".hand"));
     var button = event.target.closest(".picker button");
     if (!button) return;
-    var picker = button.closest(".picker");
-    var cards = cardsOf(fieldOf(picker));
+    var field = fieldOf(button.closest(".picker"));
+    if (!field) return;
+    // The row's own picker shows the cards, whichever keyboard typed them.
+    var row = field.closest(".hand");
+    var picker = row.querySelector(".picker");
+    var cards = cardsOf(field);
     if (button.classList.contains("rank")) {
       cards.push(button.dataset.rank);
     } else if (button.classList.contains("suit")) {
       var last = cards.length ? split(cards[cards.length - 1]) : null;
       if (!last || last.rank === "JK") return;
       cards[cards.length - 1] = last.rank + button.dataset.suit;
+    } else if (button.classList.contains("take-back")) {
+      if (!cards.length) return;
+      cards.pop();
     } else if (button.classList.contains("chip")) {
       cards.splice(Number(button.dataset.index), 1);
+      choose(row);
     }
     update(picker, cards);
   });
 
   document.addEventListener("input", function (event) {
     if (!event.target.classList.contains("cards-text")) return;
-    document.querySelectorAll('.picker[data-field="' + event.target.id + '"]').forEach(render);
+    document.querySelectorAll('.hand .picker[data-field="' + event.target.id + '"]').forEach(render);
   });
 
   function initStartForm(form) {
