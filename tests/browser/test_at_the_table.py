@@ -231,6 +231,12 @@ def test_the_same_round_on_two_phones_is_saved_once_and_another_is_explained_in_
     # The heading names the round in question; a round saved meanwhile on the first phone
     # brings the other one's notice that a round was saved, which says nothing more: one box.
     expect(other.locator("#entry-title")).to_have_text("Round 22, saved on another phone first")
+    # Headings wrap, never cut: the whole of it is read at 360 px.
+    other.set_viewport_size({"width": 360, "height": 740})
+    assert other.locator("#entry-title").evaluate(
+        "title => title.scrollWidth <= title.clientWidth && getComputedStyle(title).textOverflow"
+        " !== 'ellipsis'"
+    )
     choose_winner(page, LONG_NAMES[3])
     for name in LONG_NAMES[:3]:
         type_value(page, name, 8)
