@@ -584,9 +584,31 @@
     }
   });
 
+  // The last page's note (base.html: "New game: ..." after a rematch) goes once the game has
+  // changed since the page was drawn (its first round saved, here or on another phone: a
+  // later version of the game is shown), or on a tap on it.
+  var notedAt = null; // the version of the game that the note came with
+  document.addEventListener("htmx:afterSettle", function () {
+    var poller = document.querySelector(".poller");
+    if (notedAt === null || !poller || Number(poller.dataset.version || 0) <= notedAt) return;
+    document.querySelectorAll(".banners.notices").forEach(function (notes) { notes.remove(); });
+    notedAt = null;
+  });
+  document.addEventListener("click", function (event) {
+    var note = event.target.closest && event.target.closest(".banners.notices .banner");
+    if (!note) return;
+    var notes = note.parentNode;
+    note.remove();
+    if (!notes.children.length) notes.remove();
+  });
+
   document.addEventListener("DOMContentLoaded", function () {
     init(document);
     initSharing(document);
+    var poller = document.querySelector(".poller");
+    if (poller && document.querySelector(".banners.notices")) {
+      notedAt = Number(poller.dataset.version || 0);
+    }
   });
   // New content from htmx (a saved round brings a fresh form) gets its pickers too.
   document.addEventListener("htmx:load", function (event) { init(event.detail.elt); });
