@@ -277,6 +277,7 @@
     // curious and the tests.
     stream.addEventListener("error", function () {
       if (streamOpen) streamBroke = Date.now();
+      lost();
       streamOpen = false;
       document.documentElement.dataset.stream = "closed";
       if (stream && stream.readyState === EventSource.CLOSED) stream = null;
@@ -286,12 +287,14 @@
       document.documentElement.dataset.stream = "open";
       announced = Math.max(announced, Number(event.data));
       pageNotice(null);
+      heard(true);
       pull();
     });
     // The game (or table) is not on the server: deleted, or on its way back from a backup. The
     // stream stays open and tells its version once it is back.
     stream.addEventListener("gone", function () {
       streamOpen = true;
+      heard(false);
       pageNotice("gone");
     });
   }
@@ -305,6 +308,34 @@
     var text = (message && document.body.dataset[message]) || "";
     if (notice.textContent !== text) notice.textContent = text;
     notice.hidden = !text;
+  }
+
+  // The server away: the stream broke, or a poll got no answer (or a 5xx), and nothing came
+  // from the server for AWAY_SAID_AFTER_MS: the page says it is reconnecting, rather than
+  // looking live; the first answer after that says it is back, for BACK_SHOWN_MS.
+  var AWAY_SAID_AFTER_MS = 4000;
+  var BACK_SHOWN_MS = 4000;
+  var awayTimer = null;
+  var away = false;
+  function lost() {
+    if (awayTimer || away || isLeaving()) return;
+    awayTimer = window.setTimeout(function () {
+      awayTimer = null;
+      away = true;
+      pageNotice("away");
+    }, AWAY_SAID_AFTER_MS);
+  }
+  function heard(sayBack) {
+    window.clearTimeout(awayTimer);
+    awayTimer = null;
+    if (!away) return;
+    away = false;
+    if (!sayBack) return;
+    pageNotice("back");
+    window.setTimeout(function () {
+      var notice = document.getElementById("page-notice");
+      if (notice && notice.textContent === document.body.dataset.back) pageNotice(null);
+    }, BACK_SHOWN_MS);
   }
 
   // The pull of the versions the stream announced: one poll for the newest, sent when no other
@@ -378,8 +409,13 @@
     if (failed) askedFor = 0;
     if (isPoll(event) && event.detail.xhr) {
       var status = event.detail.xhr.status;
-      if (status === 404) pageNotice("gone");
-      else if (event.detail.successful) pageNotice(null);
+      if (status === 0 || status >= 500) {
+        lost();
+      } else {
+        if (status === 404) pageNotice("gone");
+        else if (event.detail.successful) pageNotice(null);
+        heard(status !== 404);
+      }
     }
     window.setTimeout(pull, failed ? 1000 : 0);
   });
