@@ -7,7 +7,7 @@ PORT ?= 8000
 # make run serves with DEBUG off; the secret key is made once into an ignored local file.
 PROD_ENV = DJANGO_DEBUG=false DJANGO_SECRET_KEY="$$(cat .secret_key)"
 
-.PHONY: announce run dev test test-quick test-postgres browser redis spreadsheet setup migrate static lint clean screenshots bench bench-evening bench-pages layout lighthouse
+.PHONY: announce run dev test test-quick test-postgres browser redis spreadsheet proxy units setup migrate static lint clean screenshots bench bench-evening bench-pages layout lighthouse
 
 run: setup .secret_key
 	$(PROD_ENV) $(PY) manage.py migrate --no-input
@@ -21,7 +21,7 @@ dev: setup
 # Every test, the browser tests on Debian's Chromium among them (installed by `browser`); at
 # the end, the ten slowest.
 PYTEST_ARGS ?= --durations=10
-test: announce browser redis spreadsheet setup
+test: announce browser redis spreadsheet proxy units setup
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 # The quick loop: every test but the slow ones (marked `slow`: the fuzz tests, the tests
@@ -33,7 +33,7 @@ test-quick: setup
 	$(PY) -m pytest -m "not slow" -n $(TEST_WORKERS) $(PYTEST_ARGS)
 
 # The same suite on a throwaway PostgreSQL 15 cluster, removed afterwards.
-test-postgres: announce browser redis spreadsheet setup
+test-postgres: announce browser redis spreadsheet proxy units setup
 	scripts/with-postgres $(PY) -m pytest $(PYTEST_ARGS)
 
 # What the run is about to install, said first (a fresh machine's first run takes minutes).
@@ -42,6 +42,9 @@ announce:
 	command -v chromium >/dev/null 2>&1 || todo="$$todo\n  Debian's chromium (apt-get), for the browser tests"; \
 	command -v redis-server >/dev/null 2>&1 || todo="$$todo\n  Debian's redis-server (apt-get), for the two-server tests"; \
 	command -v soffice >/dev/null 2>&1 || todo="$$todo\n  Debian's libreoffice-calc-nogui (apt-get), for the spreadsheet tests"; \
+	command -v nginx >/dev/null 2>&1 || todo="$$todo\n  Debian's nginx (apt-get), for the proxy tests"; \
+	command -v openssl >/dev/null 2>&1 || todo="$$todo\n  Debian's openssl (apt-get), for the proxy tests' certificate"; \
+	command -v systemd-analyze >/dev/null 2>&1 || todo="$$todo\n  Debian's systemd (apt-get), to verify the units"; \
 	if [ "$(filter test-postgres,$(MAKECMDGOALS))" ] && [ ! -x /usr/lib/postgresql/15/bin/initdb ]; then \
 	    todo="$$todo\n  Debian's postgresql-15 (apt-get), for the suite on PostgreSQL"; fi; \
 	[ $(VENV)/.installed -nt pyproject.toml ] || todo="$$todo\n  the Python packages of pyproject.toml, into $(VENV) (pip)"; \
@@ -52,12 +55,19 @@ announce:
 # Chromium drives the browser tests (tests/browser/conftest.py); Redis lets two servers share
 # their limits (tests/test_two_servers.py, scripts/with-redis, make bench-evening); LibreOffice
 # reads the rounds' CSV as each language's spreadsheets do (tests/test_csv_spreadsheets.py).
+# nginx runs deploy/nginx/rami.conf with a certificate openssl makes (tests/test_proxy.py);
+# systemd-analyze verifies deploy/systemd/ (tests/test_systemd.py).
 browser:
 	@scripts/debian-tool chromium chromium "the browser tests"
 redis:
 	@scripts/debian-tool redis-server redis-server "the two-server tests"
 spreadsheet:
 	@scripts/debian-tool soffice libreoffice-calc-nogui "the spreadsheet tests"
+proxy:
+	@scripts/debian-tool nginx nginx "the proxy tests"
+	@scripts/debian-tool openssl openssl "the proxy tests"
+units:
+	@scripts/debian-tool systemd-analyze systemd "the unit tests"
 
 # Retake docs/*.png (README's phone screenshot among them).
 screenshots: setup

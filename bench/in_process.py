@@ -42,7 +42,6 @@ from django.test import Client  # noqa: E402
 from django.test.utils import (  # noqa: E402
     CaptureQueriesContext,
     override_settings,
-    setup_test_environment,
 )
 
 from scripts.long_games import six_player_document, table_document  # noqa: E402
@@ -142,7 +141,7 @@ def profile(name: str) -> None:
     for _ in range(20):
         timed(client, request)
     profiler.disable()
-    pstats.Stats(profiler).sort_stats("cumulative").print_stats(45)
+    pstats.Stats(profiler).sort_stats(os.environ.get("SORT", "cumulative")).print_stats(45)
 
 
 def main() -> None:
@@ -155,7 +154,12 @@ def main() -> None:
         help="draw the game page's cached fragments afresh each time, as after every save",
     )
     args = parser.parse_args()
-    setup_test_environment()
+    # Pages as a server in production draws them: DEBUG off (templates without their debug
+    # record, queries unlogged), and not setup_test_environment(), which instruments every
+    # template's render so that the test client copies the whole context at each include.
+    # The test client's host is allowed.
+    settings.DEBUG = False
+    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
     if args.no_cache:
         dummy = {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}
         override_settings(CACHES={**settings.CACHES, "default": dummy}).enable()

@@ -16,13 +16,45 @@ page answered "database unavailable", and persistent connections leak under it (
 documentation: "When using ASGI, persistent connections should be disabled").
 """
 
+import ctypes
+import multiprocessing
 import os
+import signal
+import sys
 
 from a2wsgi import WSGIMiddleware
 
 from rami_site import wsgi
 
 THREADS = int(os.environ.get("RAMI_THREADS") or 4)
+
+# prctl(2)'s option: the signal this process gets when the thread that started it ends.
+PR_SET_PDEATHSIG = 1
+
+
+def die_with_granian() -> None:
+    """A granian worker ends when granian's main process does, however it ends.
+
+    granian stops its workers when it is stopped, but a main process killed outright (kill -9,
+    the out-of-memory killer) leaves them serving the port with the old code, while
+    scripts/serve starts a new granian beside them. Linux sends a process a signal of its
+    choice when its parent dies (PR_SET_PDEATHSIG): SIGKILL here. granian starts and restarts
+    its workers from its main thread (granian/server/common.py, 2.8), which lives as long as
+    the process. scripts/serve ties granian to itself the same way (setpriv --pdeathsig).
+    Only in a worker granian started: never in a test or the development server."""
+    process = multiprocessing.current_process()
+    parent = multiprocessing.parent_process()
+    if not sys.platform.startswith("linux") or process.name != "granian-worker" or not parent:
+        return
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
+        return
+    # The parent may have died before the call: then nothing would ever be sent.
+    if os.getppid() != parent.pid:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+die_with_granian()
 
 django_application = WSGIMiddleware(wsgi.application, workers=THREADS)
 

@@ -3,12 +3,14 @@
 Development defaults are safe to run on a laptop; with DJANGO_DEBUG=false the app refuses to
 start without DJANGO_SECRET_KEY. docs/deploy.md ("Configuration") describes every variable:
 those read here (DJANGO_DEBUG, DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS, DATABASE_URL,
-DJANGO_HTTPS, DJANGO_ADMIN, RAMI_NEW_GAMES_PER_MINUTE, RAMI_REDIS_URL, RAMI_PUBLIC_URL and
-RAMI_TRUST_X_FORWARDED_FOR) and those read by rami_site/asgi.py and scripts/serve.
+DJANGO_HTTPS, DJANGO_ADMIN, DJANGO_CSRF_TRUSTED_ORIGINS, RAMI_NEW_GAMES_PER_MINUTE,
+RAMI_REDIS_URL, RAMI_PUBLIC_URL and RAMI_TRUST_X_FORWARDED_FOR) and those read by
+rami_site/asgi.py and scripts/serve.
 """
 
 import os
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -232,6 +234,31 @@ SECURE_CSP = {
 # local network when that was localhost.
 RAMI_PUBLIC_URL = os.environ.get("RAMI_PUBLIC_URL", "").strip()
 
+# Origins a form may be posted from besides the address the request names (its Host), e.g.
+# https://rami.example.org:8443. A proxy that passes `Host $host` (nginx's usual line) drops
+# the port: a page served on a port other than 443 would then fail Django's Origin check, every
+# POST a 403. The origin of RAMI_PUBLIC_URL is trusted, and any in DJANGO_CSRF_TRUSTED_ORIGINS
+# (comma-separated, each scheme://host[:port]).
+CSRF_TRUSTED_ORIGINS = [
+    origin.strip().rstrip("/")
+    for origin in os.environ.get("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",")
+    if origin.strip()
+]
+if RAMI_PUBLIC_URL:
+    _public = urlsplit(RAMI_PUBLIC_URL)
+    if _public.scheme not in {"http", "https"} or not _public.netloc:
+        raise ImproperlyConfigured(
+            f"RAMI_PUBLIC_URL must be an address such as https://rami.example.org "
+            f"(it is {RAMI_PUBLIC_URL!r})."
+        )
+    CSRF_TRUSTED_ORIGINS.append(f"{_public.scheme}://{_public.netloc}")
+for _origin in CSRF_TRUSTED_ORIGINS:
+    if not _origin.startswith(("http://", "https://")):
+        raise ImproperlyConfigured(
+            "DJANGO_CSRF_TRUSTED_ORIGINS takes origins such as https://rami.example.org:8443 "
+            f"(one is {_origin!r})."
+        )
+
 # Behind a proxy that terminates HTTPS (and sets X-Forwarded-Proto), DJANGO_HTTPS=true makes
 # the cookies secure and tells browsers to use HTTPS only, for a year.
 HTTPS = env_flag("DJANGO_HTTPS", False)
@@ -250,11 +277,13 @@ if HTTPS:
 # The admin (/admin/) only when DJANGO_ADMIN=true: otherwise its URLs do not exist (404).
 ADMIN_ENABLED = env_flag("DJANGO_ADMIN", False)
 
-# New games one client may start per minute (scoring/limits.py): on the start page, from a
-# table, by a rematch; 0 means no limit. Counted in the "limits" cache: without RAMI_REDIS_URL,
-# a LocMemCache of each worker process, so that the limit holds per process and a server with
-# N workers lets a client start up to N times as many; with it, across all of them.
-_new_games = (os.environ.get("RAMI_NEW_GAMES_PER_MINUTE") or "30").strip()
+# New games one client (one address) may start per minute, and six times that an hour
+# (scoring/web/limits.py, which says why): on the start page, from a table, by a rematch; 0
+# means no limit. 100 lets a hall's forty tables behind one address start at once. Counted in
+# the "limits" cache: without RAMI_REDIS_URL, a LocMemCache of each worker process, so that the
+# limit holds per process and a server with N workers lets a client start up to N times as
+# many; with it, across all of them.
+_new_games = (os.environ.get("RAMI_NEW_GAMES_PER_MINUTE") or "100").strip()
 if not _new_games.isascii() or not _new_games.isdigit():
     raise ImproperlyConfigured(
         f"RAMI_NEW_GAMES_PER_MINUTE must be a whole number, 0 or more (it is {_new_games!r})."

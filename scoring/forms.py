@@ -59,7 +59,7 @@ class HouseRulesForm(ShowsRefusals, forms.Form):
 
     The fields are prefilled with `house_rules` (None: the seeds'), which a post without them
     (a script's) plays by. A form whose rules may change while its page is shown (a table's
-    new game) sets `show_hidden_initial` on its rule fields: the page then carries each value
+    new game) sets `show_hidden_initial` on its rule fields. The page then carries each value
     as it showed it (shown_values), and rules_changed tells what was typed from what another
     phone changed meanwhile."""
 
@@ -93,8 +93,7 @@ class HouseRulesForm(ShowsRefusals, forms.Form):
         return any(name in self.changed_data for name in house_rules.FIELDS)
 
     def house_rules_open(self) -> bool:
-        """Whether folded house rules show unfolded: when one of them needs fixing or was
-        changed from the value shown, so that what was typed is seen again."""
+        """Unfold the house rules when one needs fixing, or changed from what the page showed."""
         return self.rules_changed() or any(field.errors for field in self.house_rule_fields())
 
     def _add_house_rule_fields(self) -> None:
@@ -262,7 +261,7 @@ class NameRow:
 
 class PlayersForm(ShowsRefusals, forms.Form):
     """The players' names during a game, each in a field prefilled with the name as it is, and
-    beside it (hidden) the name the page showed: a name left as shown is not renamed, so that
+    beside it (hidden) the name the page showed. A name left as shown is not renamed, so that
     a rename made on another phone meanwhile is not undone (Game.rename_players)."""
 
     def __init__(self, data=None, *, players: Sequence[Player]) -> None:
@@ -697,10 +696,9 @@ class RoundForm(ShowsRoundRefusals, forms.Form):
     deal_order: tuple[int, ...] = ()
 
     def seats(self) -> list[dict]:
-        """The bound fields of each player, for the template, with the points and how a
-        never-opened hand's came about when they have been worked out (`shown_points`), and
-        whether anything was typed in the hand; in the order of the deal (`deal_order`) when
-        it is set, else in seat order."""
+        """The bound fields of each player, for the template, and whether anything was typed in
+        the hand. Once worked out (`shown_points`), the points and how a never-opened hand's came
+        about. In the order of the deal (`deal_order`) when it is set, else in seat order."""
         if self.is_bound:
             self.errors  # noqa: B018 (the round cleaned before its hands: see clean())
         shown = self.shown_points or [(None, None)] * len(self.players)
@@ -741,9 +739,9 @@ class RoundForm(ShowsRoundRefusals, forms.Form):
         return super().is_valid() and all(hand.is_valid() for hand in self.hands)
 
     def _players_changed(self) -> rules.RulesError | None:
-        """Whether the form was drawn for other players than it has now: its `players` says
-        other seats (a player left or joined on another phone since), or, from a page that
-        does not say them, a hand is typed for a seat not playing."""
+        """Whether the form was drawn for other players than it has now. Its `players` says
+        other seats (a player left or joined on another phone since); or, from a page that does
+        not say them, a hand is typed for a seat not playing."""
         drawn = self.data.get("players")
         if drawn is not None:
             if drawn == self.seat_list:
@@ -808,9 +806,8 @@ class RoundForm(ShowsRoundRefusals, forms.Form):
         return cleaned
 
     def typed_round(self) -> tuple[list[rules.Hand | None], int | None, bool] | None:
-        """The round as typed so far, for rules.points_so_far: each player's hand (None where
-        it is not typed yet, or typed wrong), who went out and whether it was a hand rummy;
-        None until who went out is known and the round's kind is right."""
+        """The round typed so far, for rules.points_so_far: the hands (None: not typed yet, or
+        typed wrong), who went out, whether a hand rummy. None until the round's kind is right."""
         return self.cleaned_data.get("typed") if self.is_bound else None
 
     def refused(self, error: rules.RulesError, field: str | None = None) -> None:

@@ -14,6 +14,7 @@ from django.urls import reverse
 from scoring import rules
 from scoring.models import Game, Table
 from scoring.rules import Hand, RoundEntry
+from scoring.web import limits
 from scoring.web.http import REFUSAL_STATUS
 from tests.conftest import as_seen, finished_game, members_of, round_post
 from tests.links import url
@@ -168,7 +169,7 @@ def test_each_change_of_a_table_has_its_own_address(client, table, headers):
 KINDS = {
     "conflict": rules.Conflict(rules.Code.ROUND_CHANGED, number=1),
     "confirm": rules.ConfirmFirst(rules.Code.RESTORE_AS_EXTRA, number=3, extra=3),
-    "limit": rules.TooMany(rules.Code.TOO_MANY_GAMES, retry_after=60),
+    "limit": limits.TooMany(limits.LimitCode.TOO_MANY_GAMES, retry_after=60),
 }
 
 

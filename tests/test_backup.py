@@ -44,8 +44,9 @@ def saved(game: Game) -> tuple:
 def test_backup_delete_restore_gives_the_same_games_at_the_same_links(games, tmp_path, client):
     before = {game.edit_token: saved(game) for game in games}
     assert run("backup_games", tmp_path) == f"3 games backed up to {tmp_path}\n"
+    # Named by number, never by a token: a listing of the folder gives no key away.
     assert sorted(path.name for path in tmp_path.iterdir()) == sorted(
-        f"{token}.json" for token in before
+        f"game-{game.pk}.json" for game in games
     )
 
     Game.objects.all().delete()
@@ -62,7 +63,7 @@ def test_backup_delete_restore_gives_the_same_games_at_the_same_links(games, tmp
 def test_a_backup_file_is_the_export_plus_the_links(games, tmp_path):
     run("backup_games", tmp_path)
     game = games[1]
-    document = json.loads((tmp_path / f"{game.edit_token}.json").read_text())
+    document = json.loads((tmp_path / f"game-{game.pk}.json").read_text())
     assert document.pop("backup") == {
         "edit_token": game.edit_token,
         "view_token": game.view_token,
@@ -73,7 +74,7 @@ def test_a_backup_file_is_the_export_plus_the_links(games, tmp_path):
     }
     assert document == export_game(game)
     # It holds the edit token, so only its owner may read it.
-    assert (tmp_path / f"{game.edit_token}.json").stat().st_mode & 0o777 == 0o600
+    assert (tmp_path / f"game-{game.pk}.json").stat().st_mode & 0o777 == 0o600
 
 
 def test_restoring_twice_changes_nothing(games, tmp_path):
@@ -85,7 +86,7 @@ def test_restoring_twice_changes_nothing(games, tmp_path):
 def test_a_backup_file_also_imports_as_a_new_game(games, tmp_path):
     run("backup_games", tmp_path)
     game = games[0]
-    link = run("import_game", tmp_path / f"{game.edit_token}.json").strip()
+    link = run("import_game", tmp_path / f"game-{game.pk}.json").strip()
     copy = Game.objects.get(edit_token=link.removeprefix("/g/").strip("/"))
     assert copy.edit_token != game.edit_token
     assert export_game(copy) == export_game(game)
@@ -107,13 +108,13 @@ def test_a_bad_file_is_named_and_the_others_are_restored(games, tmp_path):
 
 def test_a_backup_with_a_broken_round_creates_nothing(games, tmp_path):
     run("backup_games", tmp_path)
-    path = tmp_path / f"{games[0].edit_token}.json"
+    path = tmp_path / f"game-{games[0].pk}.json"
     document = json.loads(path.read_text())
     document["rounds"][0]["hands"]["Boris"] = {"cards": ["1X"]}
     path.write_text(json.dumps(document))
     Game.objects.all().delete()
     out = StringIO()
-    with pytest.raises(CommandError, match=f"not restored: {games[0].edit_token}.json"):
+    with pytest.raises(CommandError, match=f"not restored: game-{games[0].pk}.json"):
         call_command("restore_games", str(tmp_path), stdout=out, stderr=out)
     assert 'round 1, player "Boris": Unknown card “1X”' in out.getvalue()
     assert not Game.objects.filter(edit_token=games[0].edit_token).exists()
@@ -327,13 +328,13 @@ def test_a_view_token_taken_by_another_game_refuses_that_game_only(games, tmp_pa
     other = Game.start(["Cyril", "Dana"])
     Game.objects.filter(pk=other.pk).update(view_token=games[1].view_token)
     out, failure = restore_folder(tmp_path)
-    assert failure == f"not restored: {games[1].edit_token}.json"
-    assert f'{games[1].edit_token}.json: "backup": a token belongs to another game' in out
+    assert failure == f"not restored: game-{games[1].pk}.json"
+    assert f'game-{games[1].pk}.json: "backup": a token belongs to another game' in out
     assert "2 games restored, 0 already there" in out
     assert sorted(Game.objects.values_list("edit_token", flat=True)) == sorted(
         [other.edit_token, games[0].edit_token, games[2].edit_token]
     )
-    backed_up = json.loads((tmp_path / f"{games[0].edit_token}.json").read_text())
+    backed_up = json.loads((tmp_path / f"game-{games[0].pk}.json").read_text())
     restored = Game.objects.get(edit_token=games[0].edit_token)
     assert backup_document(restored) == backed_up
 
@@ -341,7 +342,7 @@ def test_a_view_token_taken_by_another_game_refuses_that_game_only(games, tmp_pa
 def test_two_files_with_one_view_token_restore_the_first_only(games, tmp_path):
     run("backup_games", tmp_path)
     Game.objects.all().delete()
-    copy = json.loads((tmp_path / f"{games[0].edit_token}.json").read_text())
+    copy = json.loads((tmp_path / f"game-{games[0].pk}.json").read_text())
     copy[FIELD]["edit_token"] = new_token()
     (tmp_path / "zz-copy.json").write_text(json.dumps(copy))
     out, failure = restore_folder(tmp_path)
@@ -354,7 +355,7 @@ def test_two_files_with_one_view_token_restore_the_first_only(games, tmp_path):
 def test_a_second_file_of_one_game_is_already_there_unless_the_first_is_refused(games, tmp_path):
     run("backup_games", tmp_path)
     Game.objects.all().delete()
-    first, second = (tmp_path / f"{game.edit_token}.json" for game in games[:2])
+    first, second = (tmp_path / f"game-{game.pk}.json" for game in games[:2])
     (tmp_path / "zz-again.json").write_text(first.read_text())
     broken = json.loads(second.read_text())
     broken["rounds"][0]["winner"] = "Nobody"
@@ -369,7 +370,7 @@ def test_a_second_file_of_one_game_is_already_there_unless_the_first_is_refused(
 
 def test_an_unsound_file_already_there_is_left_alone_as_restore_leaves_it(games, tmp_path):
     run("backup_games", tmp_path)
-    path = tmp_path / f"{games[0].edit_token}.json"
+    path = tmp_path / f"game-{games[0].pk}.json"
     document = json.loads(path.read_text())
     document["rounds"] = "not rounds"
     path.write_text(json.dumps(document))
@@ -399,7 +400,7 @@ def test_a_backup_whose_watch_only_link_would_edit_is_refused(games, tmp_path):
     """A file whose edit token is its view token too would make its watch-only link edit."""
     run("backup_games", tmp_path)
     Game.objects.all().delete()
-    path = tmp_path / f"{games[0].edit_token}.json"
+    path = tmp_path / f"game-{games[0].pk}.json"
     document = json.loads(path.read_text())
     document[FIELD]["view_token"] = document[FIELD]["edit_token"]
     path.write_text(json.dumps(document))
@@ -418,7 +419,7 @@ def test_a_token_that_is_another_games_other_token_is_refused(games, tmp_path, c
     run("backup_games", tmp_path)
     Game.objects.all().delete()
     other = Game.start(["Cyril", "Dana"])
-    path = tmp_path / f"{games[0].edit_token}.json"
+    path = tmp_path / f"game-{games[0].pk}.json"
     document = json.loads(path.read_text())
     document[FIELD][crossed] = other.view_token if crossed == "edit_token" else other.edit_token
     path.write_text(json.dumps(document))

@@ -333,6 +333,21 @@ def test_every_round_keeps_its_dealer_when_an_old_one_is_deleted(game, phone):
     assert "Cyril deals" in page.one("#entry-title").text
 
 
+def test_rounds_the_release_before_saved_during_the_upgrade_keep_the_deal_going(game, phone):
+    # Rounds 3 to 5 saved by 0.1.0's servers after 0013 ran (or before they were restarted):
+    # their dealer column is empty. The page says who dealt them and the deal goes on.
+    play(game, 2)  # rounds 4 and 5: Dana, Ana
+    game.rounds.filter(number__gte=3).update(dealer=None)
+    page = read(phone.get(url("game", game.edit_token)))
+    assert "Boris deals" in page.one("#entry-title").text
+    assert [row[10] for row in game.stored_rounds()] == [0] * 4 + [1] * 4 + [2] * 4 + [3] * 4 + [
+        0
+    ] * 4
+    phone.post(url("save", game.edit_token), round_post(0, {1: 7, 2: 8, 3: 9}))
+    assert game.rounds.get(number=6).dealer == 1
+    assert "Cyril deals" in read(phone.get(url("game", game.edit_token))).one("#entry-title").text
+
+
 # The next game: who plays again.
 
 

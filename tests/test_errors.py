@@ -9,6 +9,7 @@ from django.utils import translation
 import scoring
 from scoring import rules
 from scoring.rules import Hand, RulesError, errors
+from scoring.web import limits
 from tests.links import url
 
 LANGUAGES = ["en", "cs", "sv", "bg", "id"]
@@ -40,7 +41,8 @@ SOURCE = "\n".join(
 
 
 def test_every_code_has_its_words_in_the_one_catalogue():
-    assert {code.value for code in rules.Code} - {"too_many_copies"} == set(errors.MESSAGES)
+    codes = {code.value for code in [*rules.Code, *limits.LimitCode]}
+    assert codes - {"too_many_copies"} == set(errors.MESSAGES)
     assert set(errors.PLAYER_MESSAGES) <= set(errors.MESSAGES)
     # Every refusal is raised with a Code (the enum), never a string of its own.
     raised = r"\b(RulesError|Conflict|ConfirmFirst|TooMany)\(\s*['\"]"
@@ -55,6 +57,17 @@ def test_an_unknown_code_is_refused_when_raised():
         RulesError("no_such_code")
 
 
+def test_a_limit_is_the_webs_refusal_not_a_rule():
+    # The rules know nothing of limits: their codes and their refusal are the web's.
+    assert not hasattr(rules, "TooMany")
+    assert not {code.value for code in limits.LimitCode} & {code.value for code in rules.Code}
+    with pytest.raises(ValueError, match="too_many_games"):
+        RulesError("too_many_games")
+    with pytest.raises(ValueError, match="unknown_card"):
+        limits.TooMany("unknown_card", retry_after=60)
+    assert isinstance(limits.TooMany("too_many_games", retry_after=60), RulesError)
+
+
 def test_a_rules_error_speaks_english_through_the_catalogue():
     error = RulesError("unknown_card", card="1X")
     assert errors.english(error).startswith("Unknown card “1X”")
@@ -66,7 +79,8 @@ def test_a_rules_error_speaks_english_through_the_catalogue():
 @pytest.mark.parametrize("code", [*sorted(errors.MESSAGES), "too_many_copies"])
 @pytest.mark.parametrize("player", [None, 1])
 def test_every_code_reads_in_every_language(language, code, player):
-    error = RulesError(code, player, **DETAILS)
+    kind = limits.TooMany if code in set(limits.LimitCode) else RulesError
+    error = kind(code, player, **DETAILS)
     with translation.override(language):
         message = errors.rules_error_message(error, NAMES)
     with translation.override("en"):

@@ -1,12 +1,13 @@
-"""One client starts at most RAMI_NEW_GAMES_PER_MINUTE games a minute (scoring/limits.py);
-past that, the start page answers 429 with Retry-After, the names kept and a clear error, and
-starts nothing."""
+"""One client starts at most RAMI_NEW_GAMES_PER_MINUTE games a minute, and six times that an
+hour (scoring/web/limits.py); past that, the start page answers 429 with Retry-After, the names
+kept and a clear error, and starts nothing. A hall's forty tables behind one address start
+their games at once."""
 
 from types import SimpleNamespace
 
 import pytest
 from django.core.cache import cache, caches
-from django.test import RequestFactory, override_settings
+from django.test import Client, RequestFactory, override_settings
 from django.urls import reverse
 
 from scoring.models import Game, Table
@@ -38,9 +39,9 @@ def start(client, **extra):
     return client.post("/", NAMES, **extra)
 
 
-def test_the_31st_new_game_in_a_minute_is_refused_and_starts_nothing(client, settings):
-    assert settings.RAMI_NEW_GAMES_PER_MINUTE == 30
-    for _ in range(30):
+def test_the_101st_new_game_in_a_minute_is_refused_and_starts_nothing(client, settings):
+    assert settings.RAMI_NEW_GAMES_PER_MINUTE == 100
+    for _ in range(100):
         assert start(client).status_code == 303
     response = start(client)
     assert response.status_code == 429
@@ -50,7 +51,7 @@ def test_the_31st_new_game_in_a_minute_is_refused_and_starts_nothing(client, set
     assert shown.one('.errors[role="alert"]').text == MESSAGE
     for field, name in NAMES.items():
         assert shown.one(f"input[name={field}]").get("value") == name
-    assert Game.objects.count() == 30
+    assert Game.objects.count() == 100
 
 
 def test_another_client_is_not_limited(client, settings):
@@ -260,3 +261,69 @@ def test_a_limits_cache_that_cannot_be_reached_lets_new_games_through(client, se
         assert start(client).status_code == 303
     assert Game.objects.count() == 2
     assert "the limits cache cannot be reached: new-game let through" in caplog.text
+
+
+# A hall: forty tables on one Wi-Fi, one address, and a loop from one address.
+
+HALL = "203.0.113.40"
+
+
+def test_a_halls_forty_tables_behind_one_address_start_their_games_at_once(settings):
+    """Forty phones, each its own browser, behind the hall's one address and a trusted proxy,
+    all start a game within the same minute."""
+    settings.RAMI_TRUST_X_FORWARDED_FOR = True
+    started = 0
+    for table in range(40):
+        phone = Client(enforce_csrf_checks=True)
+        page = phone.get("/", REMOTE_ADDR="10.0.0.2", HTTP_X_FORWARDED_FOR=HALL)
+        token = read(page).select("input[name=csrfmiddlewaretoken]")[0].get("value")
+        names = {"player_0": f"Ana {table}", "player_1": f"Boris {table}"}
+        answer = phone.post(
+            "/",
+            {**names, "csrfmiddlewaretoken": token},
+            REMOTE_ADDR="10.0.0.2",
+            HTTP_X_FORWARDED_FOR=HALL,
+        )
+        started += answer.status_code == 303
+    print(f"\n{started} of 40 tables behind one address started their game in one minute")
+    assert started == 40
+    assert Game.objects.count() == 40
+
+
+def test_a_loop_from_one_address_makes_at_most_100_games_a_minute_and_600_an_hour(
+    client, clock, caplog, settings
+):
+    settings.RAMI_TRUST_X_FORWARDED_FOR = True
+    made = []
+    with caplog.at_level("WARNING", logger="scoring.web.limits"):
+        for _minute in range(10):
+            answers = [
+                start(client, REMOTE_ADDR="10.0.0.2", HTTP_X_FORWARDED_FOR=HALL).status_code
+                for _ in range(150)
+            ]
+            made.append(answers.count(303))
+            assert set(answers) <= {303, 429}
+            clock.value += 60
+    print(f"\na loop of 150 tries a minute from one address made {made} games, minute by minute")
+    assert made[0] == 100
+    assert sum(made) == 600 and made[6:] == [0, 0, 0, 0]
+    assert Game.objects.count() == 600
+    # One line for each window overrun (a line a minute), naming the client behind the proxy,
+    # not the proxy.
+    refusals = [r.getMessage() for r in caplog.records if "limit reached" in r.getMessage()]
+    minute = f"new-game limit reached by {HALL}: more than 100 in a minute; refused until "
+    hour = f"new-game limit reached by {HALL}: more than 600 in an hour; refused until 23:00:00 UTC"
+    assert sum(line.startswith(minute) for line in refusals) == 10
+    assert sum(line.startswith(hour) for line in refusals) == 1
+    assert len(refusals) == 11
+    assert "10.0.0.2" not in " ".join(refusals)
+
+
+def test_past_the_hour_the_refusal_says_when_to_come_back(client, settings, clock):
+    settings.RAMI_NEW_GAMES_PER_MINUTE = 1
+    for _minute in range(6):
+        assert start(client).status_code == 303
+        clock.value += 60
+    refused = start(client)  # the seventh minute, 20 s in: the hour started at 597_600
+    assert refused.status_code == 429
+    assert int(refused["Retry-After"]) == 601_200 - int(clock.value)

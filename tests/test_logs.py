@@ -4,6 +4,7 @@ game's token never appears in a log line."""
 import io
 import json
 import logging
+import sys
 
 import pytest
 from django.test import Client
@@ -101,3 +102,93 @@ def test_an_access_log_record_of_granian_is_a_json_line_without_the_token():
     line = json.loads(JsonLinesFormatter().format(record))
     assert line["logger"] == "granian.access"
     assert line["message"].endswith('"POST /t/<token>/ HTTP/1.1" 303')
+
+
+def failure(message: str) -> logging.LogRecord:
+    """A record of a request that failed at one place in the code, with its traceback."""
+    try:
+        raise ConnectionError(message)
+    except ConnectionError:
+        exc_info = sys.exc_info()
+    return logging.LogRecord("django.request", logging.ERROR, __file__, 1, "failed", (), exc_info)
+
+
+def test_the_same_failure_writes_its_traceback_once_a_minute(monkeypatch):
+    """A database down: every request fails the same way. Each has its line, the traceback
+    comes once a minute."""
+    now = [1000.0]
+    monkeypatch.setattr("rami_site.logs.time.monotonic", lambda: now[0])
+    formatter = JsonLinesFormatter()
+    first = json.loads(formatter.format(failure("the database is away")))
+    assert "Traceback (most recent call last)" in first["exception"]
+    now[0] += 30
+    second = json.loads(formatter.format(failure("the database is still away")))
+    assert "Traceback" not in second["exception"]
+    assert second["exception"].startswith("ConnectionError: the database is still away")
+    assert "less than 60 s ago" in second["exception"]
+    now[0] += 31
+    third = json.loads(formatter.format(failure("the database is away again")))
+    assert "Traceback (most recent call last)" in third["exception"]
+
+
+@pytest.mark.django_db
+@pytest.mark.urls(__name__)
+def test_a_failed_request_names_its_client_behind_a_trusted_proxy(console, settings):
+    settings.RAMI_TRUST_X_FORWARDED_FOR = True
+    Client(raise_request_exception=False).get(
+        f"/g/{TOKEN}/", headers={"X-Forwarded-For": "198.51.100.1, 203.0.113.7"}
+    )
+    line = json.loads(console.getvalue())
+    assert line["client"] == "203.0.113.7"
+    settings.RAMI_TRUST_X_FORWARDED_FOR = False
+    console.truncate(0)
+    console.seek(0)
+    Client(raise_request_exception=False).get(
+        f"/g/{TOKEN}/", headers={"X-Forwarded-For": "203.0.113.7"}
+    )
+    assert json.loads(console.getvalue().splitlines()[-1])["client"] == "127.0.0.1"
+
+
+@pytest.mark.parametrize(("trusted", "client"), [("true", "203.0.113.7"), ("", "10.0.0.2")])
+def test_an_access_line_names_the_client(monkeypatch, trusted, client):
+    monkeypatch.setenv("RAMI_TRUST_X_FORWARDED_FOR", trusted)
+    record = logging.LogRecord(
+        "granian.access", logging.INFO, __file__, 1, "%(_h0)s %(method)s %(path)s", None, None
+    )
+    record.args = {
+        "addr": "10.0.0.2",
+        "_h0": "203.0.113.7",
+        "method": "GET",
+        "path": f"/live/g{TOKEN}:signature",
+        "protocol": "HTTP/1.1",
+        "status": 200,
+        "dt_ms": 1.234,
+    }
+    line = json.loads(JsonLinesFormatter().format(record))
+    assert (line["client"], line["path"], line["status"], line["ms"]) == (
+        client,
+        "/live/<key>",
+        200,
+        1.2,
+    )
+    assert line["message"] == f'{client} "GET /live/<key> HTTP/1.1" 200'
+    assert TOKEN not in json.dumps(line)
+
+
+def test_granians_transport_errors_come_once_a_minute(monkeypatch):
+    from rami_site.logs import Seldom
+
+    now = [50.0]
+    monkeypatch.setattr("rami_site.logs.time.monotonic", lambda: now[0])
+    seldom = Seldom()
+
+    def passes(message: str) -> bool:
+        record = logging.LogRecord("_granian", logging.WARNING, __file__, 1, message, None, None)
+        return seldom.filter(record) and record.getMessage()
+
+    assert passes('ASGI transport error: "Closed(..)"') == 'ASGI transport error: "Closed(..)"'
+    assert not any(passes('ASGI transport error: "Closed(..)"') for _ in range(300))
+    assert passes("Spawning worker-1") == "Spawning worker-1"
+    now[0] += 60
+    told = passes('ASGI transport error: "Closed(..)"')
+    assert told.endswith("(300 more like it in the last minute)")

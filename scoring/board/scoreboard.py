@@ -141,9 +141,12 @@ class PlayerRow:
 
 
 class Scoreboard:
-    """A game read for display: `players`, `rounds`, `standing`, `next_dealer`: every round
-    and hand in one query, as plain values, whatever the page shows of them (the totals, the
-    tie-breaks, the chart and the statistics need them all)."""
+    """A game read for display: `players`, `rounds`, `standing`, `next_dealer`. Every round
+    and hand comes in one query, as plain values, whatever the page shows of them (the totals,
+    the tie-breaks, the chart and the statistics need them all). That query runs only once
+    something needs the rounds (`stored`): a save's or a preview's form needs only the
+    players. Nothing is kept between requests: a page shows what the rows say, however they
+    were changed."""
 
     # The rounds the game page shows before "Show all": the latest, newest first.
     SHOWN_ROUNDS = 8
@@ -157,23 +160,17 @@ class Scoreboard:
 
     @classmethod
     def for_game(cls, game: Game) -> Scoreboard:
-        """The game's board as the database holds it now: the players the game was read with,
-        and one query (the rounds joined to their hands) once something needs the rounds (the
-        form of a save or a preview needs only the players). Nothing is kept between requests:
-        a page shows what the rows say, however they were changed."""
+        """The game's board as the database holds it now."""
         return cls(game, list(game.seated_players))
 
     @classmethod
     def for_changes(cls, game: Game, changes: Changes) -> Scoreboard:
-        """The board a live update of the rounds alone draws (Game.changes_since), its banners
-        from the latest change to the rounds that the answer found."""
+        """The board of a live update of the rounds alone, its banners from `changes.latest`."""
         return cls(game, list(game.seated_players), latest=changes.latest)
 
     @cached_property
     def stored(self) -> list[tuple]:
-        """The rounds with their hands, as the database holds them (Game.stored_rounds).
-        Every part of the board is worked out from these rows, and the digest of what the
-        page draws from them (rounds_key) is theirs."""
+        """The rounds and their hands as stored: every part of the board comes from these rows."""
         return self.game.stored_rounds()
 
     @cached_property
@@ -271,9 +268,8 @@ class Scoreboard:
 
     @cached_property
     def deal_order(self) -> tuple[int, ...]:
-        """The seats of the players playing, in the order the deal goes round from the next
-        round on (a change of seats makes it other than the seat order): the order of the
-        board's rows."""
+        """The seats playing, in the order the deal goes from the next round on (a change of
+        seats makes it other than the seat order): the order of the board's rows."""
         return self._next_deal.order
 
     @property
@@ -395,11 +391,11 @@ class Scoreboard:
     @cached_property
     def rounds_key(self) -> str:
         """A digest of all that the chart, the round table and the statistics are drawn from:
-        the names, the target, and every round and hand as stored (running totals, tie-breaks
-        and statistics follow from those), cheaper to work out than the rows themselves.
-        game.html keeps their HTML under it, so a row changed in any way (a form, a queryset
-        .update(), a migration, a restore) gives a new key and is drawn anew: what is kept by
-        its content cannot go stale."""
+        the names, the target, and every round and hand as stored. Running totals, tie-breaks
+        and statistics follow from those, and the digest is cheaper to work out than the rows
+        themselves. game.html keeps their HTML under it. A row changed in any way (a form, a
+        queryset .update(), a migration, a restore) gives a new key and is drawn anew: what is
+        kept by its content cannot go stale."""
         content = (
             [(player.name, player.start, player.left) for player in self.seated],
             self.target,
@@ -462,13 +458,12 @@ class Scoreboard:
 
     @cached_property
     def latest_change(self) -> GameEvent | None:
-        """The latest change to the rounds (Game.latest_round_change), unless the board was
-        made with it (for_changes)."""
+        """The latest change to the rounds, unless the board was made with it (for_changes)."""
         return self.game.latest_round_change()
 
     def deletion_shown(self, phone: str) -> Deletion | None:
-        """The latest change to the rounds, when it deleted one: every phone is told, and
-        the phone that deleted it (`phone`) is offered its Undo, which nothing can depend
+        """The latest change to the rounds, when it deleted one. Every phone is told; the
+        phone that deleted it (`phone`) is offered its Undo, which nothing can depend
         on yet (a later change to the rounds would be the latest; a rename does not
         count)."""
         event = self.latest_change

@@ -15,8 +15,8 @@ from scoring.models import Game, Player, Status
 
 @dataclass(frozen=True)
 class PlayedRound:
-    """One round as it was scored: who went out (None for a blocked round), whether it was a
-    hand rummy, and per seat the points scored (None for a player not playing it, SPEC 1.5)
+    """One round as it was scored: who went out (None for a blocked round) and whether it was
+    a hand rummy. Per seat, the points scored (None for a player not playing it, SPEC 1.5)
     and whether the player had opened."""
 
     winner: int | None
@@ -32,19 +32,17 @@ class PlayedRound:
         return self.points[seat] is not None
 
     def won_by(self, seat: int) -> bool:
-        """Won the round: went out, or held the lowest hand of a blocked round, whom the
-        players' rules declare its winner (each of them, when the lowest hand is shared)."""
+        """Went out, or held a blocked round's lowest hand (shared: each of them)."""
         return seat == self.winner or self.lowest_hand(seat)
 
     def lowest_hand(self, seat: int) -> bool:
-        """Held the lowest hand of a blocked round: the engine gives exactly those players 0
-        points there (a never-opened loser scores at least 25)."""
+        """Held a blocked round's lowest hand: the engine scores exactly those 0 there (a loser
+        who never opened scores at least 25)."""
         return self.blocked and self.points[seat] == 0
 
     def never_opened_penalty(self, seat: int) -> bool:
         """Caught with cards in hand before a first meld. A hand rummy's opponents have not
-        opened either, but they pay the hand rummy, not this penalty; a round's winner (the
-        lowest hand of a blocked round among them) scores 0 and pays nothing."""
+        opened either, but pay the hand rummy instead; a round's winner pays nothing."""
         return not self.hand_rummy and not self.opened[seat] and not self.won_by(seat)
 
 

@@ -28,6 +28,9 @@ hold: who dealt first (and any change of seats and dealer) and when the game beg
 of changes (and deleted rounds waiting to be restored) is not part of a backup: a restored
 game's history is one "added" event per round, as if its rounds had just been entered.
 
+A game or a table deleted on request (scoring/models/deleted.py) is left out of every restore,
+with the outcome DELETED, unless its link was forgotten first (`restore_games --bring-back`).
+
 Two ways store the same rows:
 
 - `restore(document)`: one game through `exchange.import_game`, round by round as the web form
@@ -39,6 +42,7 @@ Two ways store the same rows:
 
 from __future__ import annotations
 
+import enum
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -52,6 +56,7 @@ from scoring.files import exchange
 from scoring.files.exchange import ExchangeError, GameDocument
 from scoring.models import (
     TOKEN_PATTERN,
+    DeletedLink,
     Game,
     GameEvent,
     Hand,
@@ -81,6 +86,16 @@ BATCH_SIZE = 250
 ROUNDS_PER_BATCH = 2500
 # Rows per INSERT statement.
 ROWS_PER_INSERT = 2000
+
+
+class LeftOut(enum.Enum):
+    """A backup that a restore leaves alone on purpose."""
+
+    # Its game or table was deleted on request (DeletedLink): never brought back unasked.
+    DELETED = "deleted on request"
+
+
+DELETED = LeftOut.DELETED
 
 
 def backup_document(game: Game) -> dict:
@@ -217,9 +232,9 @@ def _seating(seating: object) -> tuple[dict, ...]:
 
 
 def _check_seating(seating: Sequence[dict], players: int, first: int) -> None:
-    """Each change's dealer and order seats of the game's `players`, each seat once, every
-    one of the `first` players (those of the first round) among them and the dealer too (a
-    change made before a player joined does not name their seat)."""
+    """Each change's order: seats of the game's `players`, each once, the dealer among them.
+    Every one of the `first` players (those of the first round) is in it; a change made
+    before a player joined does not name their seat."""
     for change in seating:
         order, dealer = change["order"], change["dealer"]
         seats = all(_is_seat(seat) and seat < players for seat in order)
@@ -266,14 +281,16 @@ def parse_backup(backup: Backup) -> GameDocument:
     return parsed
 
 
-def restore_table(document: object) -> Table | None:
+def restore_table(document: object) -> Table | LeftOut | None:
     """Re-create a backed-up table (backup_table_document) with its tokens and members; None
-    when a table with its edit token is already there. Raises ExchangeError, creating nothing,
-    when the document is not a sound table backup. Its games are restored from their own
-    files, afterwards."""
+    when a table with its edit token is already there, DELETED when it was deleted on
+    request. Raises ExchangeError, creating nothing, when the document is not a sound table
+    backup. Its games are restored from their own files, afterwards."""
     edit_token, view_token, created_at = _links_and_time(document, "import_table")
     if Table.objects.filter(edit_token=edit_token).exists():
         return None
+    if DeletedLink.deleted([edit_token, view_token]):
+        return DELETED
     if document.get("games"):
         raise ExchangeError('"games": a table\'s backup holds none (each has its own file)')
     parsed = exchange.parse_table(document)
@@ -321,15 +338,17 @@ class TableLinks:
         return self.members.get((table, rules.name_key(backup.members[seat])))
 
 
-def restore(document: object) -> Game | None:
+def restore(document: object) -> Game | LeftOut | None:
     """Re-create a backed-up game with its tokens; None when a game with its edit token is
-    already there (restoring twice changes nothing). Raises ExchangeError, creating nothing,
-    when the document is not a sound backup.
+    already there (restoring twice changes nothing), DELETED when it was deleted on request.
+    Raises ExchangeError, creating nothing, when the document is not a sound backup.
 
     One game through exchange.import_game, round by round: the path restore_batch is held to."""
     backup = read_backup(document)
     if Game.objects.filter(edit_token=backup.edit_token).exists():
         return None
+    if DeletedLink.deleted([backup.edit_token, backup.view_token]):
+        return DELETED
     if _tokens_taken([backup]):
         raise ExchangeError(CLASH)
     try:
@@ -377,11 +396,14 @@ def _tokens_taken(backups: Sequence[Backup]) -> set[str]:
     return {token for pair in found for token in pair} & tokens
 
 
-def restore_batch(documents: Sequence[object]) -> list[Game | ExchangeError | None]:
-    """Restore many backups at once, with what restore() would give for each, in order: the
-    new Game, None for a game already there (an edit token met earlier in the batch counts too,
-    as it would have been restored by then), or the ExchangeError saying why a document was
-    not restored. Every document is checked as restore() checks it.
+def restore_batch(
+    documents: Sequence[object],
+) -> list[Game | ExchangeError | LeftOut | None]:
+    """Restore many backups at once, with what restore() would give for each, in order. That
+    is the new Game; None for a game already there (an edit token met earlier in the batch
+    counts too, as it would have been restored by then); DELETED for one deleted on request;
+    or the ExchangeError saying why a document was not restored. Every document is checked as
+    restore() checks it.
 
     The games that pass are stored in one transaction, in bulk. When a token of theirs belongs
     to another game (or to two of them), nothing of the batch is kept and its documents are
@@ -397,15 +419,17 @@ def restore_batch(documents: Sequence[object]) -> list[Game | ExchangeError | No
         return [restore_batch([document])[0] for document in documents]
 
 
-def _restore_or_error(document: object) -> Game | ExchangeError | None:
+def _restore_or_error(document: object) -> Game | ExchangeError | LeftOut | None:
     try:
         return restore(document)
     except ExchangeError as error:
         return error
 
 
-def _restore_together(documents: Sequence[object]) -> list[Game | ExchangeError | None]:
-    outcomes: list[Game | ExchangeError | None] = [None] * len(documents)
+def _restore_together(
+    documents: Sequence[object],
+) -> list[Game | ExchangeError | LeftOut | None]:
+    outcomes: list[Game | ExchangeError | LeftOut | None] = [None] * len(documents)
     backups: dict[int, Backup] = {}
     for index, document in enumerate(documents):
         try:
@@ -419,9 +443,15 @@ def _restore_together(documents: Sequence[object]) -> list[Game | ExchangeError 
         ).values_list("edit_token", flat=True)
     )
     taken = _tokens_taken([backup for backup in backups.values() if backup.edit_token not in there])
+    deleted = DeletedLink.deleted(
+        token for backup in backups.values() for token in (backup.edit_token, backup.view_token)
+    )
     checked: list[tuple[int, Backup, GameDocument]] = []
     for index, backup in backups.items():
         if backup.edit_token in there:
+            continue
+        if {backup.edit_token, backup.view_token} & deleted:
+            outcomes[index] = DELETED
             continue
         if {backup.edit_token, backup.view_token} & taken:
             outcomes[index] = ExchangeError(CLASH)

@@ -2,13 +2,13 @@
 group's games; docs/formats.md describes both.
 
 `parse_game` turns a document into player names and `rules.RoundEntry` values without touching
-the database (or raises `ExchangeError` saying what is wrong and where); `import_game` makes a
-game of it through the same path as the web form, and `export_game` writes a game back with the
+the database, or raises `ExchangeError` saying what is wrong and where. `import_game` makes a
+game of it through the same path as the web form; `export_game` writes a game back with the
 computed fields. A round is written by `RoundEntry.document`, the shape the history keeps too.
 
-A table's document goes the same way, each of its games as a single game goes: `parse_table`
-checks the whole of it, `import_table` makes the table (Table.start) and its games (make_game),
-and `export_table` (or `export_table_text`, streamed game by game) writes it back with each
+A table's document goes the same way, each of its games as a single game goes. `parse_table`
+checks the whole of it; `import_table` makes the table (Table.start) and its games (make_game).
+`export_table` (or `export_table_text`, streamed game by game) writes it back with each
 member's standings (scoring.tables.standings) over a period ("period": all time unless asked),
 which import ignores.
 """
@@ -75,9 +75,9 @@ def parse_names(players: object) -> list[str]:
 
 
 def parse_players(players: object) -> tuple[list[str], list[rules.Span]]:
-    """The players of a document: each a name, or an object for one who joined or left during
-    the game (SPEC 2.2: {"name", "joins", "start", "leaves"}), and when each played
-    (rules.Span; `start` None for a joiner's default, the highest total then). Names checked
+    """The players of a document, and when each played (rules.Span; `start` None for a
+    joiner's default, the highest total then). Each is a name, or an object for one who joined
+    or left during the game (SPEC 2.2: {"name", "joins", "start", "leaves"}). Names checked
     as the start form checks them, at most six playing any one round (the rounds say)."""
     if not isinstance(players, list) or len(players) > rules.MAX_SEATS:
         raise ExchangeError('"players" must be a list of 2 to 6 names')
@@ -164,10 +164,10 @@ def parse_round(
     spans: Sequence[rules.Span] | None = None,
     playing: Sequence[int] | None = None,
 ) -> RoundEntry:
-    """One round of a document, checked by the rules (its points computed once to that end),
-    played by the players it lists ("players", when the player objects do not give them: see
-    round_players), else by those whose `spans` hold it (SPEC 1.5), or the seats `playing`
-    (None: everyone)."""
+    """One round of a document, checked by the rules (its points computed once to that end).
+    It is played by the players it lists ("players", when the player objects do not give
+    them: round_players), else by those whose `spans` hold it (SPEC 1.5), else by the seats
+    `playing` (None: everyone)."""
     if not isinstance(document, Mapping):
         raise _fail(round_number, "a round must be an object")
     unknown = set(document) - ROUND_FIELDS
@@ -321,10 +321,10 @@ def _make_game_of_comings_and_goings(
     after_each_round: Callable[[Game], None] | None,
     dealers: Sequence[int] | None = None,
 ) -> Game:
-    """A game whose players come and go (SPEC 1.5), made as the web makes it: the first
-    round's players start it, each who joins joins before their first round (Game.join, seated
-    after the player listed before them, no later than those listed after), each who leaves
-    leaves after their last (Game.leave); its rounds recorded by seat."""
+    """A game whose players come and go (SPEC 1.5), made as the web makes it. The first
+    round's players start it. Each who joins joins before their first round (Game.join),
+    seated after the player listed before them, no later than those listed after. Each who
+    leaves leaves after their last (Game.leave). Its rounds are recorded by seat."""
     spans = parsed.spans
     # Each sits where the file lists them: a player joins no later than those listed after.
     joining = [min(span.joins for span in spans[index:]) for index in range(len(spans))]
@@ -389,9 +389,10 @@ def let_others_write() -> None:
 
 
 def export_game(game: Game) -> dict:
-    """The whole game as rami-game/1, with the computed fields that export adds: each round's
-    points, a blocked round's winners (every player with its lowest hand, in seat order; and
-    as its "winner" that player when there is one alone, else null), the totals, the status."""
+    """The whole game as rami-game/1, with the computed fields: each round's points, a blocked
+    round's winners, the totals, the status. A blocked round's winners are every player with
+    its lowest hand, in seat order; its "winner" is that player when there is one alone, else
+    null."""
     names = game.names
     target = game.target
     rounds = list(game.rounds.with_hands())
@@ -440,9 +441,9 @@ def _hands_by_seat(round_: Round, names: Sequence[str]) -> list:
 
 
 def _exported_players(game: Game, entries: Sequence[RoundEntry]) -> list:
-    """The players as rami-game/1 writes them (SPEC 2.2): a name, or for exactly the players
-    who joined or left, an object saying the first round they played, the total they started
-    with and the last round they played (null: to the end)."""
+    """The players as rami-game/1 writes them (SPEC 2.2): a name, or, for exactly the players
+    who joined or left, an object. It says the first round they played, the total they
+    started with and the last round they played (null: to the end)."""
     players: list = []
     for player in game.seated_players:
         if not (player.joined or player.left):
@@ -579,10 +580,9 @@ STANDING_FIELDS = (
 
 def export_table(table: Table, period: str = tables.ALL_TIME) -> dict:
     """The table as rami-table/1: its name, members (and which of them "retired"), house
-    rules and every game (its export, export_game, with the computed fields, and when it
-    began as "started"), oldest first; then the "period" that the computed "standings" of
-    each member count (tables.PERIODS: "all" unless asked; every game is written whatever
-    the period), which import ignores."""
+    rules and every game, oldest first (export_game, and when it began as "started"). Then
+    each member's computed "standings" over the "period" (tables.PERIODS: "all" unless
+    asked), which import ignores; every game is written whatever the period."""
     period = tables.chosen_period(period)
     return {
         **table_fields(table),
@@ -786,10 +786,10 @@ def import_table(document: object, progress: Callable[[int, int], None] | None =
     ExchangeError (parse_table's) and creates nothing when the document is not right.
 
     A big file (2,000 games of 20 rounds take minutes) is made in short transactions, so that
-    a live server keeps saving rounds meanwhile: the games first, outside any table, where
-    nothing shows them (their tokens are new and given to nobody yet), a transaction ending
-    after ROUNDS_PER_TRANSACTION rounds or TRANSACTION_SECONDS, even inside a game; then the
-    table, its members and the links to its games in one short transaction at the end. A
+    a live server keeps saving rounds meanwhile. The games come first, outside any table,
+    where nothing shows them (their tokens are new and given to nobody yet). A transaction
+    ends after ROUNDS_PER_TRANSACTION rounds or TRANSACTION_SECONDS, even inside a game. The
+    table, its members and the links to its games follow in one short transaction. A
     failure part-way (a database error, Ctrl-C) removes the games made so far, so that
     nothing of the file is left. `progress(games made, games)` is called after each
     transaction."""

@@ -4,10 +4,10 @@ Written from the rami-game/1 document (exchange.export_game), so that the CSV sa
 the JSON export says and carries no token. Columns: round, kind, player, cards, hand value,
 opened, points, running total.
 
-Written as the visitor's spreadsheets read it: in the visitor's language, fields separated by a
-semicolon where the language writes decimals with a comma (Czech, Swedish, Bulgarian,
-Indonesian: a spreadsheet there splits a file on ";" and would put a comma-separated row in one
-cell), by a comma elsewhere; UTF-8 with a byte order mark, so that Excel reads the names.
+Written as the visitor's spreadsheets read it: in the visitor's language, in UTF-8 with a byte
+order mark so that Excel reads the names. Fields are separated by a semicolon where the language
+writes decimals with a comma (Czech, Swedish, Bulgarian, Indonesian: a spreadsheet there splits
+a file on ";" and would put a comma-separated row in one cell), by a comma elsewhere.
 """
 
 from __future__ import annotations

@@ -11,21 +11,22 @@ the game but that number, and only to a page that was handed its key.
   signed (django.core.signing): checked by the stream with no query. By the token, not the row's
   id: a game restored from a backup is a new row with the same tokens, and the pages left open
   on it follow it again. While a game or table is not there, its streams say so ("gone").
-- One `reader.Reader` per worker process: a thread that, while any stream is open, reads the
-  versions of every watched game and table every READ_EVERY seconds, in one query whatever the
-  number of streams (`versions`), and wakes the streams whose version moved. It compares
+- One `reader.Reader` per worker process: a thread that wakes the streams whose version moved.
+  While any stream is open, it reads the versions of every watched game and table every
+  READ_EVERY seconds, in one query whatever the number of streams (`versions`). It compares
   versions read from the database, passes no messages: nothing is lost between two reads, and it
   works the same on SQLite, on PostgreSQL and across several servers on one database. On
   PostgreSQL it also listens on CHANNEL, where a trigger tells of every version that moved at
   its commit (scoring/migrations/0011_live_notify.py), and reads at once instead of at its next
   tick: only sooner, never more correct. Idle (no stream) for IDLE_AFTER seconds, it stops and
   closes its connection; the next stream starts it again.
-- Each stream (`stream.Stream`): the current version at once (the page polls when it is newer
-  than the `v` it was opened with, or the Last-Event-ID of a reconnecting EventSource; the first
-  event also tells the page that its stream works), then one event for each move, a heartbeat
-  comment every HEARTBEAT seconds, a `retry:` between 2 and 6 s drawn per stream (a restart does
-  not bring every phone back in the same second), and an end after about LIFETIME seconds (the
-  browser reconnects with its Last-Event-ID). A reader that stops (`stop`) ends them all.
+- Each stream (`stream.Stream`) sends the current version at once. The page polls when it is
+  newer than the `v` it was opened with, or the Last-Event-ID of a reconnecting EventSource; the
+  first event also tells the page that its stream works. Then come one event for each move and
+  a heartbeat comment every HEARTBEAT seconds. Its `retry:` is drawn per stream between 2 and
+  6 s, so that a restart does not bring every phone back in the same second. It ends after
+  about LIFETIME seconds (the browser reconnects with its Last-Event-ID), or when its reader
+  stops (`stop`).
 - One stream, written once: `stream.asgi_stream`, in front of Django's ASGI handler
   (rami_site/asgi.py: no thread, no database connection per stream; what granian serves). A WSGI
   server (runserver, the test suite's live server) gets the same coroutine through the view

@@ -9,17 +9,18 @@ from django.http import HttpResponse
 
 
 class SharedAnswers:
-    """The #changes answers (views._poll) drawn lately in this process, each kept under all that
-    it is drawn from (views._asked): the game's version that it shows and the one the phone
-    had, the link, the language and what the phone said of itself (typing, a round back in its
-    form), each as the poll reads it. The phones of a table all ask after a save, from the
-    same version: the first answer is drawn, the next ones are a lookup. The latest are kept,
-    at most `size` of them and `max_bytes` in all (an answer is some 10 KB; the bound holds
-    whatever a page is sent), the oldest going first. The #changes part holds nothing of the
-    phone that asks (no form, no csrf_token: an answer that does is not kept), and an answer
-    whose latest change is a deletion is not kept, since only the phone that deleted the round
-    is offered its Undo. Kept by the version as the live update itself is: a change that did
-    not move the game's version would reach no phone anyway."""
+    """The #changes answers (pull.poll) drawn lately in this process, each kept under all that
+    it is drawn from (pull._asked). That is the game's version that it shows and the one the
+    phone had, the link, the language and what the phone said of itself (typing, a round back
+    in its form), each as the poll reads it. The phones of a table all ask after a save, from
+    the same version: the first answer is drawn, the next ones are a lookup. The latest are
+    kept, at most `size` of them and `max_bytes` in all (an answer is some 10 KB; the bound
+    holds whatever a page is sent), the oldest going first.
+
+    The #changes part holds nothing of the phone that asks: an answer with a form or a
+    csrf_token is not kept. Nor is one whose latest change is a deletion, since only the phone
+    that deleted the round is offered its Undo. Kept by the version as the live update itself
+    is: a change that did not move the game's version would reach no phone anyway."""
 
     def __init__(self, size: int = 2_000, max_bytes: int = 16 * 1024 * 1024) -> None:
         self.size = size

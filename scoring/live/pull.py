@@ -27,10 +27,10 @@ def poll(request: HtmxHttpRequest, token: str, editable: bool) -> HttpResponse:
     """Has the game changed since version `v`? Unchanged: 204 No Content, after one indexed
     query and no rendering, and htmx swaps nothing. Changed: everything else is read in one
     snapshot, so that the version the answer gives the page and the rows it sends are of the
-    same moment, and the answer is what Game.changes_since says the page needs (`shown`: the
-    status the page shows; `rounds=all`: it shows every round): when only the rounds changed,
-    the #changes part (the totals, the banners and the rows the page shows, whole); otherwise
-    the #live part (the scoreboard, the rounds and, on the edit page, a fresh round form).
+    same moment. The answer is what Game.changes_since says the page needs (`shown`: the
+    status the page shows; `rounds=all`: it shows every round). When only the rounds changed,
+    it is the #changes part (the totals, the banners and the rows the page shows, whole);
+    otherwise the #live part (the scoreboard, the rounds and, on the edit page, a fresh form).
     Either way only a notice when someone is typing (`typing=1`): what they tapped is never
     swapped away under their fingers. The phones of a table ask for the same #changes answer
     at once after a save: the first one's is drawn, the others' taken from shared_answers."""
@@ -76,8 +76,8 @@ def poll(request: HtmxHttpRequest, token: str, editable: bool) -> HttpResponse:
 
 def _asked(request: HtmxHttpRequest, field: str, token: str, version: int) -> tuple:
     """All that a poll's #changes answer is drawn from, besides the game at `version`: each
-    value of the query as the poll reads it (a value no page sends is read as none), so that
-    the key is small whatever the query holds, and two queries read alike share an answer."""
+    value of the query as the poll reads it (a value no page sends is read as none). The key
+    stays small whatever the query holds, and two queries read alike share an answer."""
     query = request.GET
     typing = query.get("typing") == "1"
     shown = query.get("shown")

@@ -72,7 +72,7 @@ class Stream:
         return f"retry: {random.randint(*RETRY_MS)}\n\n".encode()  # noqa: S311
 
     def news(self) -> bytes:
-        """The event of a version newer than the page's, or nothing; the first version the
+        """The event of a version newer than the page's, or nothing. The first version the
         stream knows is sent whatever it is, so that the page knows its stream works (a proxy
         may pass the headers of a stream and hold back what follows). A game or table that is
         not there (deleted, or not yet back from a backup) is told once ("gone"); when it is

@@ -7,9 +7,40 @@ the previous release, which reads none of them, keeps serving while this runs
 (docs/deploy.md, "Upgrading"). The dealers of the rounds kept so far are filled in as the page
 showed them until now: the deal moving one seat a round from the first dealer, along the
 latest change of seats from its round on (the rule written out here, as a migration must not
-change when the app's code does)."""
+change when the app's code does). A round the previous release saves after that has no dealer;
+the app gives it the one the deal went to (Game._dealt).
 
-from django.db import migrations, models
+On PostgreSQL it first takes every table it changes at once (lock_tables): one by one, as its
+ALTERs would, it holds the game table while it waits for the player table, and a read of the
+previous release that joins the two the other way round deadlocks with it (PostgreSQL cancels
+the read: a 503 that tests/test_upgrade.py saw)."""
+
+import time
+
+from django.db import OperationalError, migrations, models, transaction
+
+
+def lock_tables(apps, schema_editor):
+    """Every table this migration changes, locked together, or none: a try waits at most
+    0.1 s, then lets go and tries again, so that a read holding one of them finishes first."""
+    connection = schema_editor.connection
+    if connection.vendor != "postgresql":
+        return  # SQLite: one writer at a time, and readers see the database as it was
+    tables = ", ".join(
+        schema_editor.quote_name(apps.get_model("scoring", name)._meta.db_table)
+        for name in ("Game", "Player", "Round", "GameEvent")
+    )
+    with connection.cursor() as cursor:
+        for _attempt in range(600):
+            try:
+                with transaction.atomic(using=connection.alias):
+                    cursor.execute("SET LOCAL lock_timeout = '100ms'")
+                    cursor.execute(f"LOCK TABLE {tables} IN ACCESS EXCLUSIVE MODE")
+                    cursor.execute("SET LOCAL lock_timeout = DEFAULT")
+                return
+            except OperationalError:
+                time.sleep(0.05)
+        raise OperationalError("the tables stayed in use for a minute: run migrate again")
 
 
 def dealer_for(game, number, players):
@@ -46,6 +77,7 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
+        migrations.RunPython(lock_tables, migrations.RunPython.noop),
         migrations.AddField(
             model_name='game',
             name='target_players',

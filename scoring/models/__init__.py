@@ -9,9 +9,20 @@ the table locked; both take their lock through one helper (common._locked). Ever
 spans a table and its games is table.py's (with the lock order), and a game's module imports
 nothing of tables: `rematch` and `rename_players` change any game, by its table when it has
 one. Reading a table's numbers is scoring/tables.py's.
+
+A game or a table deleted on request (`delete_on_request`) leaves the digests of its links
+behind (deleted.py), so that no restore brings it back unasked.
 """
 
-from scoring.models.common import TOKEN_BYTES, TOKEN_PATTERN, RulesField, Status, new_token
+from scoring.models.common import (
+    TOKEN_BYTES,
+    TOKEN_PATTERN,
+    RulesField,
+    Status,
+    new_token,
+    token_of_link,
+)
+from scoring.models.deleted import DeletedLink
 from scoring.models.game import Changes, Game, Seating, clock_version, snapshot
 from scoring.models.rounds import GameEvent, Hand, Player, Round, RoundQuerySet
 from scoring.models.table import (
@@ -21,6 +32,7 @@ from scoring.models.table import (
     NewMember,
     Table,
     TableEvent,
+    delete_game,
     rematch,
     rename_players,
 )
@@ -31,6 +43,7 @@ __all__ = [
     "TOKEN_BYTES",
     "TOKEN_PATTERN",
     "Changes",
+    "DeletedLink",
     "Game",
     "GameEvent",
     "Hand",
@@ -45,8 +58,10 @@ __all__ = [
     "Table",
     "TableEvent",
     "clock_version",
+    "delete_game",
     "new_token",
     "rematch",
     "rename_players",
     "snapshot",
+    "token_of_link",
 ]

@@ -3,6 +3,7 @@ game's status, and the one lock every change takes (_locked)."""
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -17,6 +18,17 @@ from scoring import rules
 TOKEN_BYTES = 24  # 192 bits, 32 URL-safe characters
 # What a link takes for a token: new_token's characters, and room for a backup's older ones.
 TOKEN_PATTERN = "[A-Za-z0-9_-]{22,64}"  # noqa: S105
+
+
+# A link as a person pastes it: the whole address, its path, or the token alone.
+LINK = re.compile(rf"^(?:[a-z]+://[^/]+)?(?:/[gvtw]/)?({TOKEN_PATTERN})/?(?:[?#].*)?$")
+
+
+def token_of_link(link: str) -> str | None:
+    """The token of a game's or a table's link (https://rami.example.org/g/<token>/, /v/<token>/,
+    or the token alone), or None when `link` is none of these."""
+    found = LINK.match(link.strip())
+    return found.group(1) if found else None
 
 
 def new_token() -> str:
@@ -87,9 +99,7 @@ class Status(models.TextChoices):
 
 @contextmanager
 def _locked[Row: models.Model](row: Row) -> Iterator[Row]:
-    """The one shape of every change, a game's (Game._changing) as a table's
-    (Table._changing): in a transaction, the row locked and read again, so that what the change
-    checks (the next round's number, a name that is free, the number of members) sees what the
-    other phones did, and holds until the change is made."""
+    """Every change's shape (Game._changing, Table._changing): the row locked and read again,
+    so that its checks see what other phones did, and still hold when the change is made."""
     with transaction.atomic():
         yield type(row).objects.select_for_update().get(pk=row.pk)

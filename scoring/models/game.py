@@ -1,7 +1,8 @@
-"""A game, reached by its edit link or its view link: every change to its rounds goes through its
-methods, each in one transaction with the game locked (_locked), the points computed by
-`scoring.rules` and stored; what a polling phone lacks (changes_since); one read of the
-database for a page (snapshot)."""
+"""A game, reached by its edit link or its view link.
+
+Every change to its rounds goes through its methods, each in one transaction with the game
+locked (_locked); the points are computed by `scoring.rules` and stored. Here too: what a
+polling phone lacks (changes_since), and one read of the database for a page (snapshot)."""
 
 from __future__ import annotations
 
@@ -13,22 +14,23 @@ from functools import cached_property
 
 from django.db import connection, models, transaction
 from django.db.models import F, OuterRef, Subquery, Sum
-from django.db.models.functions import Coalesce
+from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 
 from scoring import rules
 from scoring.models.common import RulesField, Status, _locked, new_token
+from scoring.models.deleted import DeletedLink
 from scoring.models.rounds import GameEvent, Hand, Player, Round, from_history, history_document
 from scoring.rules import RoundEntry
 
 
 @dataclass(frozen=True)
 class Changes:
-    """What a phone showing one version of a game needs to show the game as it is now
-    (Game.changes_since): `what` is NOTHING (it shows the game as it is), ROUNDS (only rounds
-    changed since: the totals, the banners and the rows the page shows make it a fresh page
-    again) or EVERYTHING (the whole board). `latest` is the latest change to the rounds,
-    which the banners tell of (ROUNDS only)."""
+    """What a phone showing one version of a game needs to show it as it is now
+    (Game.changes_since). `what` is NOTHING (it shows the game as it is), ROUNDS (only rounds
+    changed: the totals, the banners and the rows make the page fresh again) or EVERYTHING
+    (the whole board). `latest` is the latest change to the rounds, which the banners tell of
+    (ROUNDS only)."""
 
     NOTHING = "nothing"
     ROUNDS = "rounds"
@@ -175,8 +177,7 @@ class Game(models.Model):
 
     @cached_property
     def seated_players(self) -> list[Player]:
-        """The players in seat order, read once for this object (with_players reads them with
-        the game)."""
+        """The players in seat order, read once (with_players reads them with the game)."""
         return list(self.players.order_by("seat"))
 
     @property
@@ -214,17 +215,18 @@ class Game(models.Model):
         self, seen: int | None, all_rounds: bool = False, status_shown: str = Status.PLAYING
     ) -> Changes:
         """What changed since the version `seen` that a phone shows (None when it tells none),
-        its status `status_shown`, with every round when `all_rounds` ("Show all"), from one
-        indexed query of the history (with the count of the rounds): NOTHING, ROUNDS when the
-        rounds alone changed (added, edited, corrected, deleted or restored), else EVERYTHING.
+        with its status `status_shown` and every round when `all_rounds` ("Show all"). One
+        indexed query of the history (with the count of the rounds) answers NOTHING, ROUNDS
+        when the rounds alone changed (added, edited, corrected, deleted or restored), or
+        EVERYTHING.
 
-        EVERYTHING when the phone shows no version of the history, every round (the rows to
-        send would be all of them), or a finished game, or when a player was renamed, the seats
-        or the dealer changed (the heading's dealer with them), the game
-        finished (the round entry becomes the rematch) or was rematched (the version moved
-        without a change in the history), or when the page had no round table or would have
-        none now (a first round, or the last one deleted), or when the next round has crossed
-        a change of seats kept for a later round (its form's order is another)."""
+        EVERYTHING (the whole board) whenever the rows alone would not make the page fresh.
+        The phone shows no version of the history, or every round (every row would be sent), or
+        a finished game. A player was renamed, or the seats or the dealer changed (the heading
+        names the dealer). The game finished (the round entry becomes the rematch) or was
+        rematched (the version moved, the history did not). The page had no round table, or
+        would have none now (a first round, or the last one deleted). The next round has
+        crossed a change of seats kept for a later round (its form's order is another)."""
         if seen == self.version:
             return Changes(Changes.NOTHING)
         everything = Changes(Changes.EVERYTHING)
@@ -273,17 +275,22 @@ class Game(models.Model):
         return GameEvent(pk=pk, game=self, kind=kind, round_id=round_id, number=number, phone=phone)
 
     def stored_rounds(self) -> list[tuple]:
-        """Every round of the game with its hands, as stored, in round order: one row a hand
-        (the round's id, number, winner seat, hand rummy, revision; the hand's player id,
-        cards, value, opened and points: None for a round without hands; the round's dealer).
-        Booleans as the database gives them (0 and 1 on SQLite). One query."""
-        return _plain_rows(
+        """Every round of the game with its hands, as stored, in round order, in one query. One
+        row a hand: the round's id, number, winner seat, hand rummy and revision; the hand's
+        player id, cards, value, opened and points (None for a round without hands); the
+        round's dealer. Booleans as the database gives them (0 and 1 on SQLite)."""
+        rows = _plain_rows(
             "SELECT {round}.{id}, {number}, {winner_seat}, {hand_rummy}, {revision},"
             " {player_id}, {cards}, {value}, {opened}, {points}, {dealer}"
             " FROM {round} LEFT OUTER JOIN {hand} ON {hand}.{round_id} = {round}.{id}"
             " WHERE {round}.{game_id} = %s ORDER BY {number}, {player_id}",
             [self.pk],
         )
+        if any(row[10] is None for row in rows):
+            stored = {row[0]: row[10] for row in rows}  # a round's rows are together, in order
+            dealers = dict(zip(stored, self._dealt(list(stored.values())), strict=True))
+            rows = [(*row[:10], dealers[row[0]]) for row in rows]
+        return rows
 
     def played_now(self) -> Game:
         """The game its players play now: the newest of this game's rematches (a rematch of a
@@ -294,8 +301,7 @@ class Game(models.Model):
         return game
 
     def _seating_change(self, number: int) -> dict | None:
-        """The latest change to the deal (`seating`) that round `number` plays under: the last
-        one from that round or before; None when there is none."""
+        """The latest change to the deal (`seating`) that round `number` plays under, or None."""
         return next((change for change in reversed(self.seating) if change["from"] <= number), None)
 
     def _order_for(self, number: int) -> tuple[int, ...]:
@@ -306,12 +312,12 @@ class Game(models.Model):
         return tuple(order + [p.seat for p in self.seated_players if p.seat not in order])
 
     def next_deal(self, last_dealer: int | None, rounds: int) -> Seating:
-        """Who deals the next round, after `rounds` rounds whose last one `last_dealer` dealt
-        (Round.dealer), and the order the deal goes round, every seat once (those who left stay
-        in it: the deal passes over them). A change of seats from that round on (change_seating,
-        a player joining) says both; otherwise the deal goes on to the next player playing
-        after the last round's dealer (rules.next_dealer), along the latest change's order or
-        the seat order; before the first round, the first dealer deals."""
+        """Who deals the next round, after `rounds` rounds of which `last_dealer` dealt the last
+        (Round.dealer), and the order the deal goes round: every seat once, those who left
+        included (the deal passes over them). A change of seats from that round on
+        (change_seating, a player joining) says both. Otherwise the deal goes on to the next
+        player playing after the last dealer (rules.next_dealer), along the latest change's
+        order or the seat order. Before the first round, the first dealer deals."""
         number = rounds + 1
         change = self._seating_change(number)
         order = self._order_for(number)
@@ -329,7 +335,22 @@ class Game(models.Model):
     def last_dealer(self) -> tuple[int | None, int]:
         """The last round's dealer and the number of rounds (one query)."""
         last = self.rounds.order_by("-number").values_list("dealer", "number").first()
+        if last is not None and last[0] is None:
+            return self._dealt(
+                list(self.rounds.order_by("number").values_list("dealer", flat=True))
+            )[-1], last[1]
         return last if last is not None else (None, 0)
+
+    def _dealt(self, dealers: list[int | None]) -> list[int]:
+        """The rounds' dealers in order, a missing one the player the deal went to: a round the
+        release before 0.2.0 saved while 0.2.0's migration ran or before its servers were
+        restarted has none (0013 filled the others)."""
+        dealt: list[int] = []
+        for index, dealer in enumerate(dealers):
+            if dealer is None:
+                dealer = self.next_deal(dealt[-1] if dealt else None, index).dealer
+            dealt.append(dealer)
+        return dealt
 
     # Creating
 
@@ -379,14 +400,13 @@ class Game(models.Model):
         added: Sequence[str] = (),
         added_members: Sequence[int | None] = (),
     ) -> Game:
-        """The next game with the players at `seats` (None: those playing at the end, not those
-        who left), seated in the order the deal went round at the end of this one, the deal
-        moved on from where this one stopped, and after them the names `added` (each the
-        member of `added_members` at that place, else a guest): made by the first tap, and the
-        same game for every tap after it, on any phone. RulesError as a new game's names are
-        checked (rules.check_names: 2 to 6 players, no name twice). Only a finished game has
-        one (Conflict "game_not_finished"). It plays by `house_rules`, else by this game's
-        rules.
+        """The next game, made by the first tap; every later tap, on any phone, gets the same
+        game. Its players are those at `seats` (None: those still playing at the end). They sit
+        in the order the deal went round at the end of this one, and the deal moves on from
+        where it stopped. After them come the names `added`, each the member of `added_members`
+        at that place, else a guest. It plays by `house_rules`, else by this game's rules.
+        Only a finished game has one (Conflict "game_not_finished"); the names are checked as
+        a new game's are (RulesError: 2 to 6 players, no name twice).
 
         A table's game is rematched by its table (models.rematch, Table.rematch), which
         takes its lock first and gives the rules of its next games: ValueError without them.
@@ -442,15 +462,32 @@ class Game(models.Model):
             game.changed = True
         self.table_id = table_id
 
+    # Deleting on request (docs/deploy.md, "Privacy")
+
+    def delete_on_request(self) -> None:
+        """Delete this game for good, with its history; its links are remembered, so that no
+        restore of an older backup brings it back unless asked to. A game at a table is deleted
+        by its table (models.delete_game), which locks the table first."""
+        with _locked(self) as game:
+            DeletedLink.remember(DeletedLink.Kind.GAME, game.edit_token, game.view_token)
+            game.delete()
+
+    @classmethod
+    def leave_table(cls, table_id: int) -> None:
+        """The games of the table `table_id` are kept at no table any more (the table is
+        deleted); their versions move on, so that every phone on them is told."""
+        cls.objects.filter(table_id=table_id).update(
+            table=None, version=Greatest(F("version") + 1, clock_version())
+        )
+
     # Changing: every method locks the game, stores the engine's points, keeps history.
 
     @contextmanager
     def _changing(self) -> Iterator[Game]:
-        """The one shape of every change (_locked, as a table's): in a transaction, the game
-        locked and read again, so that every check sees what the other phones did; then, when
-        something changed
-        (`changed`, set by log()), its standing and version brought up to date, and copied to
-        this object. A resent form changes nothing, not even the version."""
+        """The one shape of every change (_locked, as a table's): a transaction, the game locked
+        and read again, so that every check sees what the other phones did. When something
+        changed (`changed`, set by log()), its standing and version are brought up to date and
+        copied to this object. A resent form changes nothing, not even the version."""
         with _locked(self) as game:
             # The players as this object read them, unless a change came in between: that one
             # may have renamed a player, and what this change writes (a round's document) must
@@ -478,18 +515,19 @@ class Game(models.Model):
         dealer: int | None = None,
     ) -> Round:
         """Add a round after the last one. A repeated `key` (the same form sent twice) returns
-        the round it recorded the first time instead of recording it again. `for_round` is the
-        number the form was filled in for: when another phone has saved that round first, the
-        round is refused (code "round_taken") rather than silently added after it. A form for
-        a round past the next one was drawn before rounds were deleted (or a save undone) on
-        another phone: what it holds is still the next round that phone saw, and it is
+        the round it recorded the first time instead of recording it again.
+
+        `for_round` is the number the form was filled in for. When another phone has saved
+        that round first, the round is refused ("round_taken") rather than silently added
+        after it. A form for a round past the next one was drawn before rounds were deleted (or
+        a save undone) on another phone. It still holds the next round that phone saw, and is
         recorded as the next one.
 
         `phone`: the phone that made the change (phones.of), to whom its Undo belongs.
 
-        A finished game takes no new round, except when a whole game is imported
-        (`past_the_end`): its history may hold rounds played before an earlier round was
-        edited so that the game ended sooner, and a backup must bring those back as they were.
+        A finished game takes no new round, except from a whole game imported (`past_the_end`).
+        Its history may hold rounds played before an earlier round was edited so that the game
+        ended sooner; a backup must bring those back as they were.
         """
         with self._changing() as game:
             # Read after the lock is held (not as part of the locking query, whose snapshot
@@ -519,6 +557,8 @@ class Game(models.Model):
             if not past_the_end:  # a file's round names its own players (exchange)
                 game.check_players(entry)
             if dealer is None:  # a file's round may say who dealt it (a backup's)
+                if last_round and last_dealer is None:  # saved by the release before
+                    last_dealer, _ = game.last_dealer()
                 dealer = game.next_deal(last_dealer, number - 1).dealer
             if game.target_players is None:
                 game.target_players = len(entry.playing)
@@ -529,16 +569,14 @@ class Game(models.Model):
         return added.round
 
     def check_players(self, entry: RoundEntry) -> None:
-        """A new round is played by the players playing now (SPEC 1.5): a form drawn before a
-        player left or joined on another phone is refused ("players_changed"), everything
-        typed kept, rather than saved without them or with a hand for one who left."""
+        """A form drawn before a player left or joined on another phone is refused, everything
+        typed kept, rather than saved without them or with a hand for one who left (SPEC 1.5)."""
         if entry.playing != tuple(player.seat for player in self.playing):
             raise rules.Conflict(rules.Code.PLAYERS_CHANGED)
 
     def _check_room(self, number: int) -> None:
-        """The same limit as a game file's (rules.MAX_ROUNDS) on every way a round comes
-        in, so that every game can be exported and imported again; no real table plays that
-        long."""
+        """A game file's limit, on every way a round comes in: every game exports and imports
+        again (no real table plays that long)."""
         if number > rules.MAX_ROUNDS:
             raise rules.Conflict(rules.Code.TOO_MANY_ROUNDS, limit=rules.MAX_ROUNDS)
 
@@ -633,10 +671,10 @@ class Game(models.Model):
 
         While no round has been added or brought back since the deletion, it goes back to
         the place it had (or last, if fewer rounds remain). Once its place has been filled,
-        it would be one round more, played after the others: that is done only when the
-        phone says so with `as_round`, the number it becomes (the count of rounds plus one,
-        as the phone's confirmation showed it); otherwise "restore_as_extra" says that
-        number, and nothing changes. A finished game takes no extra round."""
+        it would be one round more, played after the others. That is done only when the phone
+        says so with `as_round`, the number it becomes (the count of rounds plus one, as the
+        phone's confirmation showed it). Otherwise "restore_as_extra" says that number, and
+        nothing changes. A finished game takes no extra round."""
         with self._changing() as game:
             # GameEvent.DoesNotExist for an event that never deleted a round of this game.
             event = game.events.get(pk=deletion.pk, kind=GameEvent.Kind.DELETED)
@@ -833,17 +871,17 @@ class Game(models.Model):
     def change_seating(
         self, dealer: int, order: Sequence[int], seen: Seating | None = None, phone: str = ""
     ) -> bool:
-        """From the next round on, seat `dealer` deals, and the deal moves along `order` (every
-        seat once, starting anywhere: it goes round): for a player who sits elsewhere after a
-        break, or a deal passed wrongly. The rounds played keep their dealers; the seats keep
-        their players (hands and history name them by seat). Kept in the game's `seating` (a
-        change from the same round replaces the one there; one from a later round, left by
-        rounds deleted since, goes) and in its history; whether anything changed.
+        """From the next round on, seat `dealer` deals and the deal moves along `order` (every
+        seat once, starting anywhere: it goes round). It is for a player who sits elsewhere
+        after a break, or a deal passed wrongly. The rounds played keep their dealers; the
+        seats keep their players (hands and history name them by seat). The change is kept in
+        the game's `seating` and in its history: it replaces one from the same round, and one
+        from a later round (left by rounds deleted since) goes. Whether anything changed.
 
-        `seen` is the seating the phone's page showed for the next round (seating_for): when
-        it is no longer so (another phone changed the seats or the dealer, or saved a round,
-        so that the deal moved on), the change is refused ("seating_changed") rather than
-        made over what the phone did not see. The same dealer and order as now change
+        `seen` is the seating the phone's page showed for the next round (seating_for). When it
+        is no longer so (another phone changed the seats or the dealer, or saved a round, so
+        that the deal moved on), the change is refused ("seating_changed") rather than made
+        over what the phone did not see. The same dealer and order as now change
         nothing, not even the version, so a form sent twice is harmless. RulesError as
         rules.check_seating says, and "game_finished" for a game that is over."""
         with self._changing() as game:
@@ -881,20 +919,19 @@ class Game(models.Model):
         return Seating(deal.dealer, tuple(seat for seat in deal.order if seat in playing))
 
     def seating_now(self) -> Seating:
-        """Who deals the next round and the order the deal goes round among the players
-        playing (two queries at most)."""
+        """Who deals next, and the deal's order among the players playing (two queries at most)."""
         return self.playing_deal(self.next_deal(*self.last_dealer()))
 
     # Players coming and going (SPEC 1.5).
 
     def leave(self, seat: int, phone: str = "", past_the_end: bool = False) -> GameEvent:
-        """The player at `seat` leaves after the last round saved: from the next round on they
-        are not in it, the deal passes over them, their total stays; they can no longer win
-        (refresh_standing counts the players still playing). At least MIN_PLAYERS keep
-        playing ("leave_last"); a player who has played no round yet cannot leave
-        ("leave_unplayed": start the game without them); one who left does not leave again
-        ("left_already": a form sent twice), nor does anyone from a finished game. A game
-        file's players leave as its rounds say (`past_the_end`: exchange's import)."""
+        """The player at `seat` leaves after the last round saved. From the next round on they
+        are not in it and the deal passes over them; their total stays, but they can no longer
+        win (refresh_standing counts the players still playing). Refused: fewer than
+        MIN_PLAYERS left playing ("leave_last"); a player who has played no round yet
+        ("leave_unplayed": start the game without them); one who left already ("left_already":
+        a form sent twice); anyone from a finished game. A game file's players leave as its
+        rounds say (`past_the_end`: exchange's import)."""
         with self._changing() as game:
             player = game._player(seat)
             if player.left:
@@ -1054,13 +1091,13 @@ class Game(models.Model):
 
 @contextmanager
 def snapshot() -> Iterator[None]:
-    """Every read inside sees the database at one moment: a page or a live update drawn from
-    the game's version, its history, its totals and its rows, read one after the other,
-    never mixes two states (a round saved between two reads would be counted in one and
-    missing from the next). PostgreSQL: one REPEATABLE READ, READ ONLY transaction. SQLite
-    (in WAL mode): one deferred read transaction, which takes no lock that a save waits for
-    (Django's own would: the settings ask for IMMEDIATE). Inside a transaction already (a
-    change, or a test's), that one holds."""
+    """Every read inside sees the database at one moment. A page or a live update reads the
+    game's version, its history, its totals and its rows one after the other. No page may
+    mix two states: a round saved between two reads would be counted in one and missing from the
+    next. PostgreSQL: one REPEATABLE READ, READ ONLY transaction. SQLite (in WAL mode): one
+    deferred read transaction, which takes no lock that a save waits for (Django's own would:
+    the settings ask for IMMEDIATE). Inside a transaction already (a change, or a test's),
+    that one holds."""
     if connection.in_atomic_block or connection.vendor not in ("postgresql", "sqlite"):
         yield
         return
@@ -1081,6 +1118,5 @@ def snapshot() -> Iterator[None]:
 
 
 def clock_version() -> int:
-    """The clock in milliseconds: a version is never below it, so that it only grows, even for
-    a game that is deleted and restored from a backup."""
+    """The clock in ms: no version is below it, so it grows even across a delete and restore."""
     return time.time_ns() // 1_000_000

@@ -17,8 +17,8 @@ from scoring.rules import RoundEntry
 def history_document(entry: RoundEntry, names: Sequence[str], dealer: int | None) -> dict:
     """A round as a change of the history keeps it (GameEvent.before and after): its
     rami-game/1 document, the names of those who played it when not everyone did
-    ("players"), and the name of its dealer ("dealer"), so that a round brought back from the
-    history comes back as it was played."""
+    ("players"), and the name of its dealer ("dealer"). A round brought back from the history
+    then comes back as it was played."""
     document = entry.document(names)
     if len(entry.playing) < len(names):
         document["players"] = [names[seat] for seat in entry.playing]
@@ -154,8 +154,7 @@ class Round(models.Model):
         return RoundEntry(hands=tuple(hands), winner=self.winner_seat, hand_rummy=self.hand_rummy)
 
     def document(self, names: Sequence[str]) -> dict:
-        """The round as the history keeps it: its rami-game/1 document, who played it when
-        not everyone did, and who dealt it (history_document)."""
+        """The round as the history keeps it (history_document)."""
         return history_document(self.entry(len(names)), names, self.dealer)
 
 

@@ -29,6 +29,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring import rules
 from scoring.models.common import RulesField, _locked, new_token
+from scoring.models.deleted import DeletedLink
 from scoring.models.game import Game, clock_version
 from scoring.models.rounds import Player
 
@@ -46,10 +47,10 @@ class Table(models.Model):
 
     Its games are ordinary games (`Game.table`), whose players are its members
     (`Player.member`) or guests (no member). A table changes only through the methods below,
-    as a game does: each under the table's lock (_changing), so that its checks (unique names,
-    at most MAX_MEMBERS members) see what the other phones did, and a clash is a RulesError,
-    never the database's unique constraint; each game it changes through the game's own
-    methods, in the lock order of this module's docstring.
+    as a game does, each under the table's lock (_changing). Its checks (unique names, at most
+    MAX_MEMBERS members) then see what the other phones did, and a clash is a RulesError,
+    never the database's unique constraint. Each game it changes, it changes through the
+    game's own methods, in the lock order of this module's docstring.
 
     One rule keeps a table's people apart: within a table a name key (rules.name_key) is one
     person, a member's or a guest's, never both. So a name typed for a new game that is a
@@ -118,11 +119,11 @@ class Table(models.Model):
         return retired_keys
 
     def deal_follows_on(self, keys: Sequence[str]) -> int:
-        """The seat, among today's players (by name key, in seat order), that deals first: the
-        deal follows on from the table's last game. The player who would have dealt its next
-        round deals first, as in a rematch; if they do not play today, the next player after
-        them round that game's table (its seating order at the end) who does; if nobody from
-        that game plays today (or the table has no game), seat 0."""
+        """The seat, among today's players (by name key, in seat order), that deals first, so
+        that the deal follows on from the table's last game. The player who would have dealt
+        its next round deals first, as in a rematch. If they do not play today, the next player
+        after them who does, round that game's table (its seating order at the end). If nobody
+        from that game plays today (or the table has no game), seat 0."""
         last = self.games.order_by("-created_at", "-pk").first()
         if last is None:
             return 0
@@ -147,9 +148,9 @@ class Table(models.Model):
         house_rules: rules.Rules | None = None,
         retired: Sequence[str] = (),
     ) -> Table:
-        """A new table named `name` with these members (in this order), whose new games play
-        by `house_rules` (None: none, the players' documents' rules), the members named in
-        `retired` (by name key) retired already, as a file or a backup gives them. RulesError
+        """A new table named `name` with these members (in this order). Its new games play by
+        `house_rules` (None: none, the players' documents' rules); the members named in
+        `retired` (by name key) are retired already, as a file or a backup gives them. RulesError
         when a name is wrong: a member's error carries the member's index as its `player`
         (rules.check_names), or as check_retired gives it."""
         name = cls.check_name(name)
@@ -252,9 +253,7 @@ class Table(models.Model):
     # Changing: every method locks the table first (_changing).
 
     def _changing(self) -> AbstractContextManager[Table]:
-        """The one shape of every change to a table (_locked), as Game._changing is a game's.
-        Inside, the games it changes are locked in the order of their ids (_lock_games), and
-        their players and members after them."""
+        """The one shape of every change to a table (the lock order: the module's docstring)."""
         return _locked(self)
 
     def _log(self, kind: str, name: str = "", **change: object) -> TableEvent:
@@ -266,6 +265,36 @@ class Table(models.Model):
         return TableEvent.objects.create(
             table=self, kind=kind, name=name, version=self.version, **change
         )
+
+    # Deleting on request (docs/deploy.md, "Privacy")
+
+    def delete_on_request(self, with_games: bool) -> int:
+        """Delete this table for good: its members and its history, and with `with_games` its
+        games too (Game.delete_on_request); else its games stay, kept at no table, their
+        players no members. Its links are remembered (DeletedLink), as each deleted game's,
+        so that no restore brings them back unasked. The number of games deleted."""
+        with self._changing() as table:
+            games = list(Game.objects.filter(table=table).order_by("pk"))
+            _lock_games([game.pk for game in games])
+            if with_games:
+                for game in games:
+                    game.delete_on_request()
+            else:
+                Game.leave_table(table.pk)
+            DeletedLink.remember(DeletedLink.Kind.TABLE, table.edit_token, table.view_token)
+            table.delete()
+        return len(games) if with_games else 0
+
+    def delete_game(self, game: Game) -> None:
+        """Game.delete_on_request of one of this table's games, under the table's lock; the
+        table's version moves on, so that its pages drop the game."""
+        with self._changing() as table:
+            _lock_games([game.pk])
+            game.delete_on_request()
+            table.version = max(table.version + 1, clock_version())
+            Table.objects.filter(pk=table.pk).update(
+                version=table.version, updated_at=timezone.now()
+            )
 
     def change_rules(self, new_rules: rules.Rules, seen: int) -> bool:
         """Play the table's next games by `new_rules`; the games started before keep their
@@ -287,10 +316,9 @@ class Table(models.Model):
         return True
 
     def add_member(self, name: str) -> Member:
-        """A new member of the table, listed last; the same member when the name is already
-        one (by name key), back if they had retired. A guest of the table's games with this
-        name becomes the member in those games. RulesError for a wrong name or a table that
-        has MAX_MEMBERS already."""
+        """A new member, listed last; the same member when the name is one already (by name
+        key), back if they had retired. A guest of the table's games with this name becomes
+        the member in those games. RulesError: a wrong name, or MAX_MEMBERS reached."""
         name = rules.check_name(name)
         with self._changing() as table:
             return table._members_for([name])[0]
@@ -327,29 +355,32 @@ class Table(models.Model):
         return [existing[rules.name_key(name)] for name in names]
 
     def keep_game(self, game: Game) -> Table:
-        """Keep `game` (typically finished) at this table. Each player becomes the member of
-        their name (by name key), new members made as needed. Keeping a game twice at its
-        table changes nothing (a second tap); keeping one at another table is refused
-        ("game_at_another_table"). The game's version moves on, so that every phone on it
-        learns where it is kept.
-
-        The games of its rematch chain (the games it was a rematch of, and its rematches, the
-        same players) that are at no table are kept there too: the evening's games stay
-        together whichever of them the group keeps."""
+        """Keep `game` (typically finished) at this table, with its rematch chain (_keep)."""
         return Table._keep(self, game, None)
 
     @classmethod
     def keep_together(cls, game: Game, name: str | None = None) -> Table:
-        """Keep `game` as keep_game does at a new table named `name` (the players' names when
-        None), whose members are the game's players and whose house rules are the game's. But
-        when a game of its rematch chain is kept already (another phone kept it, maybe at this
-        very moment), at that table: two phones keeping a game and its rematch at once make
-        one table, the second joining the first's."""
+        """keep_game at a new table named `name` (None: the players' names), or at the table of
+        a game of its rematch chain kept already (another phone's, maybe at this moment)."""
         return cls._keep(None, game, name)
 
     @classmethod
     def _keep(cls, table: Table | None, game: Game, name: str | None) -> Table:
-        """keep_game at `table`, or keep_together when None."""
+        """Keep `game` at `table` (keep_game), or when None at a new table named `name`
+        (keep_together), whose members are the game's players and whose house rules are the
+        game's.
+
+        Each player becomes the member of their name (by name key), new members made as
+        needed. The games of its rematch chain (the games it was a rematch of, and its
+        rematches, the same players) that are at no table are kept there too: the evening's
+        games stay together whichever of them the group keeps. Keeping a game twice at its
+        table changes nothing (a second tap); keeping one at another table is refused
+        ("game_at_another_table"). The game's version moves on, so that every phone on it
+        learns where it is kept.
+
+        With no table given, a game of the chain kept already (another phone kept it, maybe at
+        this very moment) is kept at that table. Two phones keeping a game and its rematch at
+        once so make one table, the second joining the first's."""
         if game.table_id is not None:
             if table is None or table.pk == game.table_id:
                 return game.table
@@ -481,8 +512,8 @@ class Table(models.Model):
     ) -> Game:
         """Game.rematch of one of the table's games, under the table's lock first (the order of
         every table's change; the game's own is taken inside). The rematch is one of the
-        table's next games: it plays by the table's rules as they are now (not by rules that
-        game alone had), and a member who retired since plays it, and so comes back, as a
+        table's next games. It plays by the table's rules as they are now (not by rules that
+        game alone had), and a member who retired since plays it, and so comes back, as any
         retired member who plays does. A name `added` that is a member's (by name key) is that
         member, under the member's name; another plays as a guest."""
         with self._changing() as table:
@@ -556,6 +587,14 @@ def rematch(game: Game, seats: Sequence[int] | None = None, added: Sequence[str]
     if game.table_id is None:
         return game.rematch(seats=seats, added=added)
     return Table(pk=game.table_id).rematch(game, seats=seats, added=added)
+
+
+def delete_game(game: Game) -> None:
+    """Game.delete_on_request of any game: a table's by its table (Table.delete_game)."""
+    if game.table_id is None:
+        game.delete_on_request()
+    else:
+        Table(pk=game.table_id).delete_game(game)
 
 
 def rename_players(

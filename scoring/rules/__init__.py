@@ -1,11 +1,11 @@
 """The rules of Rami scoring, in plain Python (no Django).
 
-This module is the single place where a rule is written down: the value of a card left in a
-hand, the points of a round (winner, never opened, hand rummy, blocked round, deck check), the
-target for a number of players and the standing of a game. Everything else calls it.
+This module is the single place where a rule is written down, and everything else calls it.
+It holds the value of a card left in a hand, the points of a round (winner, never opened, hand
+rummy, blocked round, deck check), the target for a number of players and a game's standing.
 
 Every function that scores takes the rules it scores by as `rules=`, by default SEEDS (the
-players' documents' rules), so that `card_points("JK") == 20` as published; the app itself
+players' documents' rules), so that `card_points("JK") == 20` as published. The app itself
 always passes a game's own rules (tests/test_rules_interface.py scans for a call that does not).
 
 Card codes: a rank (A, 2-10, J, Q, K) followed by a suit (S, H, D, C), or "JK" for a joker.
@@ -45,10 +45,11 @@ _SYMBOL_SUITS = {symbol: suit for suit, symbol in SUIT_SYMBOLS.items()}
 
 
 class Code(StrEnum):
-    """Every refusal's code: what it means to a person is written once, in scoring/errors.py
-    (tests/test_errors.py: each has its words, and nothing is raised with another). The
-    class raised says what the phone can do about it (RulesError, Conflict, ConfirmFirst,
-    TooMany); a code is listed under the one it is raised with most."""
+    """Every refusal's code. What it means to a person is written once, in
+    scoring/rules/errors.py (tests/test_errors.py: each has its words, and nothing is raised
+    with another). The class raised says what the phone can do about it; a code is listed
+    under the class it is raised with most. A limit of the web has codes of its own
+    (scoring.web.limits)."""
 
     # What was typed or sent is wrong: RulesError itself.
     BAD_RULE = "bad_rule"
@@ -117,9 +118,6 @@ class Code(StrEnum):
     UNDO_OVERTAKEN = "undo_overtaken"
     # The change waits for the player's yes: ConfirmFirst.
     RESTORE_AS_EXTRA = "restore_as_extra"
-    # A limit reached: TooMany.
-    TOO_MANY_GAMES = "too_many_games"
-    TOO_MANY_TABLES = "too_many_tables"
 
 
 class RulesError(ValueError):
@@ -127,16 +125,20 @@ class RulesError(ValueError):
 
     `code` (a Code) names the kind of mistake; `player` is the index of the player concerned
     (or None); `details` holds the rest (`card`, `value`, `count`, `limit`, ...). What a person
-    reads is written once, in scoring/errors.py: `rules_error_message` in the page's language,
-    `english` for the command line and the importer. `str()` gives the code and the details.
+    reads is written once, in scoring/rules/errors.py: `rules_error_message` in the page's
+    language, `english` for the command line and the importer. `str()` gives the code and the
+    details.
 
-    The app refuses in three more ways, each a RulesError too, so that one `except RulesError`
-    shows any refusal: Conflict, ConfirmFirst and TooMany (below). What each is in HTTP is
-    said in one place, scoring/http.py (refusal_status).
+    The other kinds of refusal are RulesErrors too, so that one `except RulesError` shows any
+    refusal: Conflict and ConfirmFirst (below), and the web's limit (scoring.web.limits.TooMany).
+    What each is in HTTP is said in one place, scoring/web/http.py (REFUSAL_STATUS).
     """
 
-    def __init__(self, code: Code, player: int | None = None, **details: object) -> None:
-        self.code = Code(code)
+    # The codes this kind is raised with; a kind defined outside the rules brings its own.
+    codes: ClassVar[type[StrEnum]] = Code
+
+    def __init__(self, code: str, player: int | None = None, **details: object) -> None:
+        self.code = self.codes(code)
         self.player = player
         self.details = details
         super().__init__(self.code)
@@ -150,31 +152,25 @@ class RulesError(ValueError):
         return type(self)(self.code, player, **self.details)
 
     def under(self, rules: Rules) -> RulesError:
-        """The same error, said under a game's `rules`: a hand value above what any deck may
-        be worth is refused as the Hand is made, before a game's rules are known
-        (LARGEST_HAND_VALUE); the player is told what their game's deck is worth, as for any
-        value above it (hand_errors)."""
+        """The same error, said under a game's `rules`. A hand value above any deck is refused
+        as the Hand is made, before the game's rules are known (LARGEST_HAND_VALUE); the
+        player is told what their game's deck is worth, as for any value above it."""
         if self.code != Code.VALUE_TOO_LARGE:
             return self
         return type(self)(self.code, self.player, **{**self.details, "limit": rules.max_hand_value})
 
 
 class Conflict(RulesError):
-    """The change does not fit the game or the table as it is now, mostly because the page is
-    older than another phone's change: that round saved, changed or deleted there, the game
-    finished, the players renamed or seated, the table changed; or the change is another
-    phone's to make (an Undo), the game has its 500 rounds, the game is at another table.
+    """The change does not fit the game or the table as it is now. Mostly the page is older
+    than another phone's change: that round saved, changed or deleted there, the game
+    finished, the players renamed or seated, the table changed. Or the change is another
+    phone's to make (an Undo), the game has its 500 rounds, or it is at another table.
     Nothing is changed; the page is shown as it is now, with the reason."""
 
 
 class ConfirmFirst(RulesError):
     """The change waits for the player's yes (a round deleted long ago comes back as an extra
     round, after the others): nothing is changed until the page asks and they confirm."""
-
-
-class TooMany(RulesError):
-    """A limit reached (new games or tables a minute from one address): nothing is made, and
-    the phone may try again after `retry_after` seconds (a detail)."""
 
 
 def parse_card(code: str) -> str:
@@ -400,10 +396,10 @@ def _deck_limits(card: str, jokers: int) -> list[tuple[str, int]]:
 
 @dataclass(frozen=True)
 class Excess:
-    """Copies of a card that one hand holds past what the deck has (deck_excess): `card` is
-    what they count against (a card with its suit, a rank, or the joker), `copies` how many
-    of this hand's are too many, `count` how many the whole round holds and `limit` how many
-    the deck has."""
+    """Copies of a card that one hand holds past what the deck has (deck_excess). `card` is
+    what they count against: a card with its suit, a rank, or the joker. `copies` is how many
+    of this hand's are too many, `count` how many the whole round holds, `limit` how many the
+    deck has."""
 
     card: str
     copies: int
@@ -413,9 +409,9 @@ class Excess:
 
 def deck_excess(hands: Sequence[Hand | None], rules: Rules = SEEDS) -> list[tuple[Excess, ...]]:
     """For each hand, in seat order, the copies it holds that the deck no longer has (an empty
-    tuple for a hand within the deck). The cards are dealt out of the deck seat by seat: the
-    copies the deck still holds go to the earlier seats, so that A♥ A♥ for one player and A♥
-    for a later one makes the later one's A♥ the card too many. A copy too many is not
+    tuple for a hand within the deck). The cards are dealt out of the deck seat by seat, the
+    copies the deck still holds going to the earlier seats. So A♥ A♥ for one player and A♥
+    for a later one make the later one's A♥ the card too many. A copy too many is not
     dealt, so that one card is one excess: a third A♥ is too many of the ace of hearts, not
     of the aces as well. A None hand (already refused) is left out."""
     dealt: Counter[str] = Counter()
@@ -476,12 +472,12 @@ def round_winners(hands: Sequence[Hand], winner: int | None, rules: Rules = SEED
 def hand_errors(
     hands: Sequence[Hand | None], winner: int | None, hand_rummy: bool, rules: Rules = SEEDS
 ) -> list[RulesError]:
-    """The first error of each player's own hand in a round, in seat order: a hand missing, or
-    a value that no cards make (more than the deck is worth, or less than the cheapest card: a
+    """The first error of each player's own hand in a round, in seat order. That is a hand missing,
+    or a value that no cards make: more than the deck is worth, or less than the cheapest card (a
     player who did not go out holds at least one card). The round form shows them all at once;
-    score_round refuses the round on the first. The cheapest card is asked of what is typed at
-    the table only: score_round scores such a value, so that a game file or a backup written
-    before this check still imports. A None hand (already refused) is left out."""
+    score_round refuses the round on the first. The cheapest card is asked of what is typed at the
+    table only: score_round scores such a value, so that a game file or a backup written before this
+    check still imports. A None hand (already refused) is left out."""
     doubled = hand_rummy and rules.hand_rummy == Rules.DOUBLE
     errors = []
     for index, hand in enumerate(hands):
@@ -658,8 +654,7 @@ def next_dealer(order: Sequence[int], last: int | None, playing: Iterable[int]) 
 
 
 def start_total(playing_totals: Iterable[int]) -> int:
-    """What a player who joins a game under way starts with (1.5): the highest total of the
-    players playing then, so that nobody gains by arriving late."""
+    """A joiner starts on the highest total of those playing (1.5): none gains by coming late."""
     return max(playing_totals, default=0)
 
 
@@ -700,7 +695,7 @@ class RoundEntry:
     """One round as the players entered it: a hand per seat (None for a player not playing
     it, 1.5), who went out (a seat; None for a blocked round) and whether it was a hand
     rummy. The one value of a round that the form, the importer, the models and the history
-    share; scored by `points`, over the players who played it only: "every opponent" of a
+    share. It is scored by `points`, over the players who played it only: "every opponent" of a
     hand rummy and the lowest hand of a blocked round are theirs."""
 
     hands: tuple[Hand | None, ...]
@@ -849,12 +844,11 @@ def points_so_far(
     target: int,
     rules: Rules = SEEDS,
 ) -> list[tuple[int | None, NotOpenedSum | None]]:
-    """Each player's points in a round still being typed, and how a never-opened loser's came
-    about (NotOpenedSum, else None): what the round scores once saved (RoundEntry.points),
-    with every hand not in yet (None: not typed, or typed wrong) standing in as the cheapest
-    a hand can be. Those players show no points, nor does anyone in a blocked round until
-    every hand is in, since the lowest hand decides it. The round's kind must be right
-    (round_errors)."""
+    """Each player's points in a round still being typed, and how a never-opened loser's came about
+    (NotOpenedSum, else None). They are what the round scores once saved (RoundEntry.points), each
+    hand not in yet (None: not typed, or typed wrong) standing in as the cheapest a hand can be.
+    Those players show no points, nor does anyone in a blocked round until every hand is in, since
+    the lowest hand decides it. The round's kind must be right (round_errors)."""
     if winner is None and None in hands:
         return [(None, None)] * len(hands)
     stand_in = Hand(value=rules.cheapest_card, opened=not hand_rummy)
@@ -914,12 +908,12 @@ def clean_name(name: str) -> str:
 
 
 def name_key(name: str) -> str:
-    """What two names must not share in one game: the same key for names that differ in case
-    only, or in the width of their letters (full-width "Ana"), or that look alike: Unicode's
-    confusable skeleton (TR39) of the folded name, so that "Ana" with a Cyrillic "A" or "Ano"
-    with a Greek omicron is the Latin name, while "Zoë" stays apart from "Zoe". Stored with
-    each player under a unique constraint, so that Python and every database compare names
-    the same way (PostgreSQL's lower() and Python's casefold() disagree on "İ" and "i")."""
+    """What two names must not share in one game: Unicode's confusable skeleton (TR39) of the
+    folded name. Names that differ in case only, in the width of their letters (full-width
+    "Ana") or that look alike share it: "Ana" with a Cyrillic "A" is the Latin name, while
+    "Zoë" stays apart from "Zoe". Stored with each player under a unique constraint, so that
+    Python and every database compare names the same way (PostgreSQL's lower() and Python's
+    casefold() disagree on "İ" and "i")."""
     # Case first, so that names equal ignoring case stay equal; the skeleton maps "0" to "O",
     # hence case once more.
     folded = unicodedata.normalize("NFKC", clean_name(name).casefold())
@@ -964,12 +958,11 @@ def same_name(name: str, other: str, index: int | None = None, members: bool = F
 def check_names(
     names: Sequence[str], members_at_most: int | None = None, players_at_most: int = MAX_PLAYERS
 ) -> list[str]:
-    """The names cleaned (clean_name): 2 to 6 of them (`players_at_most`: more, in a game
-    whose players come and go), each checked (check_name) and unique by
-    name key, so neither the same ignoring case nor look-alikes; else RulesError naming the
-    player (its index). The members of a table (`members_at_most`: how many it may have) are 1 to
-    that many, and their errors say members: "member_count", "member_duplicate",
-    "member_lookalike"."""
+    """The names cleaned (clean_name): 2 to 6 of them (`players_at_most`: more, in a game whose
+    players come and go), each checked (check_name) and unique by name key, so neither the same
+    ignoring case nor look-alikes. Else RulesError naming the player (its index). The members of a
+    table (`members_at_most`: how many it may have) are 1 to that many, and their errors say
+    members: "member_count", "member_duplicate", "member_lookalike"."""
     if members_at_most is not None:
         if not 1 <= len(names) <= members_at_most:
             raise RulesError(Code.MEMBER_COUNT, count=len(names), limit=members_at_most)
@@ -993,11 +986,10 @@ def check_names(
 def check_seating(dealer: object, order: Sequence[object], players: int | Sequence[int]) -> None:
     """Who deals next and the seating order the deal then goes round (seats, 0-based), for a
     game of `players` players (a count, or the seats of those playing): each player in the
-    order once, the dealer one of them. Else
-    RulesError: "seating_twice" naming the player chosen a second time (with the `missing`
-    seat, and the `position` in the order of that second choice), "seating_missing" naming a
-    player left out, "seating_order" for anything else (a seat that is no player's),
-    "seating_dealer" for a dealer who is not playing."""
+    order once, the dealer one of them. Else RulesError. "seating_twice" names the player
+    chosen a second time (with the `missing` seat, and the `position` of that second choice
+    in the order), "seating_missing" a player left out. "seating_order" is anything else (a
+    seat that is no player's), "seating_dealer" a dealer who is not playing."""
     seats = range(players) if isinstance(players, int) else list(players)
     if not all(type(seat) is int and seat in seats for seat in order):
         raise RulesError(Code.SEATING_ORDER)

@@ -1,15 +1,15 @@
 """Cards in the visitor's language: full names, the letters on a card face, suit symbols.
 
-The Django side of the card codes that `scoring.rules` defines ("AH", "10S", "K", "JK"); rules.py
-stays free of Django. A full card name is one translated message per card (context "card") rather
-than a rank and a suit glued together, because the grammar differs from language to language:
-Czech suit adjectives agree with the rank's gender ("srdcové eso", "srdcový král", "srdcová
-dáma"), Bulgarian and Indonesian put the rank first (id "As hati"), Swedish the suit
-("hjärter ess"). That makes 13 ranks x 4 suits + 13 ranks alone (a card of unknown suit) + the
+The Django side of the card codes that `scoring.rules` defines ("AH", "10S", "K", "JK"); the
+rules stay free of Django. A full card name is one translated message per card (context "card"),
+not a rank and a suit glued together, because the grammar differs between languages. Czech suit
+adjectives agree with the rank's gender ("srdcové eso", "srdcový král", "srdcová dáma");
+Bulgarian and Indonesian put the rank first (id "As hati"), Swedish the suit ("hjärter ess").
+That makes 13 ranks x 4 suits + 13 ranks alone (a card of unknown suit) + the
 joker = 66 names.
 
 The table below was written out by a short loop over `rules.RANKS` and `rules.SUITS`; it stays
-spelled out so that `makemessages` can find every message. tests/test_cards.py checks that it
+spelled out so that `makemessages` can find every message. `tests/test_cards.py` checks that it
 covers every card code and that each English name matches its code.
 
 Face letters go through gettext (context "card face"), so that a language whose packs print
@@ -125,8 +125,8 @@ SUIT_NAMES = {
 
 
 def card_name(code: str) -> str:
-    """The full name of a card in the active language: "AH" -> "ace of hearts" (cs "srdcové
-    eso"), "K" -> "king", "JK" -> "joker". Raises RulesError for an unknown code."""
+    """A card's full name in the active language: "AH" -> "ace of hearts" (cs "srdcové eso").
+    RulesError for an unknown code."""
     return str(CARD_NAMES[parse_card(code)])
 
 
@@ -141,9 +141,9 @@ def rank_label(rank: str) -> str:
 
 
 def read_typed(text: str) -> list[str]:
-    """The card codes typed in a hand's field, with the letters of the active language's own
-    packs read as the ranks they stand for (Swedish packs print Kn, D and E for the jack, the
-    queen and the ace: "KnH" is the jack of hearts). The card notation's own letters are
+    """The card codes typed in a hand's field. The letters of the active language's own packs
+    are read as the ranks they stand for: Swedish packs print Kn, D and E for the jack, the
+    queen and the ace, so "KnH" is the jack of hearts. The card notation's own letters are
     always understood too."""
     local = {
         str(letter).upper(): rank for rank, letter in FACE_LETTERS.items() if str(letter) != rank

@@ -4,10 +4,10 @@ catalogue.
 `scoring.rules` (and scoring.web.limits, past a limit) raises `RulesError` with a code, the index
 of the player concerned (or None) and details. `rules_error_message(error, names)` says it in
 the active language, naming the player by name and a card by its name in that language
-(cards.card_name); `english(error)` says it in English, for the command line and the importer
+(cards.card_name). `english(error)` says it in English, for the command line and the importer
 (each calls it: `str(error)` stays the plain module's code and details).
 
-Each code has a message without a player; the codes that can concern one player have a second
+Each code has a message without a player. The codes that can concern one player have a second
 message naming that player, used when the error carries one (the forms attach it with
 `RulesError.for_player`). tests/test_errors.py checks that every code raised has a message here.
 """
@@ -172,7 +172,8 @@ MESSAGES = {
         "A player left or joined on another phone while this round was typed: the form now "
         "shows who plays. Check the round and save again."
     ),
-    # One client making too many games or tables in a minute (scoring/limits.py).
+    # One client making too many games or tables in a minute: the web's codes
+    # (scoring.web.limits.LimitCode), written here so that every message is in one catalogue.
     "too_many_games": _("Too many new games from this device: wait a minute, then try again."),
     "too_many_tables": _("Too many new tables from this device: wait a minute, then try again."),
 }

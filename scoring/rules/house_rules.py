@@ -2,7 +2,7 @@
 
 `in_words(house)` gives each rule as the form that sets it labels it (the start form's, a
 table's), its value as a game's rules page says it, and a few words when it differs from the
-players' documents' (the seeds'); `summary(house)` is those few words, for the line under a
+players' documents' (the seeds'). `summary(house)` is those few words, for the line under a
 game's target: "joker 50, ace 1, hand rummy doubles". The rules themselves are
 scoring.rules.Rules.
 """
@@ -51,11 +51,13 @@ HAND_RUMMY_CHOICES = [
 
 @dataclass(frozen=True)
 class RuleInWords:
-    """One rule of a game: `name`, its form field; `label` and `unit`, the words before and
-    after its value on the form; `value`, what the form field holds for it (a number, None for
-    an empty field, True or False, or a hand rummy's choice); `said`, the value as the rules
-    page says it (None: not said, such as the points of a hand rummy that doubles); `change`,
-    a few words for the rules line when it differs from the seeds' (else None)."""
+    """One rule of a game, as the form, the rules page and the rules line say it.
+
+    `name` is its form field; `label` and `unit` are the words before and after its value on
+    the form. `value` is what the form field holds for it (a number, None for an empty field,
+    True or False, or a hand rummy's choice). `said` is the value as the rules page says it
+    (None: not said, such as the points of a hand rummy that doubles). `change` is a few words
+    for the rules line when it differs from the seeds' (else None)."""
 
     name: str
     label: str

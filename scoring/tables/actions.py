@@ -1,9 +1,10 @@
 """The changes a table's page makes from its edit link, each a POST of its own: start a game of
 the members who play today, add a member, rename one, retire one, bring one back, remove one.
-Done, each goes to the page it came from (a new game's, or the table's members); refused, the
-table's page again with what was typed and the reason (a new game past the limit with 429, a
-member's change from a page older than the table's last change with 409). Each is a Table
-method's (scoring/models/table.py)."""
+Each is a Table method's (scoring/models/table.py).
+
+Done, each goes to the page it came from (a new game's, or the table's members). Refused, it
+answers the table's page again with what was typed and the reason: a new game past the limit
+with 429, a member's change from a page older than the table's last change with 409."""
 
 from __future__ import annotations
 
@@ -93,11 +94,11 @@ def rename_member(request: HtmxHttpRequest, table: Table, members: list[Member])
 
 
 def member_change(change: str, gone_is_done: bool = False) -> Callable[..., HttpResponse]:
-    """A member's way in or out of the table (`change`: the Table method that makes it, taking
-    the member and the table's version the page showed, `seen`): done, or done already (a
-    form sent twice), the members' part of the page. A member no longer there was removed by
-    another phone, or by this form sent twice (`gone_is_done`: a removal): a page that knew
-    them is out of date."""
+    """A member's way in or out of the table. `change` is the Table method that makes it, taking the
+    member and the table's version the page showed (`seen`). Done, or done already (a form sent
+    twice), it answers the members' part of the page. A member no longer there was removed by
+    another phone, or by this form sent twice (`gone_is_done`: a removal): a page that knew them is
+    out of date."""
 
     @table_action
     def changed(request: HtmxHttpRequest, table: Table, members: list[Member]) -> HttpResponse:

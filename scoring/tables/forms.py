@@ -137,9 +137,8 @@ class NewGameForm(HouseRulesForm):
             )
 
     def toggles(self) -> list[forms.BoundWidget]:
-        """The toggles of the members who play: a retired member is not offered. One toggled
-        on a page from before they retired is still taken, and plays (Table.new_game brings
-        them back), as their name typed would."""
+        """The members who play, a retired one not offered. One toggled on a page from before
+        they retired still plays (Table.new_game brings them back), as their name typed would."""
         offered = {str(member.pk) for member in self.members if not member.retired}
         return [toggle for toggle in self["members"] if str(toggle.data["value"]) in offered]
 

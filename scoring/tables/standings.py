@@ -2,18 +2,18 @@
 than whom (head to head), and its games with their players' totals (results).
 
 A table and its changes are the model's (models.Table: start, new_game, keep_game,
-rename_member, ...), its exchange format rami-table/1 is scoring/exchange.py's; here are only
-the reads, which change nothing.
+rename_member, ...), and its exchange format rami-table/1 is scoring/files/exchange.py's. Here
+are only the reads, which change nothing.
 
-They take a fixed number of queries whatever the number of the table's games, working on flat
+They take a fixed number of queries whatever the number of the table's games. They work on flat
 rows aggregated by the database: one row per player of a game (_Seat: their final total so far),
 and one per member for their rounds. Alone, `standings` takes three queries, `head_to_head`
-two and `results` two; a page that shows all three reads the members and the players' totals
+two and `results` two. A page that shows all three reads the members and the players' totals
 once (Played.of) and hands them to each: five queries in all with the table itself
 (tests/test_table_views.py counts them at 200 games).
 
 The standings and the head to head can count a period only (this month, this year: the games
-started in it, in the server's time zone), from the same rows: the players' totals are
+started in it, in the server's time zone). They use the same rows: the players' totals are
 filtered here, the members' rounds by the database, so that a period costs no query more.
 """
 
@@ -75,18 +75,19 @@ def _within(started: datetime, bounds: tuple[datetime, datetime] | None) -> bool
 class MemberStanding:
     """One member's numbers across the table's games.
 
-    Game figures count finished games only (a game in play has no final total yet): `games`,
-    `wins`, `win_rate` (wins / games, None without a finished game), `average_total` (the mean
-    final total, to one decimal rounded half up as a hand count gives it), `best_game` and
-    `worst_game` (the lowest and highest final total). `playing` is how many of the table's
-    unfinished games they sit in.
+    Game figures count finished games only, since a game in play has no final total yet.
+    `games` and `wins` count them, and `win_rate` is wins / games (None without a finished
+    game). `average_total` is the mean final total, to one decimal rounded half up as a hand
+    count gives it. `best_game` and `worst_game` are the lowest and highest final total.
+    `playing` is how many of the table's unfinished games they sit in.
 
-    Round figures count every round they played at the table, finished game or not: `rounds`,
-    `average_round` (points a round, to one decimal), `rounds_won` (went out, or held the
-    lowest hand of a blocked round, as a game's own statistics count them),
-    `hand_rummies_made`, `hand_rummies_suffered`, and `never_opened` (caught
-    with cards in hand before a first meld, as a game's statistics count them: not in a hand
-    rummy, which they pay anyway, nor with the lowest hand of a blocked round).
+    Round figures count every round they played at the table, finished game or not. `rounds`
+    counts them, and `average_round` is the points a round, to one decimal. `rounds_won`
+    counts those they went out in or held the lowest hand of a blocked round, as a game's own
+    statistics count them. `hand_rummies_made` and `hand_rummies_suffered` count hand rummies.
+    `never_opened` counts the rounds they were caught with cards in hand before a first meld,
+    as a game's statistics count them: not in a hand rummy, which they pay anyway, nor with
+    the lowest hand of a blocked round.
 
     `small_sample`: fewer than SMALL_SAMPLE finished games; such a member has no `rank`.
     `rank` (1 = best) orders the others by win rate, then by the lower average total.
@@ -237,8 +238,8 @@ def standings(
     table: Table, played: Played | None = None, period: str = ALL_TIME
 ) -> list[MemberStanding]:
     """Every member's numbers across the table's games (MemberStanding), or across those begun
-    in `period` (PERIODS), in three queries whatever the number of games (one, given what
-    was `played` already): the ranked members first (by rank), then the small samples in the
+    in `period` (PERIODS). Three queries whatever the number of games (one, given what was
+    `played` already). The ranked members come first (by rank), then the small samples in the
     table's order of members. A retired member is there as any other: they played."""
     played = played or Played.of(table)
     bounds = period_bounds(period)
@@ -318,7 +319,7 @@ def head_to_head(
 ) -> list[HeadToHead]:
     """Each pair of members who finished a game together (one begun in `period`, PERIODS),
     both to its end (one who left a game is not compared in it: SPEC 1.5), in the table's
-    order of members; two queries whatever the number of games (none, given what was
+    order of members. Two queries whatever the number of games (none, given what was
     `played` already)."""
     played = played or Played.of(table)
     bounds = period_bounds(period)

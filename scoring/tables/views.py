@@ -1,16 +1,16 @@
 """Views of a table: a group's own page, its new games, its standings across games.
 
 A table is reached like a game: by its edit link `/t/<edit-token>/` (start games, add and rename
-members) and by its watch-only link `/w/<view-token>/`, which changes nothing and shows no edit
-token, neither the table's nor any of its games' (its games are linked by their view links).
-Every change is an ordinary form post answered by a 303 redirect, made by a `Table` method (as
-a game's by a `Game` method); the rules of tables, members and games are the models' and
+members) and by its watch-only link `/w/<view-token>/`. The watch-only link changes nothing and
+shows no edit token, neither the table's nor any of its games' (its games are linked by their
+view links). Every change is a form post of its own (actions.py), made by a `Table` method as a
+game's is by a `Game` method. The rules of tables, members and games are the models' and
 scoring.rules', never written here.
 
-A table's page reads its numbers in five queries, whatever the number of its games
-(scoring.tables.standings.Played: the members and the players' totals read once for the
-standings, head to head and results), and its history in one more: tests/test_table_views.py
-counts them for 3 and for 200 games, and `make bench-pages` measures the page of a 200-game table.
+A table's page reads its numbers in five queries, whatever the number of its games: the members
+and the players' totals are read once for the standings, head to head and results
+(scoring.tables.standings.Played). Its history takes one more. tests/test_table_views.py counts
+them for 3 and for 200 games, and `make bench-pages` measures the page of a 200-game table.
 """
 
 from __future__ import annotations
@@ -119,10 +119,10 @@ def table_response(
     editable: bool,
     **forms: object,
 ) -> TemplateResponse:
-    """The table page, for the edit link or (`editable` false) the view link: its numbers
-    (_numbers), its lists (_lists), the live update's addresses and, on the edit link, its
-    forms (_forms, with those of `forms` that a refused change shows again: `play_form`,
-    `add_form`, `renamed` (member id, form), `member_refused` (member id, error))."""
+    """The table page, for the edit link or (`editable` false) the view link. It holds its
+    numbers (_numbers), its lists (_lists), the live update's addresses and, on the edit link,
+    its forms (_forms). `forms` are those a refused change shows again: `play_form`,
+    `add_form`, `renamed` (member id, form), `member_refused` (member id, error)."""
     # The members and the players' totals read once, for the standings, the games and the pairs.
     at_table = tables.Played.of(table, members)
     games = tables.results(table, at_table)
@@ -161,11 +161,10 @@ def _numbers(
     games: list[tables.GameResult],
 ) -> dict:
     """The standings and the head to head over the period chosen (`?period=`, PERIODS: from
-    `period_start`, None for all time; `periods` links to each, keeping the rest of the
-    query), the members with enough finished games first (`ranked`, then `small_samples`),
-    and the chart of wins. The games listed and the chart are every game's whatever the
-    period: a period is a question about the standings, and a game of last month stays one
-    tap away."""
+    `period_start`, None for all time; `periods` links to each, keeping the rest of the query). Also
+    the members with enough finished games first (`ranked`, then `small_samples`), and the chart of
+    wins. The games listed and the chart are every game's whatever the period: a period is a
+    question about the standings, and a game of last month stays one tap away."""
     period = tables.chosen_period(request.GET.get("period"))
     table_standings = tables.standings(table, at_table, period)
     return {
@@ -222,12 +221,12 @@ def _forms(
     renamed: tuple[int, MemberNameForm] | None = None,
     member_refused: tuple[int | None, rules.RulesError] | None = None,
 ) -> dict:
-    """The edit link's forms: who plays today, a new member, a rename for each member who
-    plays (`renaming`: one refused, shown again in the open members' part), the table's
-    version that the members' changes carry (`seen`), the members who may be removed (those
-    who never played: Table.remove_member says to retire the others) and why a member's
-    change was refused (`member_error`: the member's id, or None for the whole list, and
-    the words)."""
+    """The edit link's forms: who plays today, a new member, and a rename for each member who
+    plays (`renaming`: one refused, shown again in the open members' part). Also the table's
+    version that the members' changes carry (`seen`), and the members who may be removed
+    (those who never played: Table.remove_member says to retire the others). `member_error`
+    says why a member's change was refused: the member's id (None for the whole list) and
+    the words."""
     renames = [
         (member, renamed[1] if renamed and renamed[0] == member.pk else _rename_form(member))
         for member in members
@@ -266,8 +265,8 @@ def _rename_form(member: Member) -> MemberNameForm:
 @dataclass(frozen=True)
 class TableChange:
     """One change to the table itself as its page lists it: the event (its kind, the member's
-    name, when); for a change of its rules the rules before and after it in words (an empty
-    list: the players' own rules); for a rename the name before."""
+    name, when). For a change of its rules, the rules before and after it in words (an empty
+    list: the players' own rules); for a rename, the name before."""
 
     event: TableEvent
     rules_after: list[str] | None
@@ -288,12 +287,13 @@ class TableChange:
 @require_http_methods(["GET", "POST"])
 def table_rules(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The rules of the table's next games, from its edit link only (a watch-only token is a
-    404): the house rules fields prefilled with the table's rules; sent, the table's next
+    404). The house rules fields are prefilled with the table's rules; sent, the table's next
     games play by them (Table.change_rules) and the table's page follows. The games started
     before keep their own. Template: scoring/table_rules.html; context: `table`, `form`
-    (TableRulesForm) and `refused` (why nothing was changed: another phone changed the
-    table since the page was loaded, 409, the form showing the table's rules as they are
-    now). A value out of range is refused next to its field, everything typed kept."""
+    (TableRulesForm) and `refused`. `refused` says why nothing was changed: another phone
+    changed the table since the page was loaded (409), and the form shows the table's rules
+    as they are now. A value out of range is refused next to its field, everything typed
+    kept."""
     table = table_or_404(edit_token=token)
     form = TableRulesForm(request.POST or None, table=table)
     context: dict = {"table": table}
@@ -312,8 +312,8 @@ def table_rules(request: HtmxHttpRequest, token: str) -> HttpResponse:
 
 def _with_query(request: HttpRequest, **changed: str) -> str:
     """This page's query with `changed` set and without a live update's `v` (unless `changed`
-    sets it): a link that keeps what the page already chose (the period, every game, the
-    whole history), to bookmark or share as it is, or to ask for it again."""
+    sets it). It makes a link that keeps what the page already chose (the period, every game,
+    the whole history), to bookmark or share as it is, or to ask for it again."""
     query = request.GET.copy()
     query.pop("v", None)
     for key, value in changed.items():
@@ -323,8 +323,8 @@ def _with_query(request: HttpRequest, **changed: str) -> str:
 
 def wins_chart(members: list[Member], games: list[tables.GameResult]) -> chart.Chart | None:
     """Each member's wins so far after each of the table's finished games, oldest first, drawn
-    by scoring/chart.py as a game's running totals are (one line per member who finished a
-    game, the games in place of the rounds); None before the first finished game. Wins so far
+    by scoring/board/chart.py as a game's running totals are: one line per member who finished
+    a game, the games in place of the rounds. None before the first finished game. Wins so far
     rather than each game's total: a line that only climbs stays readable over hundreds of
     games, and a member who sat a game out keeps their place instead of breaking the line."""
     finished = [game for game in games if game.finished]
@@ -347,9 +347,8 @@ def wins_chart(members: list[Member], games: list[tables.GameResult]) -> chart.C
 
 @require_GET
 def table_export_json(request: HttpRequest, token: str, editable: bool) -> StreamingHttpResponse:
-    """The table as a rami-table/1 document (scoring.files.exchange.export_table), offered as a
-    file, from either link: it holds no token of any kind. `?period=month|year` (tables.PERIODS)
-    chooses the period its standings count; every game is in it whatever the period."""
+    """The table as a rami-table/1 document, offered as a file from either link: it holds no
+    token. `?period=` (tables.PERIODS) chooses what its standings count; every game is in it."""
     table = table_or_404(**http.token_lookup(token, editable))
     return _table_download(table, tables.chosen_period(request.GET.get("period")))
 

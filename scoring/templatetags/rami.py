@@ -1,25 +1,30 @@
-"""Template tags and filters the templates share. Every piece of the app's markup is written
-once, in a template: a partial of the page that draws it, or a small _x.html where several
-pages share it (_card.html, _hand_notes.html, _chart.svg.html, _round_form.html). What is here
-gives the templates values, not markup, with three exceptions, each kept because a template
-could not afford it (one process, the same markup drawn both ways, thousands of times each,
-interleaved; a game page costs about 8 ms):
+"""Template tags and filters the templates share.
 
-- `standing`: a player's line of the board, six on every page and every live update; six as
-  this tag 0.09 ms, as a template 0.29-0.32 ms.
-- `input_attrs`: the attributes of an <input>, as Django's widgets (and its flatatt) write
-  them, no tag; the round form's 18 inputs 0.19 ms, with their attributes as a template 1.3 ms.
-- `bdi` and `bdi_names`: a name isolated in a <bdi>, as a value that {% blocktranslate %}
-  puts in a sentence ("{{ name }} wins the game!"), by format_html as Django's admin draws its
-  small cells.
+Every piece of the app's markup is written once, in a template: a partial of the page that
+draws it, or a small _x.html where several pages share it (_card.html, _hand_notes.html,
+_chart.svg.html, _round_form.html). What is here gives the templates values, not markup. There
+are three exceptions, each kept for the reason given with it. The times were taken in one
+process, the same markup drawn both ways, thousands of times each, interleaved; a game page
+costs about 8 ms.
+
+`standing` draws a player's line of the board, six on every page and every live update: six
+cost 0.09 ms as this tag, 0.29-0.32 ms as a template.
+
+`input_attrs` writes the attributes of an <input> as Django's widgets (and its flatatt) write
+them, no tag: the round form's 18 inputs cost 0.19 ms, with their attributes as a template
+1.3 ms.
+
+`bdi` and `bdi_names` isolate a name in a <bdi>, as a value that {% blocktranslate %} puts in
+a sentence ("{{ name }} wins the game!"); format_html draws it, as Django's admin draws its
+small cells.
 
 Two drawings of a template are kept once drawn, keyed by all that they show, so they cannot
-go stale: a card face (by language and card: a round table holds hundreds) and the card keys
-of the round form (by language: the same eighteen keys in each of six rows).
+go stale. They are a card face (by language and card: a round table holds hundreds) and the
+card keys of the round form (by language: the same eighteen keys in each of six rows).
 
 What stays a template although Python drew it faster: the round form's six rows, about 0.5 ms
-of CPU more a game page and a save's answer (0.42 ms as f-strings, 0.9 ms as the template);
-and the round table's rows, the chart and the statistics, which are drawn once for each
+of CPU more a game page and a save's answer (0.42 ms as f-strings, 0.9 ms as the template).
+So do the round table's rows, the chart and the statistics, which are drawn once for each
 version of the rounds and kept under its digest (game.html's {% cache %}).
 """
 
@@ -101,13 +106,12 @@ def picker_keys() -> SafeString:
 @register.simple_tag(takes_context=True)
 def standing(context, row, seat_row: bool = False, oob: bool = False) -> SafeString:
     """A player's standing, `row` (Scoreboard.players): the name with its badges, the total,
-    and a bar with what is left to the target. One line of the scoreboard's list (watch-only
-    link, a finished game, a round taken back), or, with `seat_row`, the head of the player's
-    row of the round entry, where the board's line *is* the entry's row (game.html's
-    `sheet`): there the name labels the row (its id), the points of the round just saved (the
-    context's `saved`) stand under the total, and a live update while someone types swaps
-    just this (`oob`). Drawn in Python for speed: every page and every live update draws six,
-    which as a template cost three times as much (0.3 ms against 0.09; the module's
+    and a bar with what is left to the target. It is one line of the scoreboard's list
+    (watch-only link, a finished game, a round taken back). With `seat_row` it is the head of
+    the player's row of the round entry, where the board's line *is* the entry's row
+    (game.html's `sheet`). There the name labels the row (its id), the points of the round
+    just saved (the context's `saved`) stand under the total, and a live update while
+    someone types swaps just this (`oob`). Drawn in Python for speed (the module's
     docstring)."""
     seat = row.player.seat
     fixing = context.get("fixing") if seat_row else None
@@ -204,10 +208,10 @@ def to_the_target(row) -> str:
 @register.filter
 def input_attrs(field) -> SafeString:
     """The attributes of a bound field's <input> after its type, as Django's widget writes
-    them: the name, the value (unless empty; a checkbox is checked after its id instead), the
-    widget's own attributes, aria-invalid and aria-describedby when the field has an error,
-    and the id (tests/test_performance.py compares the two). Written here, as Django's
-    flatatt writes attributes, for speed: see the module's docstring."""
+    them. That is the name, the value (unless empty; a checkbox is checked after its id
+    instead), the widget's own attributes, aria-invalid and aria-describedby when the field
+    has an error, and the id; tests/test_performance.py compares the two. Written here for
+    speed, as Django's flatatt writes attributes (the module's docstring)."""
     parts = [f' name="{html.escape(field.html_name)}"']
     value = field.value()
     checkbox = isinstance(field.field.widget, CheckboxInput)
@@ -249,9 +253,8 @@ def not_opened_sum(sum_: rules.NotOpenedSum | None) -> str:
 
 @register.filter
 def bdi(name: object) -> str:
-    """A player's name isolated from the text around it (<bdi>): a name written right to left
-    cannot turn the line it stands in around. Escaped, like every name. A value for
-    {% blocktranslate with name=...|bdi %}, hence written here (the module's docstring)."""
+    """A name in <bdi>, escaped: a name written right to left cannot turn its line around.
+    A value for {% blocktranslate with name=...|bdi %}, hence Python (the module's docstring)."""
     return format_html("<bdi>{}</bdi>", name)
 
 

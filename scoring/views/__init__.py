@@ -1,6 +1,7 @@
-"""The pages of games, one module a page: start.py (the start page), games.py (the game page and
-what it draws), rounds.py (the changes it makes, one view each, and a round's own page),
-history.py, players.py, exports.py (the files of a game), pages.py (the help page, a game's
-rules, the manifest, the health check) and legacy.py (the posts of pages drawn before each
-change had its own address). Tables have their own (scoring/tables/); the live update's pull
-is scoring/live/pull.py."""
+"""The pages of games, one module a page.
+
+start.py is the start page; games.py the game page and what it draws; rounds.py the changes it
+makes, one view each, and a round's own page. Then come history.py, players.py, exports.py (the
+files of a game), pages.py (the help page, a game's rules, the manifest, the health check) and
+legacy.py (the posts of pages drawn before each change had its own address). Tables have their
+own (scoring/tables/); the live update's pull is scoring/live/pull.py."""

@@ -80,9 +80,9 @@ def round_form(
 
 
 def with_points(game: Game, form: RoundForm, entry: rules.RoundEntry | None = None) -> RoundForm:
-    """`form` with the points of the round it shows from the first paint (rules.points_so_far):
-    of `entry`, the round it was filled with, else of the players whose hands are typed
-    right, next to the errors of those whose hands are not."""
+    """`form` with the points of the round it shows from the first paint (rules.points_so_far).
+    They are the points of `entry`, the round it was filled with; else of the players whose
+    hands are typed right, next to the errors of those whose hands are not."""
     typed = None
     if entry is not None:  # by seat; the rules see the form's players in order
         seats = [player.seat for player in form.players]
@@ -228,9 +228,9 @@ def game_response(
     template: str = "scoring/game.html",
     **told: Unpack[Told],
 ) -> TemplateResponse:
-    """The game page for the edit link or, read-only, the view link: its context built here,
-    the one place, from the board and what the answer `told` (Told); `template` names a part
-    of it when the caller draws one (a live update). Every phone is told when the latest
+    """The game page for the edit link or, read-only, the view link. Its context is built
+    here, the one place, from the board and what the answer `told` (Told); `template` names a
+    part of it when the caller draws one (a live update). Every phone is told when the latest
     change to the rounds deleted one; the phone that deleted it is offered its Undo
     (Scoreboard.deletion_shown). The share panel's links and QR codes are worked out only if
     the page draws them (a part does not)."""
@@ -271,11 +271,11 @@ def game_response(
 def saved_page(
     request: HtmxHttpRequest, game: Game, board: Scoreboard, pk: int, how: str, **told: Unpack[Told]
 ) -> TemplateResponse:
-    """The page with the confirmation of what just happened to the round with id `pk`
-    (`how`: "saved", "elsewhere" when another phone saved it just as typed here, "changed",
-    "back" after an Undo), and the Undo of the latest change to it when this phone made it
-    and nothing depends on it since (read from what the board knows: only the latest change
-    to the rounds can be undone). The Undo of a save takes the round back into the form (the
+    """The page confirming what just happened to the round with id `pk`. `how` is "saved",
+    "elsewhere" (another phone saved it just as typed here), "changed", or "back" after an
+    Undo. It offers the Undo of the latest change to the round when this phone made it and
+    nothing depends on it since (read from what the board knows: only the latest change to
+    the rounds can be undone). The Undo of a save takes the round back into the form (the
     `fix` link); that of an edit or a deletion is one more change."""
     row = next((row for row in board.rounds if row.round.pk == pk), None)
     latest, phone = board.latest_change, phones.of(request)
@@ -287,8 +287,8 @@ def saved_page(
 
 def player_page(request: HtmxHttpRequest, game: Game, pk: int) -> TemplateResponse:
     """The page saying that a player just left or joined (the change with id `pk`, while no
-    round has been saved since), with its Undo on the phone that made it while it holds
-    (Game.check_undo); after the Undo of a leave, that the player plays again."""
+    round has been saved since). The phone that made it gets its Undo while that holds
+    (Game.check_undo); after the Undo of a leave, the page says the player plays again."""
     event = game.events.filter(pk=pk, kind__in=GameEvent.PLAYER_CHANGES).first()
     later = game.events.filter(pk__gt=pk, kind__in=GameEvent.ROUND_CHANGES).exists()
     player = event and next((p for p in game.seated_players if p.seat == event.after["seat"]), None)
@@ -321,7 +321,7 @@ def fixing_page(
     **told: Unpack[Told],
 ) -> TemplateResponse:
     """The page with the round `seen` (its id and the revision the phone saw) back in the
-    round form, to be put right: saving it corrects that round (rounds.correct: an edit, the
+    round form, to be put right. Saving it corrects that round (rounds.correct: an edit, the
     round keeps its number), "Delete" takes it out, "Keep it" leaves it as saved. Nothing
     changes until then. A round changed or deleted since is said so, with nothing opened
     (the Undo of a save is no longer what it was)."""
@@ -365,14 +365,7 @@ def number(text: str | None) -> int:
 def game_page(request: HtmxHttpRequest, token: str, editable: bool) -> HttpResponse:
     """The game: scoreboard, round entry, round table, sharing. Template: scoring/game.html.
     From the watch-only link (`editable` false) the same scoreboard, read-only and live: no
-    form, and the edit token appears nowhere.
-
-    After a change made without JavaScript (a 303 lands here): `?saved=<round id>` confirms a
-    save while that round is the latest, `?changed=<round id>` an edit, `?back=<round id>` a
-    round brought back by an Undo or the history; each with its Undo on the phone that made
-    the change; `?player=<change id>` a player who left or joined (player_page). A page drawn
-    before the changes had their own addresses (one release) may ask
-    `?fix=`, `?rounds=all` or `?part=extras`: answered as fix_round, all_rounds and extras."""
+    form, and the edit token appears nowhere. What the query asks for: _game_page."""
     game = game_or_404(**http.token_lookup(token, editable))
     response = _game_page(request, game, editable)
     # The recent list's kind of link: the edit link or the watch-only one.
@@ -381,6 +374,13 @@ def game_page(request: HtmxHttpRequest, token: str, editable: bool) -> HttpRespo
 
 
 def _game_page(request: HtmxHttpRequest, game: Game, editable: bool) -> TemplateResponse:
+    """The page the query asks for. A change made without JavaScript lands here by a 303:
+    `?saved=<round id>` confirms a save while that round is the latest, `?changed=<round id>`
+    an edit, `?back=<round id>` a round brought back by an Undo or the history. Each comes
+    with its Undo on the phone that made the change. `?player=<change id>` tells of a player
+    who left or joined (player_page). A page drawn before the changes had their own addresses
+    (one release) may ask `?fix=`, `?rounds=all` or `?part=extras`: answered as fix_round,
+    all_rounds and extras."""
     board = Scoreboard.for_game(game)
     query = request.GET
     if query.get("rounds") == "all":
@@ -437,9 +437,8 @@ def _all_rounds(
 @require_GET
 @drawn_at_one_moment
 def all_rounds(request: HtmxHttpRequest, token: str, editable: bool) -> HttpResponse:
-    """Every round of the game in the round table ("Show all N rounds"), not only the latest
-    (Scoreboard.SHOWN_ROUNDS): the page, or for htmx its round table, after which the live
-    updates send every round."""
+    """Every round in the round table ("Show all N rounds"): the page, or for htmx its round
+    table, after which the live updates send every round."""
     game = game_or_404(**http.token_lookup(token, editable))
     return _all_rounds(request, game, Scoreboard.for_game(game), editable)
 
@@ -458,6 +457,5 @@ def extras(request: HtmxHttpRequest, token: str, editable: bool) -> HttpResponse
 @drawn_at_one_moment
 @http.for_htmx("game_body")
 def fix_round(request: HtmxHttpRequest, token: str, pk: int) -> HttpResponse:
-    """The Undo of a save: the round with id `pk` back in the round form (`?number=` and
-    `?revision=` as the phone saw it), to be put right (fixing_page)."""
+    """The Undo of a save: the round with id `pk`, as the phone saw it, back in the form."""
     return fixing_page(request, game_or_404(edit_token=token), _seen(request, pk))

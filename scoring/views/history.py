@@ -23,8 +23,7 @@ from scoring.web.http import HtmxHttpRequest, redirect
 
 @require_GET
 def history_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
-    """Every change to the game, newest first. Context: `game`, `names`, `changes`
-    (scoring.board.history.Change), `confirm` (a restore waiting for its yes) and `refused`."""
+    """Every change to the game, newest first (_history)."""
     return _history(request, game_or_404(edit_token=token))
 
 
@@ -34,6 +33,8 @@ def _history(
     refused: rules.RulesError | None = None,
     confirm: dict | None = None,
 ) -> TemplateResponse:
+    """The history page. Template: scoring/history.html; context: `game`, `names`, `changes`
+    (scoring.board.history.Change), `confirm` (a restore waiting for its yes) and `refused`."""
     context = {
         "game": game,
         "names": game.names,
@@ -85,6 +86,5 @@ def restore(request: HtmxHttpRequest, game: Game, deletion: GameEvent) -> Round:
 
 @history_action
 def go_back(request: HtmxHttpRequest, game: Game, change: GameEvent) -> Round:
-    """A round back to the version it had before an edit (`event`, and the round's `revision`
-    as the page showed it): one more edit."""
+    """A round back to the version it had before an edit (`change`): one more edit."""
     return game.go_back(change, number(request.POST.get("revision")), phones.of(request))

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import logging
 
+from django.conf import settings
 from django.db import DatabaseError, connection
+from django.db.migrations.executor import MigrationExecutor
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.response import TemplateResponse
 from django.templatetags.static import static
@@ -16,7 +18,7 @@ from django.views.decorators.http import require_GET
 from scoring import rules
 from scoring.rules import counting, house_rules
 from scoring.views.games import game_or_404
-from scoring.web import http
+from scoring.web import http, limits
 
 logger = logging.getLogger(__name__)
 
@@ -97,14 +99,44 @@ def manifest(request: HttpRequest) -> JsonResponse:
 @require_GET
 @never_cache
 def healthz(request: HttpRequest) -> HttpResponse:
-    """A liveness answer that has checked the database; also the benchmark's floor. A database
-    that cannot be reached is a 503 with one plain line (and a logged error), so that a load
-    balancer takes this server out instead of reading a traceback page."""
+    """Whether this server can answer pages, in plain text, for a proxy or a load balancer. It
+    answers 200 "ok" after a query. It answers 503 with one line when the database does not answer
+    ("database unavailable") or lacks migrations this code needs ("migrations missing: ...", which),
+    so that no page is sent to a server that would answer it 500. With RAMI_REDIS_URL, a second line
+    says how Redis is: a Redis away lets new games through uncounted, but the pages work, so it is
+    no 503."""
     try:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
             cursor.fetchone()
+        missing = migrations_missing()
     except DatabaseError:
         logger.exception("healthz: the database does not answer")
         return HttpResponse("database unavailable", status=503, content_type="text/plain")
-    return HttpResponse("ok", content_type="text/plain")
+    if missing:
+        logger.error("healthz: migrations missing: %s", ", ".join(missing))
+        return HttpResponse(
+            f"migrations missing: {', '.join(missing)}", status=503, content_type="text/plain"
+        )
+    lines = ["ok"]
+    if settings.RAMI_REDIS_URL:
+        lines.append(f"redis: {limits.shared_counts_state()}")
+    return HttpResponse("\n".join(lines), content_type="text/plain")
+
+
+# Set once the database has every migration this code knows: a process's code does not change,
+# and migrations are not taken back under a running server, so it is checked no more.
+_migrated = False
+
+
+def migrations_missing() -> list[str]:
+    """The migrations this code has and the database lacks ("scoring.0013_..."), in the order
+    `migrate` would apply them; [] once all are applied (then no query is made again)."""
+    global _migrated
+    if _migrated:
+        return []
+    executor = MigrationExecutor(connection)
+    plan = executor.migration_plan(executor.loader.graph.leaf_nodes())
+    missing = [f"{migration.app_label}.{migration.name}" for migration, _backwards in plan]
+    _migrated = not missing
+    return missing

@@ -1,6 +1,6 @@
 """The players page of a game (its edit link): the players' names, each in a field to correct
-it during the game; and, until the game is over, who deals next and the order the deal goes
-round, a player leaving and one joining (SPEC 1.5). Template: scoring/players.html; context:
+it during the game. Until the game is over it also holds who deals next and the order the deal
+goes round, a player leaving and one joining (SPEC 1.5). Template: scoring/players.html; context:
 `game`, `form` (forms.PlayersForm), `seating_form` (forms.SeatingForm), `join_form`
 (forms.JoinForm), `leaving` (the players who may leave), the last two None for a finished
 game, and `refused`. Each change is a POST of its own (names, seats, leave, join); done, it
@@ -58,7 +58,7 @@ def names(request: HtmxHttpRequest, token: str) -> HttpResponse:
 @require_POST
 def seats(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The seats and the dealer posted (Game.change_seating): changed from the next round on,
-    then the game page saying so. A choice refused stays as chosen beside its reason; a change
+    then the game page saying so. A choice refused stays as chosen beside its reason. A change
     made on another phone since (or a round saved there, which moves the deal on), or the
     game's end, is refused (409), the page showing the seats and the dealer as they are now."""
     game = game_or_404(edit_token=token)

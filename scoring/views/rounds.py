@@ -98,13 +98,13 @@ def _not_recorded(
     """Why the round of `form` was not recorded: a refusal (the game over, its 500 rounds) is
     raised with the page that says why (http.showing).
 
-    When another phone saved the round this form was for first, and it is this very round
-    (the same hands, as happens when two people at the table enter it), it counts as saved
-    here too, with the offer to save the one typed here as the next round all the same (the
-    rare next deal that came out alike). Otherwise the form comes back (409) with everything
-    typed, the two versions side by side for the players whose hands differ, and three
-    choices: keep the saved one, replace it with this one (`replace`), or save this one as
-    the next round (the form now says that number)."""
+    Another phone may have saved the round this form was for first. When it is this very
+    round (the same hands, as happens when two people at the table enter it), it counts as
+    saved here too. The phone is offered to save the one typed here as the next round all the
+    same (the rare next deal that came out alike). Otherwise the form comes back (409) with
+    everything typed and the two versions side by side for the players whose hands differ.
+    It offers three choices: keep the saved one, replace it with this one (`replace`), or
+    save this one as the next round (the form now says that number)."""
     if error.code != rules.Code.ROUND_TAKEN:
         form.refused(error)
         return http.showing(error, game_response(request, game, form))
@@ -187,15 +187,13 @@ def _store_again(request: HtmxHttpRequest, game: Game, taken_back: bool) -> Http
 
 @game_action
 def correct(request: HtmxHttpRequest, game: Game) -> HttpResponse:
-    """A round this phone took back (the Undo of its save), put right: its `round`,
-    `for_round` and `revision` as the form showed them (_store_again)."""
+    """A round this phone took back (the Undo of its save), put right (_store_again)."""
     return _store_again(request, game, taken_back=True)
 
 
 @game_action
 def replace(request: HtmxHttpRequest, game: Game) -> HttpResponse:
-    """A round another phone saved first, replaced with the one typed here, from the
-    conflict's box: its `round`, `number` and `revision` (_store_again)."""
+    """A round another phone saved first, replaced with the one typed here (_store_again)."""
     return _store_again(request, game, taken_back=False)
 
 
@@ -225,8 +223,8 @@ def undo(request: HtmxHttpRequest, game: Game) -> HttpResponse:
 @game_action
 def rematch(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     """The next game, with the players ticked and a name added (forms.RematchForm; a post
-    without the choice keeps those playing): a new game, counted with the start page's and a
-    table's (a tap on one made already only goes there); past the limit, refused (TooMany).
+    without the choice keeps those playing). A new game is counted with the start page's and
+    a table's (a tap on one made already only goes there); past the limit, refused (TooMany).
     Players refused (fewer than two, a name taken) stay as chosen beside why."""
     seats, added, form = None, [], None
     if "choosing" in request.POST and game.next_game_id is None:
@@ -248,9 +246,8 @@ def rematch(request: HtmxHttpRequest, game: Game) -> HttpResponse:
 
 
 def tell_new_game(request: HtmxHttpRequest, game: Game) -> None:
-    """Say on the next page (base.html) that the game is a new one: once on this phone, by
-    whichever of its requests comes first, the tap on Rematch or a live update of the old
-    game (scoring.web.notices)."""
+    """Say once on this phone's next page (base.html) that the game is a new one, whichever
+    request comes first: the tap on Rematch or a live update of the old game (web.notices)."""
     text = gettext("New game: %(players)s") % {"players": ", ".join(game.names)}
     notices.tell(request, f"new-game:{game.pk}", text)
 
@@ -259,9 +256,9 @@ def tell_new_game(request: HtmxHttpRequest, game: Game) -> None:
 def round_page(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
     """Edit one round with the same form, prefilled. Template: scoring/round.html.
 
-    The form carries the round's id and revision: a save is refused (409, everything typed
+    The form carries the round's id and revision. A save is refused (409, everything typed
     kept) when that round has since been deleted, moved by a change to an earlier round, or
-    edited on another phone; the page then shows the round as it is now, and saving again
+    edited on another phone. The page then shows the round as it is now, and saving again
     replaces it knowingly."""
     game = game_or_404(edit_token=token)
     refused = None

@@ -1,4 +1,5 @@
-"""What a request carries and an answer needs, shared by the pages of games and of tables: the
-typed request, refusals in HTTP (http), the limits (limits), the phone that makes a change
-(phones), this browser's recent games (recent), the shared links (sharing), notices shown
-once (notices)."""
+"""What a request carries and an answer needs, shared by the pages of games and of tables.
+
+The typed request and refusals in HTTP (http), the limits (limits), the phone that makes a
+change (phones), this browser's recent games (recent), the shared links (sharing), notices
+shown once (notices)."""

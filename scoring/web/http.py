@@ -1,6 +1,6 @@
 """What the views of games and of tables both stand on: the typed request, the redirect that
-suits htmx and plain forms alike, the method check of a view that both links open, a number as
-a request carries it, and what a refusal is in HTTP (RefusalMiddleware)."""
+suits htmx and plain forms alike, and the method check of a view that both links open. Also a
+number as a request carries it, and what a refusal is in HTTP (RefusalMiddleware)."""
 
 from __future__ import annotations
 
@@ -13,14 +13,16 @@ from django.utils.log import log_response
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
-from scoring.rules import ConfirmFirst, Conflict, RulesError, TooMany
+from scoring.rules import ConfirmFirst, Conflict, RulesError
 from scoring.rules.errors import rules_error_message
+from scoring.web.limits import TooMany
 
-# What each kind of refusal is in HTTP (scoring.rules): the page older than the game or the
-# table, or a yes asked for, is 409 Conflict (htmx swaps it in: base.html's responseHandling);
-# a limit is 429 Too Many Requests, with Retry-After. A mistake in what was typed is no
-# refusal: it is a form's error, beside its field, on the page answered as any form with an
-# error is (200). Raised all the same (a request no page of ours sends), it is a 400.
+# What each kind of refusal is in HTTP (scoring.rules; a limit's is web.limits.TooMany): the
+# page older than the game or the table, or a yes asked for, is 409 Conflict (htmx swaps it in:
+# base.html's responseHandling); a limit is 429 Too Many Requests, with Retry-After. A mistake
+# in what was typed is no refusal: it is a form's error, beside its field, on the page answered
+# as any form with an error is (200). Raised all the same (a request no page of ours sends), it
+# is a 400.
 REFUSAL_STATUS = {Conflict: 409, ConfirmFirst: 409, TooMany: 429, RulesError: 400}
 
 
@@ -36,8 +38,8 @@ class Refused(Exception):
 
 
 def showing(error: RulesError, page: HttpResponse) -> HttpResponse:
-    """`page`, which shows `error`: a mistake in what was typed (a RulesError itself) is a
-    form's error, and the page is the answer; any other kind is a refusal, raised (Refused)
+    """`page`, which shows `error`. A mistake in what was typed (a RulesError itself) is a
+    form's error, and the page is the answer. Any other kind is a refusal, raised (Refused)
     for RefusalMiddleware to send with the status of its kind."""
     if type(error) is RulesError:
         return page
@@ -51,10 +53,9 @@ def status_of(error: RulesError) -> int:
 
 class RefusalMiddleware:
     """The one place where a refusal becomes an answer, as Django's response_for_exception
-    turns Http404 into a 404: a view raises http.Refused with the page that says why, or the
-    refusal alone (a RulesError, Conflict, ConfirmFirst or TooMany that no view caught:
-    its reason in plain text), and the answer goes out with the status of its kind
-    (status_of) and, for a limit, Retry-After."""
+    turns Http404 into a 404. A view raises http.Refused with the page that says why, or the
+    refusal alone (any RulesError that no view caught: its reason in plain text). The answer
+    goes out with the status of its kind (status_of) and, for a limit, Retry-After."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -82,10 +83,10 @@ _WHOLE_NUMBER = re.compile(r"[0-9]{1,18}")
 
 
 def whole_number(text: object) -> int | None:
-    """The number `text` holds, as our pages write one, or None for anything else: digits that
-    are not ASCII ("²", which str.isdigit() takes for a digit and int() refuses; "١٢"), a sign,
-    blanks inside, a fraction, more digits than any id or version has. Blanks around it are
-    left out, as Django's IntegerField leaves them."""
+    """The number `text` holds, as our pages write one (blanks around it left out, as Django's
+    IntegerField does). None for anything else: digits that are not ASCII ("²", which
+    isdigit() takes for a digit and int() refuses; "١٢"), a sign, blanks inside, a fraction,
+    more digits than any id or version has."""
     if isinstance(text, str) and _WHOLE_NUMBER.fullmatch(text := text.strip()):
         return int(text)
     return None
@@ -103,10 +104,10 @@ def redirect(request: HtmxHttpRequest, url: str) -> HttpResponse:
 
 
 def for_htmx(part: str) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
-    """A view whose page htmx asks for in part: for an htmx request its answer, or the page of
-    a refusal it raises, is cut down to the partial `part` of its template (as django-htmx's
-    example project does it), the one place where a view's answer becomes what htmx swaps. A
-    view that names a part itself (`page.html#part`) keeps it."""
+    """A view whose page htmx asks for in part. For an htmx request its answer, or the page of
+    a refusal it raises, is cut down to the partial `part` of its template, as django-htmx's
+    example project does it. This is the one place where a view's answer becomes what htmx
+    swaps. A view that names a part itself (`page.html#part`) keeps it."""
 
     def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @wraps(view)
@@ -155,8 +156,7 @@ def by_method(**views: Callable[..., HttpResponse]) -> Callable[..., HttpRespons
 
 
 def token_lookup(token: str, editable: bool) -> dict[str, str]:
-    """The lookup of a game or table by the token of its edit link (`editable`) or of its
-    watch-only link."""
+    """The lookup of a game or table by its edit link's token (`editable`) or watch-only one."""
     return {"edit_token": token} if editable else {"view_token": token}
 
 

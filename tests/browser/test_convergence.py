@@ -46,7 +46,7 @@ from playwright.sync_api import BrowserContext, CDPSession, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from scoring import rules
-from scoring.models import Game, GameEvent, Round
+from scoring.models import Game, GameEvent, Hand, Round
 from tests.browser.conftest import PHONE
 from tests.links import url
 from tests.pages import read
@@ -199,9 +199,10 @@ def edit_round(game_pk: int, rng: random.Random, phone: str, latest: int | None 
     if seen is None:
         return "nothing to do"
     # The round's own players (an edit keeps who played it).
-    played = tuple(
-        sorted(Round.objects.get(pk=seen.pk).hands.values_list("player__seat", flat=True))
-    )
+    hands = Hand.objects.filter(round_id=seen.pk)
+    played = tuple(sorted(hands.values_list("player__seat", flat=True)))
+    if not played:  # deleted by another writer meanwhile: refused as the model refuses it
+        return "refused: round_gone"
     game.edit_round(seen, random_entry(rng, played, len(game.seated_players)), phone)
     return "done"
 

@@ -1,4 +1,6 @@
-"""`manage.py restore_games FOLDER`: re-create the tables and games of a backup_games folder."""
+"""`manage.py restore_games FOLDER [--bring-back LINK ...]`: re-create the tables and games of a
+backup_games folder. A game or table deleted on request (delete_game, delete_table) is left
+out, unless its link is given with --bring-back."""
 
 import time
 from collections.abc import Iterator
@@ -7,33 +9,56 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from scoring.files import exchange
-from scoring.files.backup import BATCH_SIZE, ROUNDS_PER_BATCH, TABLES, restore_batch, restore_table
+from scoring.files.backup import (
+    BATCH_SIZE,
+    DELETED,
+    ROUNDS_PER_BATCH,
+    TABLES,
+    LeftOut,
+    restore_batch,
+    restore_table,
+)
 from scoring.files.exchange import ExchangeError, loads
 from scoring.management.commands.backup_games import plural_tables
-from scoring.models import Game
+from scoring.models import DeletedLink, Game, token_of_link
 
 
 class Command(BaseCommand):
     help = (
         "Re-create every table and game backed up in FOLDER with its links (edit and view "
-        "tokens). One already there is left alone; a bad file is named and skipped."
+        "tokens). One already there is left alone; a bad file is named and skipped; one "
+        "deleted on request is left out unless named with --bring-back."
     )
 
     def add_arguments(self, parser):
         parser.add_argument("folder", type=Path, help="a folder written by backup_games")
+        parser.add_argument(
+            "--bring-back",
+            action="append",
+            default=[],
+            metavar="LINK",
+            help="a game or table deleted on request to restore all the same (its link or "
+            "watch-only link); may be given more than once",
+        )
 
     def handle(self, *args, **options):
         folder: Path = options["folder"]
         if not folder.is_dir():
             raise CommandError(f"{folder} is not a folder")
+        for link in options["bring_back"]:
+            token = token_of_link(link)
+            if token is None:
+                raise CommandError(f"not a link to a game or a table: {link}")
+            if not DeletedLink.forget(token):
+                self.stderr.write(f"{link}: not deleted on request; restored as any other")
         failed = self.restore_tables(folder)
-        restored = present = read = 0
+        restored = present = deleted = read = 0
         paths = sorted(folder.glob("*.json"))
         said = time.monotonic()
         # Batches of a few hundred games, each in one short transaction (scoring.files.backup), a
         # pause between two so that a live server's saves get the lock (exchange.let_others_write).
         for batch in read_in_batches(paths):
-            outcomes: dict[Path, Game | ExchangeError | OSError | None] = {
+            outcomes: dict[Path, Game | ExchangeError | OSError | LeftOut | None] = {
                 path: error for path, error in batch.items() if isinstance(error, Exception)
             }
             documents = {
@@ -49,6 +74,8 @@ class Command(BaseCommand):
                     self.stderr.write(f"{path.name}: {outcome}")
                 elif outcome is None:
                     present += 1
+                elif outcome is DELETED:
+                    deleted += 1
                 else:
                     restored += 1
             read += len(batch)
@@ -57,6 +84,8 @@ class Command(BaseCommand):
                 said = time.monotonic()
                 self.stderr.write(f"{read} of {len(paths)} games read")
         self.stdout.write(f"{restored} games restored, {present} already there")
+        if deleted:
+            self.stdout.write(f"{deleted} games left out: deleted on request")
         if failed:
             raise CommandError(f"not restored: {', '.join(failed)}")
 
@@ -66,7 +95,7 @@ class Command(BaseCommand):
         paths = sorted((folder / TABLES).glob("*.json"))
         if not paths:
             return []
-        restored = present = 0
+        restored = present = deleted = 0
         failed = []
         for path in paths:
             name = f"{TABLES}/{path.name}"
@@ -78,9 +107,13 @@ class Command(BaseCommand):
                 continue
             if table is None:
                 present += 1
+            elif table is DELETED:
+                deleted += 1
             else:
                 restored += 1
         self.stdout.write(f"{restored} {plural_tables(restored)} restored, {present} already there")
+        if deleted:
+            self.stdout.write(f"{deleted} {plural_tables(deleted)} left out: deleted on request")
         return failed
 
 

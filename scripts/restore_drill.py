@@ -1,0 +1,98 @@
+"""The restore drill: does a backup bring every game back? (docs/deploy.md, "Backups")
+
+    .venv/bin/python -m scripts.restore_drill /var/backups/rami/2026-01-31T040000Z
+
+restores the backup's games/ (scripts/backup's folder, or a folder of backup_games) into a
+throwaway SQLite database in a temporary folder, never the server's, then checks each file
+against what came back: the game at its edit and watch-only links, every round as it was
+backed up, each table with its members. With a database.dump beside it (PostgreSQL), it also
+checks that pg_restore can read it. It prints what it found and exits non-zero when anything is
+missing. tests/test_backup_recipe.py runs it on a backup made by scripts/backup.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+
+def drill(backup: Path) -> list[str]:
+    """The problems found in restoring `backup`; [] when everything came back."""
+    games = backup / "games" if (backup / "games").is_dir() else backup
+    dump = backup / "database.dump"
+    problems = []
+    with tempfile.TemporaryDirectory(prefix="rami-drill-") as scratch:
+        # Settings read once, at setup: the drill's own database, never DATABASE_URL's.
+        os.environ["DATABASE_URL"] = f"sqlite:///{Path(scratch) / 'drill.sqlite3'}"
+        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rami_site.settings")
+        import django
+
+        django.setup()
+        from django.core.management import call_command
+
+        from scoring.files.backup import FIELD
+        from scoring.files.exchange import export_game
+        from scoring.models import Game, Table
+
+        call_command("migrate", "--no-input", verbosity=0)
+        try:
+            call_command("restore_games", str(games))
+        except Exception as error:  # a CommandError names the files not restored
+            problems.append(f"restore_games: {error}")
+        files = sorted(games.glob("*.json"))
+        back = 0
+        for path in files:
+            document = json.loads(path.read_text())
+            tokens = document.get(FIELD, {})
+            game = Game.objects.filter(
+                edit_token=tokens.get("edit_token"), view_token=tokens.get("view_token")
+            ).first()
+            if game is None:
+                problems.append(f"{path.name}: not back at its links")
+                continue
+            backed_up = {key: value for key, value in document.items() if key != FIELD}
+            if export_game(game) != backed_up:
+                problems.append(f"{path.name}: back, but not as it was backed up")
+            else:
+                back += 1
+        tables = sorted((games / "tables").glob("*.json"))
+        for path in tables:
+            tokens = json.loads(path.read_text()).get(FIELD, {})
+            if not Table.objects.filter(edit_token=tokens.get("edit_token")).exists():
+                problems.append(f"tables/{path.name}: not back at its links")
+        print(
+            f"drill: {back} of {len(files)} games back as backed up, at their links, and "
+            f"{len(tables)} tables checked, in a throwaway database"
+        )
+    if dump.exists():
+        listed = subprocess.run(
+            [shutil.which("pg_restore") or "pg_restore", "--list", str(dump)],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if listed.returncode != 0:
+            problems.append(f"database.dump: pg_restore cannot read it: {listed.stderr.strip()}")
+        else:
+            print("drill: database.dump reads with pg_restore")
+    return problems
+
+
+def main() -> int:
+    if len(sys.argv) != 2 or sys.argv[1] in {"-h", "--help"}:
+        print(__doc__)
+        return 0 if len(sys.argv) == 2 else 2
+    problems = drill(Path(sys.argv[1]))
+    for problem in problems:
+        print(f"drill: {problem}", file=sys.stderr)
+    print("drill: every game came back" if not problems else "drill: FAILED", file=sys.stderr)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
