@@ -7,8 +7,12 @@ form from its title to the bottom of Save; then a typical round played by taps (
 three losers with 4, 5 and 6 cards) and saved: the taps it took, where the page stands after
 the answer (scrollY), and whether the confirmation, every player's total and the next Save are
 all on the screen. Last, the size of an 80-round, 6-player game page (DOM elements, bytes of
-HTML). It serves the app with Django's development server on 127.0.0.1 from a throwaway
-database, like scripts/screenshots.py, and prints a Markdown table.
+HTML). Then "real hands": five and six players at 360x640 in Czech, every loser's hand four to
+six cards, three rounds in a row from where each save left the page: the form's height with the
+hands typed in, the taps, and whether the answer, every total and the next Save are on the
+screen after the save (`--screenshots DIR` keeps the six-player round before and after its
+save). It serves the app with Django's development server on 127.0.0.1 from a throwaway
+database, like scripts/screenshots.py, and prints Markdown tables.
 """
 
 from __future__ import annotations
@@ -71,11 +75,19 @@ def play_round(page, players: int) -> int:
     taps = 0
     page.locator('label[for="id_winner_0"]').tap()
     taps += 1
+    one_keyboard = page.locator("#round-form .table-keys").is_visible()
     for seat, ranks in LOSERS.items():
         if seat >= players:
             continue
+        keys = page.locator(f"#round-form .seat-{seat}")
+        if one_keyboard:  # five or six players on a phone: a tap on the row, then the keys
+            pick = keys.locator(".hand-pick")
+            if pick.get_attribute("aria-pressed") != "true":
+                pick.tap()
+                taps += 1
+            keys = page.locator("#round-form .table-keys")
         for rank in ranks:
-            page.locator(f'#round-form .seat-{seat} .rank[data-rank="{rank}"]').tap()
+            keys.locator(f'.rank[data-rank="{rank}"]').tap()
             taps += 1
     page.wait_for_timeout(600)
     page.locator("#round-form button[type=submit][value=save]").tap()
@@ -84,11 +96,114 @@ def play_round(page, players: int) -> int:
     return taps
 
 
+# Real hands (issue 49's evening): the losers keep four to six cards each, one rank tap a card.
+REAL_HANDS = ["2 5 9 K", "3 3 7 Q A", "4 6 8 10 J JK", "2 4 6 8", "5 7 9 J Q"]
+CZECH_NAMES = ["Jana", "Petr", "Zdeňka", "Miroslav", "Kateřina", "Ondřej"]
+
+
+def five_rounds_played(names: list[str]) -> dict:
+    """A game of five rounds of typed values: everyone has a total, nobody is near the target."""
+    rounds = [
+        {
+            "winner": names[number % len(names)],
+            "hands": {
+                name: {"value": 4 + seat}
+                for seat, name in enumerate(names)
+                if seat != number % len(names)
+            },
+        }
+        for number in range(5)
+    ]
+    return {"format": "rami-game/1", "players": names, "rounds": rounds}
+
+
+def play_real_round(page, players: int, number: int) -> tuple[int, int]:
+    """Round `number` tapped in with real hands, from where the page stands: the taps it took
+    and the form's height from its title to Save, hands typed in, before Save is tapped. With
+    one keyboard for the table, a loser's row is tapped first unless the keys type it already."""
+    taps = 0
+    winner = number % players
+    page.locator(f'label[for="id_winner_{winner}"]').tap()
+    taps += 1
+    one_keyboard = page.locator("#round-form .table-keys").is_visible()
+    losers = [seat for seat in range(players) if seat != winner]
+    for seat, ranks in zip(losers, REAL_HANDS, strict=False):
+        keys = page.locator(f"#round-form .seat-{seat}")
+        if one_keyboard:
+            pick = page.locator(f"#round-form .seat-{seat} .hand-pick")
+            if pick.get_attribute("aria-pressed") != "true":
+                pick.tap()
+                taps += 1
+            keys = page.locator("#round-form .table-keys")
+        for rank in ranks.split():
+            keys.locator(f'.rank[data-rank="{rank}"]').tap()
+            taps += 1
+    page.wait_for_timeout(600)
+    return taps, measure_form(page)["height"]
+
+
+def real_hands(browser, site, screenshots: Path | None) -> list[str]:
+    lines = [
+        "| players | screen | round | form height, hands typed in | fits the screen "
+        "| taps | after save: answer, every total, next Save on the screen |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    yes = {True: "yes", False: "no"}
+    for players in (5, 6):
+        game = site.manage(
+            "import_game", "-", stdin=json.dumps(five_rounds_played(CZECH_NAMES[:players]))
+        )
+        context = browser.new_context(
+            viewport={"width": 360, "height": 640},
+            is_mobile=True,
+            has_touch=True,
+            extra_http_headers={"Accept-Language": "cs"},
+        )
+        page = context.new_page()
+        page.goto(site.base + game)
+        page.wait_for_timeout(500)  # the page's script has started
+        page.locator("#entry-title").evaluate("title => title.scrollIntoView()")
+        for number in (6, 7, 8):
+            taps, height = play_real_round(page, players, number)
+            fits = height <= 640
+            if screenshots and players == 6 and number == 6:
+                page.screenshot(path=screenshots / "six-players-640-hands.png")
+            page.locator("#round-form button[type=submit][value=save]").tap()
+            taps += 1
+            page.wait_for_timeout(1200)
+            answer = after_save(page)
+            if screenshots and players == 6 and number == 6:
+                page.screenshot(path=screenshots / "six-players-640-saved.png")
+            in_view = all(answer[key] for key in ("banner", "totals", "save"))
+            lines.append(
+                f"| {players} | 360×640, cs | {number} | {height} px "
+                f"| {yes[fits]} | {taps} "
+                f"| {yes[in_view]} (Save's bottom {answer['saveBottom']} px) |"
+            )
+        context.close()
+    return lines
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--out", type=Path)
+    parser.add_argument("--screenshots", type=Path)
+    parser.add_argument("--real-hands-only", action="store_true")
     arguments = parser.parse_args()
     rows = []
+    if arguments.real_hands_only:
+        with ThrowawaySite(prefix="rami-entry-") as site:
+            site.base = site.serve()
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(
+                    executable_path=shutil.which("chromium"), args=["--no-sandbox", "--disable-gpu"]
+                )
+                text = "\n".join(real_hands(browser, site, arguments.screenshots)) + "\n"
+                browser.close()
+        print(text)
+        if arguments.out:
+            arguments.out.write_text(text)
+        return
     with ThrowawaySite(prefix="rami-entry-") as site:
         games = {}
         for players in (4, 6):

@@ -691,9 +691,15 @@ class RoundForm(ShowsRoundRefusals, forms.Form):
             initial[f"not_opened_{seat}"] = not hand.opened and not entry.hand_rummy
         return initial
 
-    # The seats in the order the deal goes round (Scoreboard.deal_order), set for a new round:
-    # its rows, the board's on the game page, in the order the players now sit in.
+    # The seats in the order the deal goes round (Scoreboard.deal_order), set on the game page:
+    # its rows, the board's, in the order the players now sit in.
     deal_order: tuple[int, ...] = ()
+
+    @property
+    def one_keyboard(self) -> bool:
+        """Five or six hands share one keyboard for the table on a phone (rami.css); fewer
+        keep a keyboard in each row, which fits."""
+        return len(self.hands) > 4
 
     def seats(self) -> list[dict]:
         """The bound fields of each player, for the template, and whether anything was typed in
@@ -716,7 +722,11 @@ class RoundForm(ShowsRoundRefusals, forms.Form):
             }
             for index, (hand, (points, explain)) in enumerate(zip(self.hands, shown, strict=True))
         ]
-        return sorted(rows, key=lambda row: place.get(row["player"].seat, row["player"].seat))
+        # A player the deal no longer goes to (who left since) after those it goes to.
+        last = len(place)
+        return sorted(
+            rows, key=lambda row: place.get(row["player"].seat, last + row["player"].seat)
+        )
 
     @property
     def names(self) -> list[str]:

@@ -315,7 +315,7 @@ def test_each_link_has_a_page_of_the_games_rules_with_the_round_ends_under_them(
     game = import_game(json.loads(json.dumps(EXAMPLE)))
     page = read(client.get(url("game", game.edit_token)))
     assert "House rules: joker 50, ace 1, never opened +0, never opened without a cap" in page.text
-    assert "hand rummy doubles, fixed target" in page.text
+    assert "hand rummy doubles, fixed target 500" in page.text
     assert page.select(f'a[href="/g/{game.edit_token}/rules/"]')
     edit = client.get(url("game_rules", game.edit_token)).content.decode()
     view = client.get(url("view_rules", game.view_token)).content.decode()

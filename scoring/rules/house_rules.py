@@ -117,7 +117,7 @@ def _value_and_words(house: Rules, name: str) -> tuple[object, str | None, str |
     if value is None:  # no cap, or a target that follows from the players
         return None, "-", _("never opened without a cap") if changed else None
     if name == "target":
-        return value, _points(value), _("fixed target")
+        return value, _points(value), _("fixed target %(points)s") % {"points": value}
     if name == "target_per_opponent" and house.target is not None:
         changed = False  # the fixed target says it all
     change = {

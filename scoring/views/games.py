@@ -261,8 +261,9 @@ def game_response(
         context.setdefault("rematch_form", RematchForm(game=game))
     if editable and not template.endswith("#changes"):  # a live update of rounds has no form
         form = form or round_form(game, next_round=board.next_round_number)
-        if "fixing" not in told:  # a new round: its rows in the order the deal goes
-            form.deal_order = board.deal_order
+        # Its rows in the order the deal goes now, as the board's: a new round, and a round
+        # taken back by Undo alike.
+        form.deal_order = board.deal_order
         context["form"] = form
     return TemplateResponse(request, template, context)
 
@@ -330,6 +331,15 @@ def fixing_page(
         error = rules.Conflict(code, number=seen.number)
         return game_response(request, game, refused=rules_error_message(error, game.names))
     if form is None:
+        # An Undo tapped on a page that had not yet heard of a later change (another phone's
+        # next round): the round is no longer this phone's to take back.
+        saved = game.events.filter(round=round_).order_by("-pk").first()
+        try:
+            if saved is None:
+                raise rules.Conflict(rules.Code.UNDO_NOT_YOURS)
+            game.check_undo(saved, phones.of(request))
+        except rules.Conflict as error:
+            return game_response(request, game, refused=rules_error_message(error, game.names))
         form = filled_with(game, round_)
     return game_response(request, game, form, fixing=round_, **told)
 

@@ -2,8 +2,10 @@
  *
  * - The card picker: tapping a rank adds a card to the hand's text field (in the card
  *   notation, "AH JK 5C"), a suit button gives the last card its suit, tapping a chosen card
- *   removes it. The text field stays the one source of truth, and each change fires a
- *   "picked" event that htmx turns into a preview request (the points come from the server).
+ *   (or, on the table's one keyboard, the take-back key) removes it. With five or six players
+ *   on a phone one keyboard types the hand of the row chosen last. The text field stays the
+ *   one source of truth, and each change fires a "picked" event that htmx turns into a
+ *   preview request (the points come from the server).
  * - The start form: players 3 to 6 get a button to take them off. (The target line is the
  *   server's, drawn again through htmx as names and rules are typed.)
  * - Live updates: the page keeps a stream open (scoring/live.py) that tells it the game's (or
@@ -52,7 +54,7 @@
   }
 
   function fieldOf(picker) {
-    return document.getElementById(picker.dataset.field);
+    return picker.dataset.field ? document.getElementById(picker.dataset.field) : null;
   }
 
   function rankLabel(picker, rank) {
@@ -108,32 +110,91 @@
     }
   }
 
+  // One keyboard for the table (_round_form.html's .table-keys, shown by rami.css with five or
+  // six players on a phone): it types the hand of the row chosen last, whose "Type this hand"
+  // (.hand-pick) is pressed. The first hand to type is the first row's but the winner's; a
+  // tap on a row, on its cards or in its fields chooses it; the winner's row is passed over.
+  function rowsOf(form) {
+    return Array.prototype.slice.call(form.querySelectorAll(".hands > .hand"));
+  }
+  function wentOut(row) {
+    return !!row.querySelector(".out-choice input:checked");
+  }
+  function choose(row) {
+    var form = row.closest("form");
+    var keys = form && form.querySelector(".table-keys");
+    var pick = row.querySelector(".hand-pick");
+    var field = row.querySelector(".cards-text");
+    if (!keys || !pick || !field) return;
+    rowsOf(form).forEach(function (other) {
+      var button = other.querySelector(".hand-pick");
+      if (button) button.setAttribute("aria-pressed", String(other === row));
+    });
+    keys.dataset.field = field.id;
+    keys.setAttribute("aria-labelledby", pick.getAttribute("aria-labelledby"));
+  }
+  function chosenRow(form) {
+    var pressed = form.querySelector('.hand-pick[aria-pressed="true"]');
+    return pressed && pressed.closest(".hand");
+  }
+  function chooseFirst(form) {
+    var rows = rowsOf(form).filter(function (row) { return !wentOut(row); });
+    var wrong = rows.filter(function (row) { return row.querySelector("[aria-invalid=true]"); });
+    var row = wrong[0] || rows[0];
+    if (row) choose(row);
+  }
+  document.addEventListener("change", function (event) {
+    // Who went out needs no hand: the keyboard goes on to the first who does.
+    var form = event.target.closest && event.target.closest("form");
+    if (!form || !form.querySelector(".table-keys") || !event.target.closest(".out-choice")) return;
+    var row = chosenRow(form);
+    if (!row || wentOut(row)) chooseFirst(form);
+  });
+  document.addEventListener("focusin", function (event) {
+    var row = event.target.closest && event.target.closest(".hand");
+    if (row && event.target.matches(".value-input, .not-opened input") && !wentOut(row)) choose(row);
+  });
+
   function init(root) {
     root.querySelectorAll("time.local-time, time.local-date").forEach(localTime);
     root.querySelectorAll(".picker").forEach(render);
     root.querySelectorAll(".start-form").forEach(initStartForm);
+    var forms = root.matches && root.matches("form") ? [root] : [];
+    forms.concat(Array.prototype.slice.call(root.querySelectorAll("form"))).forEach(function (form) {
+      if (form.querySelector(".table-keys")) chooseFirst(form);
+    });
   }
 
   document.addEventListener("click", function (event) {
+    var pick = event.target.closest(".hand-pick");
+    if (pick) return choose(pick.closest(".hand"));
     var button = event.target.closest(".picker button");
     if (!button) return;
-    var picker = button.closest(".picker");
-    var cards = cardsOf(fieldOf(picker));
+    var field = fieldOf(button.closest(".picker"));
+    if (!field) return;
+    // The row's own picker shows the cards, whichever keyboard typed them.
+    var row = field.closest(".hand");
+    var picker = row.querySelector(".picker");
+    var cards = cardsOf(field);
     if (button.classList.contains("rank")) {
       cards.push(button.dataset.rank);
     } else if (button.classList.contains("suit")) {
       var last = cards.length ? split(cards[cards.length - 1]) : null;
       if (!last || last.rank === "JK") return;
       cards[cards.length - 1] = last.rank + button.dataset.suit;
+    } else if (button.classList.contains("take-back")) {
+      if (!cards.length) return;
+      cards.pop();
     } else if (button.classList.contains("chip")) {
       cards.splice(Number(button.dataset.index), 1);
+      choose(row);
     }
     update(picker, cards);
   });
 
   document.addEventListener("input", function (event) {
     if (!event.target.classList.contains("cards-text")) return;
-    document.querySelectorAll('.picker[data-field="' + event.target.id + '"]').forEach(render);
+    document.querySelectorAll('.hand .picker[data-field="' + event.target.id + '"]').forEach(render);
   });
 
   function initStartForm(form) {
@@ -218,6 +279,7 @@
     // curious and the tests.
     stream.addEventListener("error", function () {
       if (streamOpen) streamBroke = Date.now();
+      lost();
       streamOpen = false;
       document.documentElement.dataset.stream = "closed";
       if (stream && stream.readyState === EventSource.CLOSED) stream = null;
@@ -227,12 +289,14 @@
       document.documentElement.dataset.stream = "open";
       announced = Math.max(announced, Number(event.data));
       pageNotice(null);
+      heard(true);
       pull();
     });
     // The game (or table) is not on the server: deleted, or on its way back from a backup. The
     // stream stays open and tells its version once it is back.
     stream.addEventListener("gone", function () {
       streamOpen = true;
+      heard(false);
       pageNotice("gone");
     });
   }
@@ -246,6 +310,34 @@
     var text = (message && document.body.dataset[message]) || "";
     if (notice.textContent !== text) notice.textContent = text;
     notice.hidden = !text;
+  }
+
+  // The server away: the stream broke, or a poll got no answer (or a 5xx), and nothing came
+  // from the server for AWAY_SAID_AFTER_MS: the page says it is reconnecting, rather than
+  // looking live; the first answer after that says it is back, for BACK_SHOWN_MS.
+  var AWAY_SAID_AFTER_MS = 4000;
+  var BACK_SHOWN_MS = 4000;
+  var awayTimer = null;
+  var away = false;
+  function lost() {
+    if (awayTimer || away || isLeaving()) return;
+    awayTimer = window.setTimeout(function () {
+      awayTimer = null;
+      away = true;
+      pageNotice("away");
+    }, AWAY_SAID_AFTER_MS);
+  }
+  function heard(sayBack) {
+    window.clearTimeout(awayTimer);
+    awayTimer = null;
+    if (!away) return;
+    away = false;
+    if (!sayBack) return;
+    pageNotice("back");
+    window.setTimeout(function () {
+      var notice = document.getElementById("page-notice");
+      if (notice && notice.textContent === document.body.dataset.back) pageNotice(null);
+    }, BACK_SHOWN_MS);
   }
 
   // The pull of the versions the stream announced: one poll for the newest, sent when no other
@@ -319,8 +411,13 @@
     if (failed) askedFor = 0;
     if (isPoll(event) && event.detail.xhr) {
       var status = event.detail.xhr.status;
-      if (status === 404) pageNotice("gone");
-      else if (event.detail.successful) pageNotice(null);
+      if (status === 0 || status >= 500) {
+        lost();
+      } else {
+        if (status === 404) pageNotice("gone");
+        else if (event.detail.successful) pageNotice(null);
+        heard(status !== 404);
+      }
     }
     window.setTimeout(pull, failed ? 1000 : 0);
   });
@@ -525,9 +622,31 @@
     }
   });
 
+  // The last page's note (base.html: "New game: ..." after a rematch) goes once the game has
+  // changed since the page was drawn (its first round saved, here or on another phone: a
+  // later version of the game is shown), or on a tap on it.
+  var notedAt = null; // the version of the game that the note came with
+  document.addEventListener("htmx:afterSettle", function () {
+    var poller = document.querySelector(".poller");
+    if (notedAt === null || !poller || Number(poller.dataset.version || 0) <= notedAt) return;
+    document.querySelectorAll(".banners.notices").forEach(function (notes) { notes.remove(); });
+    notedAt = null;
+  });
+  document.addEventListener("click", function (event) {
+    var note = event.target.closest && event.target.closest(".banners.notices .banner");
+    if (!note) return;
+    var notes = note.parentNode;
+    note.remove();
+    if (!notes.children.length) notes.remove();
+  });
+
   document.addEventListener("DOMContentLoaded", function () {
     init(document);
     initSharing(document);
+    var poller = document.querySelector(".poller");
+    if (poller && document.querySelector(".banners.notices")) {
+      notedAt = Number(poller.dataset.version || 0);
+    }
   });
   // New content from htmx (a saved round brings a fresh form) gets its pickers too.
   document.addEventListener("htmx:load", function (event) { init(event.detail.elt); });

@@ -30,21 +30,41 @@ def choose_winner(page: Page, name: str) -> None:
         hand(page, name).locator(".out-choice").click()
 
 
+def one_keyboard(page: Page) -> bool:
+    """Whether the round form has one keyboard for the table (five or six players on a phone)
+    rather than keys in each row."""
+    return page.locator("#round-form .table-keys").is_visible()
+
+
+def type_here(page: Page, name: str):
+    """Where the player's hand is typed: their row's keys; with one keyboard for the table,
+    that keyboard, once their row is chosen ("Type this hand", a tap unless it is chosen)."""
+    player = hand(page, name)
+    if not one_keyboard(page):
+        return player
+    pick = player.locator(".hand-pick")
+    if pick.get_attribute("aria-pressed") != "true":
+        pick.tap()
+        expect(pick).to_have_attribute("aria-pressed", "true")
+    return page.locator("#round-form .table-keys")
+
+
 def tap_cards(page: Page, name: str, cards: str) -> None:
     """Tap each card: its rank, then its suit when it has one ("AH JK 5" is 5 taps)."""
-    player = hand(page, name)
+    keys = type_here(page, name)
     for card in cards.split():
         rank, suit = (
             (card, "")
             if card == "JK" or card[-1].isdigit() or len(card) == 1
             else (card[:-1], card[-1])
         )
-        player.locator(f'.rank[data-rank="{rank}"]').tap()
+        keys.locator(f'.rank[data-rank="{rank}"]').tap()
         if suit:
-            player.locator(f'.suit[data-suit="{suit}"]').tap()
+            keys.locator(f'.suit[data-suit="{suit}"]').tap()
 
 
 def type_value(page: Page, name: str, value: int) -> None:
+    type_here(page, name)
     hand(page, name).locator(".value-input").fill(str(value))
 
 

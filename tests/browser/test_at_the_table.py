@@ -149,14 +149,9 @@ def test_a_card_the_deck_cannot_hold_is_said_next_to_its_player_as_it_is_tapped(
     tap_cards(page, "Fay", "KH 5C")
     expect(page.locator("#points-5")).to_have_text("15")
 
-    def ace_of_hearts(seat: int) -> None:
-        page.locator(f'.seat-{seat} .rank[data-rank="A"]').tap()
-        page.locator(f'.seat-{seat} .suit[data-suit="H"]').tap()
-
-    ace_of_hearts(1)
-    ace_of_hearts(1)
+    tap_cards(page, "Boris", "AH AH")
     expect(page.locator("#points-1")).to_have_text("22")
-    ace_of_hearts(2)  # a third A♥: the deck has two packs
+    tap_cards(page, "Cyril", "AH")  # a third A♥: the deck has two packs
     third_ace = (
         "With the hand of Cyril, this round holds 3 copies of the card “ace of hearts”, but the "
         "deck has only 2. Tap a chosen card to take it back."
@@ -236,6 +231,12 @@ def test_the_same_round_on_two_phones_is_saved_once_and_another_is_explained_in_
     # The heading names the round in question; a round saved meanwhile on the first phone
     # brings the other one's notice that a round was saved, which says nothing more: one box.
     expect(other.locator("#entry-title")).to_have_text("Round 22, saved on another phone first")
+    # Headings wrap, never cut: the whole of it is read at 360 px.
+    other.set_viewport_size({"width": 360, "height": 740})
+    assert other.locator("#entry-title").evaluate(
+        "title => title.scrollWidth <= title.clientWidth && getComputedStyle(title).textOverflow"
+        " !== 'ellipsis'"
+    )
     choose_winner(page, LONG_NAMES[3])
     for name in LONG_NAMES[:3]:
         type_value(page, name, 8)

@@ -164,3 +164,32 @@ def test_the_tapping_phone_is_told_of_the_rematch_once_whatever_the_poll_does(db
         phone.reload()
         expect(phone.locator(".total .sum")).to_have_text(["0", "0", "0", "0"])
         expect(notice).to_have_count(0)
+
+
+def test_the_new_games_note_goes_with_its_first_round_or_on_a_tap(db, opened):
+    game = import_game(game_document("every_kind"))
+    tapping = opened(url("game", game.edit_token), **PHONE)
+    other_phone = opened(url("game", game.edit_token), **PHONE)
+    laptop = opened(url("view", game.view_token), **LAPTOP)
+    tapping.get_by_role("button", name="Rematch").click()
+    rematch = game.__class__.objects.get(pk=game.pk).next_game
+    expect(other_phone).to_have_url(re.compile(f"/g/{rematch.edit_token}/$"), timeout=3_000)
+    expect(laptop).to_have_url(re.compile(f"/v/{rematch.view_token}/$"), timeout=3_000)
+    for page in (tapping, other_phone, laptop):
+        expect(page.locator(".banner.notice")).to_have_text("New game: Ana, Boris, Cyril, Dana")
+
+    # A tap on the note takes it away.
+    other_phone.locator(".banner.notice").tap()
+    expect(other_phone.locator(".banners.notices")).to_have_count(0)
+    # Typing a round does not (its previews change nothing); its save does, and every page
+    # that shows the round loses the note with it.
+    tapping.locator("label[for=id_winner_0]").tap()
+    for seat in (1, 2, 3):
+        tapping.locator(f"#id_value_{seat}").fill(str(seat * 5))
+    expect(tapping.locator("#points-3")).to_have_text("15")
+    expect(tapping.locator(".banner.notice")).to_be_visible()
+    tapping.get_by_role("button", name="Save round").click()
+    expect(tapping.locator(".banner.saved")).to_contain_text("Round 1")
+    expect(laptop.locator(".total .sum")).to_have_text(["0", "5", "10", "15"], timeout=3_000)
+    for page in (tapping, laptop):
+        expect(page.locator(".banners.notices")).to_have_count(0)

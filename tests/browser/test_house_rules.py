@@ -44,10 +44,10 @@ def test_a_game_with_house_rules_from_the_start_form_to_the_board(page: Page):
     page.get_by_role("button", name="Start the game").click()
     expect(page).to_have_url(re.compile(r"/g/[\w-]{22,}/$"))
 
-    expect(page.get_by_text("Target 500")).to_be_visible()
+    expect(page.locator("#board-line")).to_contain_text("Target 500")
     expect(page.locator(".rules-line")).to_contain_text(
         "House rules: joker 50, ace 1, never opened +0, never opened without a cap, "
-        "hand rummy doubles, fixed target"
+        "hand rummy doubles, fixed target 500"
     )
 
     # The house rules' worked example (docs/formats.md), round 1: A♥ joker 5♣ is 1 + 50 + 5;

@@ -83,3 +83,22 @@ def test_change_the_seats_and_the_dealer_mid_game_and_play_on(page: Page):
     section = page.locator("section.seating")
     expect(section.get_by_label("Seat 2")).to_have_value("2")
     expect(section.get_by_label("Deals next")).to_have_value("2")
+
+
+def test_a_round_taken_back_by_undo_keeps_the_order_of_the_deal(page: Page):
+    """After a change of seats, the round's rows go in the order the deal goes, on the fresh
+    form and on the round that Undo takes back into it, not in the seats' first order."""
+    start_game(page, *NAMES)
+    play_round(page)
+    page.get_by_role("link", name="Names, seats and dealer").click()
+    section = page.locator("section.seating")
+    section.get_by_label("Seat 2").select_option(label="Dana")
+    section.get_by_label("Seat 4").select_option(label="Boris")
+    section.get_by_role("button", name="Save seats and dealer").click()
+    in_the_deal = ["Ana", "Dana", "Cyril", "Boris"]
+    expect(page.locator("#round-form .hand-name")).to_have_text(in_the_deal)
+    play_round(page)
+    page.locator(".banner.saved").get_by_role("link", name="Undo").click()
+    expect(page.locator("#entry-title")).to_have_text(re.compile("Round 2, back in the form"))
+    expect(page.locator("#round-form .hand-name")).to_have_text(in_the_deal)
+    expect(page.locator("#round-form .hand").nth(3).locator(".value-input")).to_have_value("5")

@@ -241,6 +241,33 @@ def test_phones_get_their_streams_back_after_a_restart_and_miss_nothing(served, 
     equals_a_fresh_page(watching)
 
 
+def test_every_page_says_when_the_server_is_away_and_when_it_is_back(served, phones):
+    game = Game.start(["Ana", "Boris", "Cyril"])
+    saving = phones.open(served.url, url("game", game.edit_token))
+    watching = phones.open(served.url, url("view", game.view_token), **LAPTOP)
+    for page in (saving, watching):
+        stream_open(page)
+        expect(page.locator("#page-notice")).to_be_hidden()
+
+    phones.down = True
+    served.stop()
+    # A few seconds without the stream, and no page looks live any longer.
+    for page in (saving, watching):
+        expect(page.locator("#page-notice")).to_have_text(
+            "The server is not answering just now: reconnecting…", timeout=10_000
+        )
+    served.restart()
+    for page in (saving, watching):
+        expect(page.locator("#page-notice")).to_have_text(
+            "Connected to the server again.", timeout=10_000
+        )
+    for page in (saving, watching):
+        expect(page.locator("#page-notice")).to_be_hidden(timeout=10_000)
+    phones.down = False
+    save_round(saving, 3, 4)
+    totals(watching, 0, 3, 4)
+
+
 def test_a_page_opened_on_an_old_version_is_told_the_current_one_at_once(served, phones):
     game = Game.start(["Ana", "Boris", "Cyril"])
     saving = phones.open(served.url, url("game", game.edit_token))

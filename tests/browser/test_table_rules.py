@@ -79,7 +79,7 @@ def test_the_tables_rules_change_for_its_next_games_and_one_game_has_its_own(pag
     expect(page).to_have_url(re.compile(r"/g/[\w-]{22,}/$"))
     expect(page.get_by_text("Target 300").first).to_be_visible()
     page.get_by_role("link", name="This game's rules").click()
-    expect(page.locator("main")).to_contain_text("joker 50, fixed target")
+    expect(page.locator("main")).to_contain_text("joker 50, fixed target 300")
 
     # The table keeps its rules: its next game plays by them.
     page.goto(url("table", table.edit_token))

@@ -126,3 +126,58 @@ def test_a_conflict_shows_the_difference_and_mine_can_replace_it(page: Page, bor
     boris.locator(".banner.saved").get_by_role("button", name="Undo").click()
     expect(boris.locator(".banner.saved")).to_contain_text("Round 1 is back as it was.")
     expect_totals(boris, 0, 5, 7, 12)
+
+
+def test_an_undo_goes_from_every_phone_once_another_phone_saves_the_next_round(
+    page: Page, boris: Page
+):
+    """Ana's "Round 1 saved." keeps its words but loses its Undo as soon as Boris's phone saves
+    round 2: the round it would take back is no longer the latest change."""
+    ana = page
+    start_game(ana, "Ana", "Boris", "Cyril")
+    boris.goto(ana.url)
+    choose_winner(ana, "Ana")
+    for name, value in (("Boris", 10), ("Cyril", 20)):
+        type_value(ana, name, value)
+    save(ana)
+    expect(ana.locator(".banner.saved")).to_contain_text("Round 1 saved.")
+    expect(ana.locator(".banner.saved").get_by_role("link", name="Undo")).to_be_visible()
+    expect(boris.locator("#entry-title")).to_contain_text("Round 2", timeout=5_000)
+    # Ana has begun the next round when Boris's phone saves it.
+    choose_winner(ana, "Boris")
+    choose_winner(boris, "Cyril")
+    for name, value in (("Ana", 7), ("Boris", 9)):
+        type_value(boris, name, value)
+    save(boris)
+    expect(ana.locator(".total .sum")).to_have_text(["7", "19", "20"], timeout=5_000)
+    expect(ana.locator(".banner.saved")).to_contain_text("Round 1 saved.")
+    expect(ana.get_by_text("Undo", exact=True)).to_have_count(0, timeout=3_000)
+
+
+def test_an_undo_left_on_a_phone_that_missed_the_next_round_takes_nothing_back(
+    page: Page, boris: Page
+):
+    """Ana's phone hears nothing of the game (its stream and polls cut, as on a sleeping phone
+    or a bad network), so its "Round 1 saved." keeps the Undo after Boris's phone saved round
+    2. Tapped, it is refused: round 1 stays saved, and nothing comes back into the form."""
+    ana = page
+    start_game(ana, "Ana", "Boris", "Cyril")
+    game_url = ana.url
+    boris.goto(game_url)
+    # "Nothing new" to every poll, and no stream (a 204 tells the browser not to reconnect).
+    ana.route(re.compile(r"/(live/|[gv]/[^/]+/poll)"), lambda route: route.fulfill(status=204))
+    choose_winner(ana, "Ana")
+    for name, value in (("Boris", 10), ("Cyril", 20)):
+        type_value(ana, name, value)
+    save(ana)
+    boris.goto(game_url)
+    choose_winner(boris, "Cyril")
+    for name, value in (("Ana", 7), ("Boris", 9)):
+        type_value(boris, name, value)
+    save(boris)
+    undo = ana.locator(".banner.saved").get_by_role("link", name="Undo")
+    with ana.expect_response(lambda response: "/fix/" in response.url):
+        undo.click()
+    expect(ana.locator("#answer")).to_contain_text("Round 1 can no longer be undone here")
+    expect(ana.locator("#entry-title")).to_contain_text("Round 3")
+    expect(ana.locator(".total .sum")).to_have_text(["7", "19", "20"])
