@@ -14,11 +14,13 @@ from unittest import mock
 
 import pytest
 from django.core.cache import cache
+from django.test import Client
 
 from scoring.files import backup
 from scoring.files.exchange import export_game, import_game
 from scoring.models import Game, Round
 from scoring.rules import Hand, RoundEntry
+from scoring.views import games
 from tests.conftest import delete_post, edit_post, round_post
 from tests.links import url
 from tests.pages import read
@@ -353,3 +355,22 @@ def test_the_same_round_saved_elsewhere_can_still_be_saved_as_the_next_deal(
     # Tapped twice: one round 7.
     client.post(offer.get("action"), fields, headers=headers)
     assert boris_hands(five_rounds) == [11, 12, 13, 14, 15, 20, 20]
+
+
+def test_an_edit_whose_round_is_deleted_while_its_form_is_read_is_refused(
+    client, five_rounds, monkeypatch
+):
+    # Another phone deletes round 2 between the edit's reading of the round and of its hands
+    # (test_concurrency_live saw it on PostgreSQL: the round page again, at 200, saying nothing).
+    mine = edit_post(five_rounds, 2, 0, {1: 50, 2: 51})
+    read_players = games.round_players
+
+    def deleted_meanwhile(game, round_):
+        Client().post(url("delete", five_rounds.edit_token), delete_post(five_rounds, 2))
+        return read_players(game, round_)
+
+    monkeypatch.setattr(games, "round_players", deleted_meanwhile)
+    response = client.post(url("round", five_rounds.edit_token, number=2), mine)
+    assert response.status_code == 409
+    assert "Round 2 has already been deleted" in read(response).text
+    assert boris_hands(five_rounds) == [11, 13, 14, 15]

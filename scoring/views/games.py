@@ -109,7 +109,10 @@ def posted_round_form(game: Game, data) -> RoundForm:
     back or edited), with that round's players; else for a new round, with those playing."""
     named = http.whole_number(data.get("round"))
     round_ = game.rounds.filter(pk=named).first() if named is not None else None
-    players = round_players(game, round_) if round_ is not None else None
+    # No hands: the round was deleted between the two reads (another phone); the form is then
+    # for those playing, and the change says that the round is gone (409), not that its
+    # players are none.
+    players = (round_players(game, round_) if round_ is not None else None) or None
     return round_form(game, data, players=players)
 
 
