@@ -696,7 +696,14 @@ class Game(models.Model):
 
     def _store(self, round_: Round, entry: RoundEntry, new: bool = False) -> None:
         """Save `round_` as `entry` says, with the engine's points for this game (scored once:
-        the form that checked the entry scored it already)."""
+        the form that checked the entry scored it already). A seat added since the form was
+        drawn (a player joined) has no hand in it; a hand for a seat that is gone since (a join
+        undone) is refused as a change of players."""
+        seats = len(self.seated_players)
+        extra = entry.hands[seats:]
+        if any(hand is not None for hand in extra):
+            raise rules.Conflict(rules.Code.PLAYERS_CHANGED)
+        entry = replace(entry, hands=entry.hands[:seats] + (None,) * (seats - len(entry.hands)))
         points = entry.points(self.target, self.rules)
         round_.store(entry, self.seated_players, points, new=new)
 
