@@ -24,7 +24,7 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-from scripts.long_games import long_game_document
+from scripts.long_games import five_rounds_played, long_game_document
 from scripts.throwaway_site import ThrowawaySite
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -99,22 +99,6 @@ def play_round(page, players: int) -> int:
 # Real hands (issue 49's evening): the losers keep four to six cards each, one rank tap a card.
 REAL_HANDS = ["2 5 9 K", "3 3 7 Q A", "4 6 8 10 J JK", "2 4 6 8", "5 7 9 J Q"]
 CZECH_NAMES = ["Jana", "Petr", "Zdeňka", "Miroslav", "Kateřina", "Ondřej"]
-
-
-def five_rounds_played(names: list[str]) -> dict:
-    """A game of five rounds of typed values: everyone has a total, nobody is near the target."""
-    rounds = [
-        {
-            "winner": names[number % len(names)],
-            "hands": {
-                name: {"value": 4 + seat}
-                for seat, name in enumerate(names)
-                if seat != number % len(names)
-            },
-        }
-        for number in range(5)
-    ]
-    return {"format": "rami-game/1", "players": names, "rounds": rounds}
 
 
 def play_real_round(page, players: int, number: int) -> tuple[int, int]:

@@ -83,3 +83,19 @@ def table_document(games: int) -> dict:
         "members": PLAYERS,
         "games": documents,
     }
+
+
+def five_rounds_played(names: list[str]) -> dict:
+    """A game of five rounds of typed values: everyone has a total, nobody is near the target."""
+    rounds = [
+        {
+            "winner": names[number % len(names)],
+            "hands": {
+                name: {"value": 4 + seat}
+                for seat, name in enumerate(names)
+                if seat != number % len(names)
+            },
+        }
+        for number in range(5)
+    ]
+    return {"format": "rami-game/1", "players": names, "rounds": rounds}

@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from scoring.files.exchange import import_game
+from scripts.long_games import five_rounds_played
 from tests.browser.conftest import assert_accessible
 from tests.browser.game_steps import OnScreenTaps
 from tests.links import url
@@ -41,22 +42,6 @@ def form_on_screen(page: Page) -> dict:
     )
 
 
-def played_so_far(names: list[str]) -> dict:
-    """Five rounds already played: everyone has a total, nobody is near the target."""
-    rounds = [
-        {
-            "winner": names[number % len(names)],
-            "hands": {
-                name: {"value": 4 + seat}
-                for seat, name in enumerate(names)
-                if seat != number % len(names)
-            },
-        }
-        for number in range(5)
-    ]
-    return {"format": "rami-game/1", "players": names, "rounds": rounds}
-
-
 @pytest.mark.parametrize("language", ["cs", "bg", "id"])
 @pytest.mark.parametrize("players", [5, 6])
 @pytest.mark.parametrize("height", [640, 740])
@@ -66,7 +51,7 @@ def test_a_round_of_real_hands_and_its_answer_each_fit_one_screen(
     page.set_viewport_size({"width": 360, "height": height})
     page.set_extra_http_headers({"Accept-Language": language})
     names = NAMES[language][:players]
-    game = import_game(played_so_far(names))
+    game = import_game(five_rounds_played(names))
     page.goto(url("game", game.edit_token))
     expect(page.locator("#round-form .table-keys")).to_be_visible()
     page.locator("#entry-title").evaluate("title => title.scrollIntoView()")
@@ -118,7 +103,7 @@ def test_the_keys_rows_and_switches_of_one_keyboard_are_at_least_44_px_high(
 ):
     page.set_viewport_size({"width": 360, "height": 640})
     page.set_extra_http_headers({"Accept-Language": "bg"})
-    game = import_game(played_so_far(NAMES["bg"]))
+    game = import_game(five_rounds_played(NAMES["bg"]))
     page.goto(url("game", game.edit_token))
     targets = page.evaluate(
         """() => [...document.querySelectorAll(
@@ -136,7 +121,7 @@ def test_the_keys_rows_and_switches_of_one_keyboard_are_at_least_44_px_high(
 def test_the_keyboard_types_the_row_chosen_and_passes_over_who_went_out(page: Page, live_server):
     page.set_viewport_size({"width": 360, "height": 640})
     names = ["Ana", "Boris", "Cyril", "Dana", "Eva", "Fay"]
-    game = import_game(played_so_far(names))
+    game = import_game(five_rounds_played(names))
     page.goto(url("game", game.edit_token))
     keys = page.locator("#round-form .table-keys")
     pressed = page.locator('#round-form .hand-pick[aria-pressed="true"]')
