@@ -363,6 +363,35 @@ class Phone:
         self.read(body)
         return True
 
+    async def tick(self, samples: Samples) -> None:
+        """The clock's poll of a page without a stream, as rami.js sends it: its version
+        checked at the stream's address (scoring/live/check.py, counted as a poll), and the
+        poll when the check does not vouch for it (or when its stream told it of a newer
+        version than it shows)."""
+        if self.live and self.told <= self.version:
+            self.polling = True
+            try:
+                if await self._check(samples):
+                    return
+            finally:
+                self.polling = False
+        await self.poll(samples)
+
+    async def _check(self, samples: Samples) -> bool:
+        """True when the check answered 204: the page shows the current version."""
+        path = f"{self.live.split('?')[0]}/version?v={self.version}"
+        began = time.monotonic()
+        try:
+            status, _head, _body = await self.client.request("GET", path, {})
+        except Failed as error:
+            samples.failed("poll", str(error))
+            return False
+        if status not in (200, 204):
+            samples.failed("poll", str(status))
+            return False
+        samples.answered("poll", began)
+        return status == 204
+
     async def poll(self, samples: Samples) -> bool:
         """One poll; False when it failed (no answer in TIMEOUT, refused, an error status)."""
         self.polling = True
@@ -538,7 +567,7 @@ async def run_phone(phone: Phone, samples: Samples, stop, join_at: float, joined
         # With a stream, the clock's poll runs only while it is not open and has not broken
         # in the last STREAM_AWAY seconds (rami.js: a restarted server is waited for).
         if not streams or (not phone.open and time.monotonic() - phone.broke > STREAM_AWAY):
-            await phone.poll(samples)
+            await phone.tick(samples)
         # A tick that came while the poll was on its way was dropped.
         tick += POLL_EVERY * max(1, math.ceil((time.monotonic() - tick) / POLL_EVERY))
     if streams:

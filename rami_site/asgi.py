@@ -1,11 +1,12 @@
 """ASGI entry point, served by granian (`make run`: scripts/serve).
 
 Two kinds of requests, each where it costs least:
-- The live updates' streams, /live/<key>, stay open for minutes. They are answered on the event
-  loop by scoring.stream.asgi_stream, which holds no thread and no database connection: one
-  reader thread per process reads the versions for all of them (scoring/live/). A game's poll
-  that names the version the reader knows is answered there too, 204, with the headers of
-  Django's own 204 (scoring/live/unchanged.py); every other poll goes to Django.
+- The live updates' address, /live/: its streams stay open for minutes, and are answered on the
+  event loop by scoring.live.stream.asgi_stream, which holds no thread and no database
+  connection: one reader thread per process reads the versions for all of them (scoring/live/).
+  The version check that a page without a stream asks every 2 s, /live/<key>/version, is
+  answered there too, from what the reader knows (scoring/live/check.py). Every poll, and every
+  other URL, is Django's.
 - Every other URL is Django's, through its WSGI handler run by a fixed pool of threads
   (a2wsgi's WSGIMiddleware; RAMI_THREADS, 4 by default), as under a WSGI server: the views are
   synchronous, each thread keeps its database connection between requests (CONN_MAX_AGE), and a
@@ -61,33 +62,19 @@ die_with_granian()
 django_application = WSGIMiddleware(wsgi.application, workers=THREADS)
 
 # Needs the settings, set up just above.
+from scoring.live import check, stream  # noqa: E402
 from scoring.live import reader as reading  # noqa: E402
-from scoring.live import stream, unchanged  # noqa: E402
 
 
 async def application(scope, receive, send):
-    if scope["type"] == "http" and scope["path"].startswith(stream.PREFIX):
+    if scope["type"] == "http" and check.is_check(scope["path"]):
+        await check.asgi_check(scope, receive, send)
+    elif scope["type"] == "http" and scope["path"].startswith(stream.PREFIX):
         await stream.asgi_stream(scope, receive, send)
-    elif (polled := unchanged.polled(scope)) is not None:
-        if not await unchanged.answered(scope, send, polled):
-            await django_application(scope, coroutine(receive), learning(send, polled))
     elif scope["type"] == "lifespan":
         await lifespan(receive, send)
     else:
         await django_application(scope, coroutine(receive), send)
-
-
-def learning(send, polled: str):
-    """`send`, for a poll of the game `polled` that Django answers: a game Django found is
-    followed by the reader, and a 204's headers are those of the unchanged polls answered in
-    front of it (unchanged.learn)."""
-
-    async def sent(message):
-        if message["type"] == "http.response.start":
-            unchanged.learn(polled, message["status"], list(message.get("headers") or []))
-        await send(message)
-
-    return sent
 
 
 def coroutine(receive):

@@ -1,6 +1,6 @@
 from django.urls import path, register_converter
 
-from scoring.live import pull, stream
+from scoring.live import check, pull, stream
 from scoring.models import TOKEN_PATTERN
 from scoring.tables import actions as table_actions
 from scoring.tables import views as tables
@@ -63,8 +63,10 @@ urlpatterns = [
     path("healthz", pages.healthz, name="healthz"),
     path("manifest.webmanifest", pages.manifest, name="manifest"),
     path("rules/", pages.rules_page, name="rules"),
-    # The live updates' stream (scoring/live/); under granian rami_site/asgi.py answers it.
+    # The live updates' stream and version check (scoring/live/); under granian rami_site/asgi.py
+    # answers them.
     path("live/<str:key>", stream.stream, name="live"),
+    path("live/<str:key>/version", check.check, name="live_check"),
     # A game: /g/ its edit link, /v/ its watch-only link, each page told by `editable` which
     # link opened it. The edit link's own address still takes the posts of pages drawn before
     # each change had its own (legacy, one release).

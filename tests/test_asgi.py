@@ -14,13 +14,11 @@ import pytest
 from django.core.signals import request_started
 from django.db import connections
 from django.db.backends.signals import connection_created
-from django.test import override_settings
 
 from rami_site import asgi
-from rami_site.logs import JsonLinesFormatter
 from scoring.live import reader as reading
-from scoring.live import unchanged
-from scoring.models import Game
+from scoring.live.stream import key_for
+from scoring.models import Game, Table
 from tests.conftest import round_post, run_async
 from tests.links import url
 
@@ -120,7 +118,7 @@ def test_a_form_is_read_from_the_servers_receive():
     assert (status, b"CSRF verification failed" in page) == (403, True)
 
 
-# The unchanged poll, answered in front of Django (scoring/live/unchanged.py)
+# The version check at the stream's address, answered from the reader (scoring/live/check.py)
 
 
 async def answer(
@@ -147,16 +145,12 @@ async def answer(
 
 
 def headers_of(start: dict) -> dict[bytes, bytes]:
-    """An answer's headers, but those of the moment (Date) and of the request's language."""
-    own = {b"date", b"content-length", b"content-language"}
-    return {name.lower(): value for name, value in start["headers"] if name.lower() not in own}
+    return {name.lower(): value for name, value in start["headers"]}
 
 
 @pytest.fixture
 def django_requests():
-    """The paths of the requests that entered Django's request cycle meanwhile; nothing
-    learned from another test's answers."""
-    unchanged.forget()
+    """The paths of the requests that entered Django's request cycle meanwhile."""
     paths: list[str] = []
 
     def started(environ=None, **kwargs) -> None:
@@ -165,7 +159,6 @@ def django_requests():
     request_started.connect(started)
     yield paths
     request_started.disconnect(started)
-    unchanged.forget()
 
 
 def known_by_the_reader(key: str, version: int) -> None:
@@ -175,101 +168,91 @@ def known_by_the_reader(key: str, version: int) -> None:
         time.sleep(0.02)
 
 
-@pytest.mark.parametrize("link", ["edit", "view"])
-def test_an_unchanged_poll_the_reader_knows_is_answered_in_front_of_django(link, django_requests):
-    game = Game.start(["Ana", "Boris"])
-    token = game.edit_token if link == "edit" else game.view_token
-    poll = f"/{'g' if link == 'edit' else 'v'}/{token}/poll"
-    asked = f"v={game.version}&shown=playing"
-    by_django, _ = run_async(answer(poll, asked))  # the first: Django's, and the reader follows
-    assert by_django["status"] == 204 and django_requests == [poll]
-    known_by_the_reader(("e" if link == "edit" else "g") + token, game.version)
+def check_of(kind: str, token: str) -> str:
+    return f"/live/{key_for(kind, token)}/version"
+
+
+@pytest.mark.parametrize("kind", ["g", "t"])
+def test_a_check_of_the_current_version_is_answered_by_the_reader_without_django(
+    kind, django_requests
+):
+    if kind == "g":
+        game = Game.start(["Ana", "Boris"])
+        token, version = game.view_token, game.version
+    else:
+        table = Table.start("Tuesdays", ["Ana", "Boris"])
+        token, version = table.view_token, table.version
+    check = check_of(kind, token)
+    first, body = run_async(answer(check, f"v={version}"))
+    # Not read yet: the page is told to pull, and the reader takes the game up.
+    assert (first["status"], body) == (200, b"pull")
+    known_by_the_reader(kind + token, version)
     for _ in range(3):
-        in_front, body = run_async(answer(poll, asked))
-        assert (in_front["status"], body) == (204, b"")
-    assert django_requests == [poll]  # not again
-    # The same answer as Django's: never stored, the CSP and the security headers, no cookie.
-    assert headers_of(in_front) == headers_of(by_django)
-    assert headers_of(in_front)[b"cache-control"] == (
-        b"max-age=0, no-cache, no-store, must-revalidate, private"
-    )
-    assert headers_of(in_front)[b"content-security-policy"].startswith(b"default-src 'self'")
-    assert headers_of(in_front)[b"x-frame-options"] == b"DENY"
-    assert headers_of(in_front)[b"x-content-type-options"] == b"nosniff"
-    assert b"set-cookie" not in headers_of(in_front)
+        start, body = run_async(answer(check, f"v={version}"))
+        assert (start["status"], body) == (204, b"")
+    assert django_requests == []
+    # Headers of its own: never kept by a cache; no cookie.
+    assert headers_of(start)[b"cache-control"] == b"no-store"
+    assert headers_of(start)[b"x-content-type-options"] == b"nosniff"
+    assert b"set-cookie" not in headers_of(start)
 
 
-def test_a_poll_of_another_version_method_or_host_is_djangos(django_requests):
+def test_a_check_of_another_version_an_odd_one_or_a_key_not_handed_out_says_pull(django_requests):
     game = Game.start(["Ana", "Boris"])
-    poll = f"/v/{game.view_token}/poll"
-    run_async(answer(poll, f"v={game.version}"))
+    check = check_of("g", game.view_token)
+    run_async(answer(check, f"v={game.version}"))
     known_by_the_reader("g" + game.view_token, game.version)
-    # A phone behind: the changes, from Django.
-    behind, body = run_async(answer(poll, f"v={game.version - 1}&shown=playing"))
-    assert behind["status"] == 200 and b"Ana" in body
-    # No version, or an odd one: Django's answer (the whole of what the page lacks).
-    for odd in ("", "v=", f"v={game.version}x", f"v=0{game.version}0"):
-        odd_answer, _ = run_async(answer(poll, odd + "&shown=playing"))
-        assert odd_answer["status"] == 200, odd
-    # A POST is Django's: refused by its CSRF check (no cookie, no token). A HEAD too.
-    posted, _ = run_async(answer(poll, f"v={game.version}", method="POST"))
-    assert posted["status"] == 403
-    head, _ = run_async(answer(poll, f"v={game.version}", method="HEAD"))
-    assert head["status"] == 405  # require_GET
-    # A host Django refuses is refused, not answered here.
-    with override_settings(ALLOWED_HOSTS=["rami.example"]):
-        refused, _ = run_async(answer(poll, f"v={game.version}"))
-    assert refused["status"] == 400
-    assert len(django_requests) == 1 + 1 + 4 + 2 + 1
-    # Plain HTTP where HTTPS is required: Django's to answer (its SecurityMiddleware, built
-    # before this setting changed, would redirect it), never a 204 here.
-    with override_settings(SECURE_SSL_REDIRECT=True):
-        run_async(answer(poll, f"v={game.version}"))
-        forwarded = ((b"x-forwarded-proto", b"http"),)
-        run_async(answer(poll, f"v={game.version}", headers=forwarded))
-    assert len(django_requests) == 1 + 1 + 4 + 2 + 1 + 2
+    for odd in (
+        f"v={game.version - 1}",
+        "",
+        "v=",
+        f"v={game.version}x",
+        f"v=0{game.version}0",
+        "v=%C2%B2",
+    ):
+        start, body = run_async(answer(check, odd))
+        assert (start["status"], body) == (200, b"pull"), odd
+    # A key we did not hand out (an edit token, a forged signature): 404; a POST, 405.
+    for forged in (
+        f"/live/g{game.view_token}/version",
+        f"/live/{key_for('g', game.edit_token)}x/version",
+    ):
+        start, _ = run_async(answer(forged, f"v={game.version}"))
+        assert start["status"] == 404, forged
+    posted, _ = run_async(answer(check, f"v={game.version}", method="POST"))
+    assert posted["status"] == 405
+    assert django_requests == []
 
 
-def test_a_poll_of_an_unknown_game_is_djangos_404_logged_without_its_token(django_requests, caplog):
-    token = "x" * 32
-    poll = f"/v/{token}/poll"
-    with caplog.at_level("WARNING", logger="django.request"):
-        for _ in range(2):
-            gone, body = run_async(answer(poll, "v=1"))
-            assert gone["status"] == 404 and token.encode() not in body
-    # Each time Django's, never read by the reader, and logged with the token masked.
-    assert django_requests == [poll, poll]
-    assert "g" + token not in reading.reader._followed
-    lines = [JsonLinesFormatter().format(record) for record in caplog.records]
-    assert len(lines) == 2 and all("/v/<token>/poll" in line for line in lines)
-    assert not any(token in line for line in lines)
-
-
-def test_a_pull_after_an_event_leaves_the_reader_as_it_was(client, django_requests):
-    """A phone with a stream pulls only after an event (a 200): the reader does not take up
-    its game for polls that will not come."""
+def test_a_check_after_a_change_says_pull_and_the_poll_brings_it(client, django_requests):
     game = Game.start(["Ana", "Boris"])
-    before = game.version
-    saved = client.post(url("save", game.edit_token), round_post(0, {1: 7}))
-    assert saved.status_code in (200, 303)
-    pulled, body = run_async(answer(f"/g/{game.edit_token}/poll", f"v={before}&shown=playing"))
-    assert pulled["status"] == 200 and b"7" in body
-    assert "e" + game.edit_token not in reading.reader._followed
-
-
-def test_a_poll_after_a_change_the_reader_has_read_gets_the_change(client, django_requests):
-    game = Game.start(["Ana", "Boris"])
-    poll, before = f"/g/{game.edit_token}/poll", game.version
-    run_async(answer(poll, f"v={before}"))
-    known_by_the_reader("e" + game.edit_token, before)
+    check, before = check_of("g", game.view_token), game.version
+    run_async(answer(check, f"v={before}"))
+    known_by_the_reader("g" + game.view_token, before)
     saved = client.post(url("save", game.edit_token), round_post(0, {1: 7}))
     assert saved.status_code in (200, 303)
     game.refresh_from_db()
-    known_by_the_reader("e" + game.edit_token, game.version)
-    changed, body = run_async(answer(poll, f"v={before}&shown=playing"))
+    known_by_the_reader("g" + game.view_token, game.version)
+    start, _ = run_async(answer(check, f"v={before}"))
+    assert start["status"] == 200
+    changed, body = run_async(answer(f"/v/{game.view_token}/poll", f"v={before}&shown=playing"))
     assert changed["status"] == 200 and b"7" in body
-    assert django_requests[-1] == poll
-    # The next poll names the new version: answered in front again.
-    count = len(django_requests)
-    same, _ = run_async(answer(poll, f"v={game.version}&shown=playing"))
-    assert same["status"] == 204 and len(django_requests) == count
+    start, _ = run_async(answer(check, f"v={game.version}"))
+    assert start["status"] == 204
+
+
+def test_every_poll_is_djangos_even_when_the_reader_is_a_read_behind(client, django_requests):
+    """A phone told of a new version by its stream pulls; that pull may land on a worker whose
+    reader has not read the change yet. Django reads the database, so the pull gets the change
+    (it was answered 204 in front of Django, from the reader, and the page stayed behind)."""
+    game = Game.start(["Ana", "Boris"])
+    before = game.version
+    reading.reader.follow("g" + game.view_token)
+    known_by_the_reader("g" + game.view_token, before)
+    with reading.reader._lock:  # a reader that will not read again for a while
+        saved = client.post(url("save", game.edit_token), round_post(0, {1: 7}))
+        assert saved.status_code in (200, 303)
+        assert reading.reader.fresh("g" + game.view_token) == before
+        for link, token in (("g", game.edit_token), ("v", game.view_token)):
+            pulled, body = run_async(answer(f"/{link}/{token}/poll", f"v={before}&shown=playing"))
+            assert pulled["status"] == 200 and b"7" in body, link

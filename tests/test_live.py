@@ -68,32 +68,35 @@ def test_the_reader_reads_every_watched_version_in_one_query(db, reader):
     }
 
 
-def test_the_games_polled_lately_are_read_with_the_watched_ones(db, client, reader, monkeypatch):
-    """A game polled by either link is read with the streams' games in the same query, and
-    known as fresh, until no phone has polled it for FOLLOW_FOR seconds."""
-    watched, polled = Game.start(["Ana", "Boris"]), Game.start(["Cyril", "Dana"])
+def test_the_games_and_tables_checked_lately_are_read_with_the_watched_ones(
+    db, client, reader, monkeypatch
+):
+    """A game or table whose version a page checks (scoring/live/check.py) is read with the
+    streams' games in the same query, and known as fresh, until no page has checked it for
+    FOLLOW_FOR seconds."""
+    watched, checked = Game.start(["Ana", "Boris"]), Game.start(["Cyril", "Dana"])
+    table = Table.start("Tuesdays", ["Eva", "Filip"])
     reader.watch(f"g{watched.view_token}", Woken())
     reader._start = lambda: None  # read by the test
-    reader.follow(f"e{polled.edit_token}")
-    reader.follow(f"g{polled.view_token}")
+    reader.follow(f"g{checked.view_token}")
+    reader.follow(f"t{table.view_token}")
     with CaptureQueriesContext(connection) as queries:
         reader.read_once()
     assert len(queries) == 1
-    assert reader.fresh(f"e{polled.edit_token}") == polled.version
-    assert reader.fresh(f"g{polled.view_token}") == polled.version
+    assert reader.fresh(f"g{checked.view_token}") == checked.version
     assert reader.fresh(f"g{watched.view_token}") == watched.version
-    saved_round(client, polled)
-    polled.refresh_from_db()
+    # A table that has had no change yet is at version 0, and is there.
+    assert reader.fresh(f"t{table.view_token}") == table.version == 0
+    saved_round(client, checked)
+    checked.refresh_from_db()
     reader.read_once()
-    assert reader.fresh(f"e{polled.edit_token}") == polled.version
-    # Not polled again: no longer read, and not known.
+    assert reader.fresh(f"g{checked.view_token}") == checked.version
+    # Not checked again: no longer read, and not known.
     monkeypatch.setattr(reading, "FOLLOW_FOR", 0.0)
-    reader.follow(f"e{polled.edit_token}")
-    reader._followed[f"g{polled.view_token}"] = 0.0
+    reader.follow(f"g{checked.view_token}")
     time.sleep(0.01)
     reader.read_once()
-    assert reader.fresh(f"e{polled.edit_token}") is None
-    assert reader.fresh(f"g{polled.view_token}") is None
+    assert reader.fresh(f"g{checked.view_token}") is None
     assert reader.fresh(f"g{watched.view_token}") == watched.version
     # A reader that has not read for a while knows nothing fresh (the database away).
     reader.read_at -= reading.FRESH_FOR
@@ -473,3 +476,28 @@ def test_the_reader_finds_a_restored_game_by_its_token(db, reader):
     reader.read_once()
     assert reader.known[f"g{game.view_token}"] == restored.version > game.version
     assert woken.times == 3
+
+
+def test_a_new_tables_stream_tells_its_version_not_that_it_is_gone(db, reader, monkeypatch):
+    """A table with no game and no change yet is at version 0: its stream tells it, where it
+    said "gone" and its page said the table was not on the server."""
+    table = Table.start("Tuesdays", ["Ana", "Boris"])
+    assert table.version == 0
+    monkeypatch.setattr(reading, "reader", reader)
+    reader._start = lambda: None  # read by the test, before the stream opens
+    reader.follow(f"t{table.view_token}")
+    reader.read_once()
+
+    async def phone() -> Asgi:
+        request = Asgi(f"/live/{streaming.key_for('t', table.view_token)}", "v=0")
+        stream = asyncio.ensure_future(
+            streaming.asgi_stream(request.scope, request.receive, request.send)
+        )
+        await request.until("data: 0\n\n")
+        request.leave()
+        await asyncio.wait_for(stream, 5)
+        return request
+
+    body = run_async(phone()).body
+    assert "event: gone" not in body
+    assert "id: 0\nevent: version\ndata: 0\n\n" in body

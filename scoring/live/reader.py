@@ -19,8 +19,8 @@ logger = logging.getLogger(__name__)
 READ_EVERY = 0.1  # seconds between two reads of the versions
 CHANNEL = "rami_live"  # PostgreSQL's notices of a version that moved
 IDLE_AFTER = 5.0  # seconds without a stream before the reader stops
-# Seconds a polled game is still read after its last poll (Reader.follow): a phone without a
-# stream polls every 2 s.
+# Seconds a checked game or table is still read after its last check (Reader.follow): a page
+# without a stream checks every 2 s.
 FOLLOW_FOR = 10.0
 # What the reader knows is taken as the version for this long after its read (a read is due
 # every READ_EVERY; on PostgreSQL sooner, on a notice): longer, and it is behind.
@@ -28,23 +28,22 @@ FRESH_FOR = 1.0
 # A watched game or table named by its id, on a page drawn before keys named a token.
 _BY_ID = re.compile(r"[1-9][0-9]{0,18}")
 # The version the reader knows of a game or table that is not there (deleted, or not yet back
-# from a backup): its streams say so once ("gone"), and tell its version when it is back.
-GONE = 0
+# from a backup): its streams say so once ("gone"), and tell its version when it is back. Below
+# every version a row can have: a table that has had no change yet is at version 0.
+GONE = -1
 
 
 def versions(watched: Iterable[str]) -> dict[str, int]:
     """The current version of each watched game ("g<token>": its version) and table
     ("t<token>": the newest of the table's own and its games': a save, a new or finished game
-    at the table moves it), in one query. A game polled by its edit link ("e<edit token>",
-    followed by Reader.follow) is read by that token. A game or table that is not there is left
-    out."""
+    at the table moves it), in one query. A game or table that is not there is left out."""
     from scoring.models import Game, Table
 
     by_id: dict[str, list] = {"g": [], "t": []}
-    by_token: dict[str, list] = {"g": [], "t": [], "e": []}
+    by_token: dict[str, list] = {"g": [], "t": []}
     for key in watched:
         kind, what = key[0], key[1:]
-        if kind != "e" and _BY_ID.fullmatch(what):
+        if _BY_ID.fullmatch(what):
             by_id[kind].append(int(what))
         else:
             by_token[kind].append(what)
@@ -53,7 +52,6 @@ def versions(watched: Iterable[str]) -> dict[str, int]:
     # Our own table and column names only; the values are parameters.
     parts = [
         (f"SELECT 'g', view_token, version FROM {game} WHERE view_token {{}}", by_token["g"]),  # noqa: S608
-        (f"SELECT 'e', edit_token, version FROM {game} WHERE edit_token {{}}", by_token["e"]),  # noqa: S608
         (f"SELECT 't', view_token, version FROM {table} WHERE view_token {{}}", by_token["t"]),  # noqa: S608
         (
             f"SELECT 't', {table}.view_token, {game}.version FROM {game}"  # noqa: S608
@@ -98,9 +96,9 @@ def table_version(table) -> int:
 class Reader:
     """The versions of what this process's streams watch, read from the database in one
     query every `every` seconds while any stream is open, and the streams woken when their
-    version moves (`wake`, called on the reader's thread). The games polled lately
-    (`follow`) are read with them, so that an unchanged poll is answered from what the reader
-    knows, as a stream is (scoring/live/unchanged.py); `fresh` says whether it knows it now."""
+    version moves (`wake`, called on the reader's thread). The games and tables checked lately
+    (`follow`) are read with them, so that a page without a stream is answered from what the
+    reader knows, as a stream is (scoring/live/check.py); `fresh` says whether it knows it now."""
 
     def __init__(
         self,
@@ -137,8 +135,8 @@ class Reader:
                     self.known.pop(watched, None)
 
     def follow(self, polled: str) -> None:
-        """Read `polled`'s version (a game's key, "g<view token>" or "e<edit token>") with the
-        others for FOLLOW_FOR seconds from now: a phone polls it."""
+        """Read `polled`'s version (what a stream's key watches: "g<token>", "t<token>") with
+        the others for FOLLOW_FOR seconds from now: a page without a stream checks it."""
         with self._lock:
             self._followed[polled] = time.monotonic() + FOLLOW_FOR
             self._start()

@@ -8,12 +8,12 @@
  *   preview request (the points come from the server).
  * - The start form: players 3 to 6 get a button to take them off. (The target line is the
  *   server's, drawn again through htmx as names and rules are typed.)
- * - Live updates: the page keeps a stream open (scoring/live.py) that tells it the game's (or
+ * - Live updates: the page keeps a stream open (scoring/live/) that tells it the game's (or
  *   the table's) new version; the poller then asks what changed. Without a stream (but for
- *   the seconds one that broke takes to come back), every 2 s
- *   while the page is visible, the poller asks whether the game has changed (htmx swaps
- *   nothing on "204 No Content", and its hx-sync drops a tick while a poll is on its way);
- *   either way at once when the page is shown again. Once something is typed in
+ *   the seconds one that broke takes to come back), every 2 s while the page is visible, the
+ *   page checks its version at the stream's address and, when that does not vouch for it, the
+ *   poller asks what changed (htmx swaps nothing on "204 No Content", and its hx-sync drops a
+ *   tick while a poll is on its way); either way at once when the page is shown again. Once something is typed in
  *   the round form, #typing tells the server to leave it alone. What an answer changes is
  *   the server's to say (game.html): this file only keeps time. A page on its way to another
  *   (Rematch tapped) asks no more and takes no answer still on its way.
@@ -249,12 +249,40 @@
 
   function poll() {
     if (document.visibilityState !== "visible" || !window.htmx || isLeaving()) return;
-    document.querySelectorAll(".poller").forEach(function (poller) {
+    var poller = document.querySelector(".poller");
+    if (poller) check(poller);
+  }
+
+  // A page without a stream first checks its version at the stream's own address
+  // (/live/<key>/version, scoring/live/check.py), answered from what the server's live reader
+  // knows, without Django: 204 when the page shows the current version; anything else, and the
+  // page pulls with its poll, which Django answers. A page told of a newer version than it
+  // shows (by its stream, before it broke) pulls at once: no check vouches for an older one.
+  var checking = false;
+  function check(poller) {
+    var version = Number(poller.dataset.version || 0);
+    if (!poller.dataset.live || !window.fetch || announced > version) {
+      window.htmx.trigger(poller, "rami:poll");
+      return;
+    }
+    if (checking) return;
+    checking = true;
+    var address = poller.dataset.live.split("?")[0] + "/version?v=" + version;
+    window.fetch(address, { cache: "no-store", credentials: "same-origin" }).then(function (answer) {
+      checking = false;
+      if (answer.status === 204 && Number(poller.dataset.version || 0) === version) {
+        heard(true);
+        return;
+      }
+      window.htmx.trigger(poller, "rami:poll");
+    }, function () {
+      // No answer: the poll finds out what is wrong, and the page says so.
+      checking = false;
       window.htmx.trigger(poller, "rami:poll");
     });
   }
 
-  // The stream (scoring/live.py): it tells the page each new version of its game (or table),
+  // The stream (scoring/live/): it tells the page each new version of its game (or table),
   // and the page then asks with its poll for what it lacks. While it is open, no poll runs on
   // the clock; while it is not (refused by a proxy, no EventSource, not yet open), the 2 s
   // poll does the work. A stream that was open and broke (the server restarted) is brought
@@ -264,6 +292,7 @@
   // the evening polling the new server at once. A stream refused for good is tried again
   // when the page is shown again.
   var STREAM_AWAY_MS = 20000;
+  var announced = 0; // the newest version the stream told of
   var stream = null;
   var streamOpen = false;
   var streamBroke = 0; // when an open stream last broke
@@ -343,8 +372,8 @@
   // The pull of the versions the stream announced: one poll for the newest, sent when no other
   // request of the page is on its way (a save's answer may bring it anyway; a poll sent before
   // the change may be answered without it), so that the check runs again after each answer.
-  // A poll sent after the announced version was committed brings it: at most one per version.
-  var announced = 0;
+  // A poll sent after the announced version was committed brings it (Django reads the
+  // database, never the live reader): at most one per version.
   var askedFor = 0;
   function pull() {
     var poller = document.querySelector(".poller");
