@@ -5,9 +5,9 @@ Each request goes through Django's test client (the whole middleware stack, the 
 network, so what is measured is Django, the queries and the templates. Each request is timed
 many times in turn with /healthz; the figure is the median of its times over /healthz's median
 (a ratio, so that a busy machine moves both alike). The queries of each request are counted
-once. One row, "unchanged poll, ASGI", is sent to rami_site/asgi.py's application as granian
-sends it instead, on an event loop: what a phone's unchanged poll costs under the server
-(scoring/live/unchanged.py answers it there when the live reader knows the version).
+once. One row, "version check, ASGI", is sent to rami_site/asgi.py's application as granian
+sends it instead, on an event loop: what a page without a stream asks every 2 s under the
+server, answered 204 from what the live reader knows (scoring/live/check.py), without Django.
 
     python -m bench.in_process              # the table below
     python -m bench.in_process --profile game   # where the game page's time goes (cProfile)
@@ -67,6 +67,8 @@ def table_of(games: int):
 
 
 def requests() -> dict[str, dict]:
+    from scoring.live.stream import key_for
+
     game = six_player_game(60)
     table = table_of(200)
     version = game.version
@@ -88,10 +90,11 @@ def requests() -> dict[str, dict]:
             "data": {"v": version, "shown": "playing"},
             "headers": htmx,
         },
-        # The same, as granian hands it to rami_site/asgi.py (scoring/live/unchanged.py).
-        "unchanged poll, ASGI": {
-            "path": f"/g/{game.edit_token}/poll",
-            "query": f"v={version}&shown=playing",
+        # What a page without a stream asks first, as granian hands it to rami_site/asgi.py
+        # (scoring/live/check.py): its version checked, answered by the live reader.
+        "version check, ASGI": {
+            "path": f"/live/{key_for('g', game.view_token)}/version",
+            "query": f"v={version}",
             "asgi": True,
         },
         # The first phone of the table to ask draws the answer ("changed poll"); the others
@@ -211,8 +214,11 @@ def measure(rounds: int) -> list[tuple[str, float, float, int | None]]:
     shown = requests()
     times: dict[str, list[float]] = {name: [] for name in shown}
     for request in shown.values():  # warm-up: templates compiled, caches filled
-        timed(client, request)
-    time.sleep(0.5)  # the live reader has read the polled game's version
+        if request.get("asgi"):
+            asked_of_asgi(request)  # the first check: the reader takes the game up
+        else:
+            timed(client, request)
+    time.sleep(0.5)  # the live reader has read the checked game's version
     for _ in range(rounds):
         for name, request in shown.items():
             times[name].append(timed(client, request))

@@ -1,4 +1,4 @@
-"""Live updates pushed: poke, then pull (reader.py, stream.py, pull.py, answers.py).
+"""Live updates pushed: poke, then pull (reader.py, stream.py, check.py, pull.py, answers.py).
 
 A page that follows a game (or a table) keeps one server-sent events stream open at
 /live/<key>. An event carries only a version: the game's, or for a table the newest of the
@@ -36,6 +36,7 @@ the game but that number, and only to a page that was handed its key.
   for the same answer; `answers.shared_answers` keeps the answers drawn lately, so that the
   first phone's is drawn and the others' looked up; those that ask while it is being drawn wait
   for it (`SharedAnswers.drawn_once`) instead of each drawing it too.
-- The unchanged poll (`unchanged`): a poll that names the version the reader knows (a game
-  polled lately is read with the watched ones, `Reader.follow`) is answered 204 on the event
-  loop, in front of Django, with the headers of Django's own 204 (rami_site/asgi.py)."""
+- The version check (`check`): a page without a stream asks /live/<key>/version?v=N every 2 s;
+  answered 204 on the event loop when the reader read N lately (a key checked lately is read
+  with the watched ones, `Reader.follow`), else "pull", and the page polls. The poll itself
+  is always Django's: it reads the database, never the reader."""

@@ -68,6 +68,21 @@ def static_from_the_source(settings):
     }
 
 
+def is_check(address: str) -> bool:
+    """Whether a request is the check of a page's version (/live/<key>/version), which a page
+    without a stream sends on the clock, rather than a stream (/live/<key>)."""
+    return "/live/" in address and address.split("?")[0].endswith("/version")
+
+
+def refuse_streams(page) -> None:
+    """A proxy that lets no stream through (a 204 closes an EventSource for good), and lets
+    the checks of a page's version through: they are short answers."""
+    page.route(
+        lambda address: "/live/" in address and not is_check(address),
+        lambda route: route.fulfill(status=204),
+    )
+
+
 def until_held(page, held: list) -> None:
     """Wait for the request a test's route holds (appended to `held`) to be there."""
     for _ in range(500):

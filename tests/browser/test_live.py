@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.browser.conftest import PHONE
+from tests.browser.conftest import PHONE, is_check, refuse_streams
 from tests.browser.game_steps import (
     choose_winner,
     expect_totals,
@@ -86,10 +86,11 @@ def test_a_phone_that_is_not_typing_gets_a_fresh_form(page: Page, second_phone: 
 
 def test_without_a_stream_polling_pauses_while_the_page_is_hidden(page: Page):
     # A proxy that lets no stream through (a 204 closes an EventSource for good): the page
-    # polls every 2 s instead (rami.js). The page's clock is the test's: its ticks come when
-    # the test moves it, never two within a moment by chance (a busy machine's timing once
-    # made the poll of the page shown again and the next tick one pair).
-    page.route("**/live/**", lambda route: route.fulfill(status=204))
+    # checks its version every 2 s instead (rami.js), and polls when the check says so. The
+    # page's clock is the test's: its ticks come when the test moves it, never two within a
+    # moment by chance (a busy machine's timing once made the check of the page shown again
+    # and the next tick one pair).
+    refuse_streams(page)
     page.clock.install()
     start_game(page, "Ana", "Boris")
     # The game page's address comes before its (deferred) scripts have run: rami.js's clock of
@@ -103,11 +104,10 @@ def test_without_a_stream_polling_pauses_while_the_page_is_hidden(page: Page):
     # standing clock would make up for.
     expect(page.locator(".poller.htmx-request")).to_have_count(0)
     polls = []
-    page.on(
-        "request", lambda request: polls.append(request.url) if "/poll" in request.url else None
-    )
+    # Each tick is one check of the page's version (a poll follows when it does not vouch).
+    page.on("request", lambda request: polls.append(request.url) if is_check(request.url) else None)
     try:
-        with page.expect_request("**/poll?*"):
+        with page.expect_request(lambda request: is_check(request.url)):
             page.clock.run_for(2_000)
     except PlaywrightTimeout as error:
         state = page.evaluate(
@@ -117,7 +117,7 @@ def test_without_a_stream_polling_pauses_while_the_page_is_hidden(page: Page):
             .className})"""
         )
         raise AssertionError(f"no poll at the tick; the page: {state}; polls: {polls}") from error
-    assert len(polls) == 1, "a visible page polls at each tick"
+    assert len(polls) == 1, "a visible page checks its version at each tick"
     page.evaluate(
         """() => {
         Object.defineProperty(document, "visibilityState", {value: "hidden", configurable: true});
@@ -133,7 +133,7 @@ def test_without_a_stream_polling_pauses_while_the_page_is_hidden(page: Page):
         Object.defineProperty(document, "visibilityState", {value: "visible", configurable: true});
         document.dispatchEvent(new Event("visibilitychange"));
     }"""
-    with page.expect_request("**/poll?*"):
+    with page.expect_request(lambda request: is_check(request.url)):
         page.evaluate(shown)
     assert len(polls) == 1  # at once, the clock standing still
 

@@ -11,7 +11,16 @@ from scoring.models import Game
 from tests.browser.conftest import _page, assert_accessible
 from tests.browser.game_steps import expect_totals, start_game
 
-KEPT = "Your round is kept here and will be sent again as soon as the phone is back online."
+# The phone offline, and the phone online with no answer from the server: each said as it is.
+OFFLINE = (
+    "The phone is offline. Your round is kept here and will be sent as soon as the phone is "
+    "back online."
+)
+UNREACHABLE = (
+    "The save could not reach the server. Your round is kept here and is sent again every few "
+    "seconds until the server answers."
+)
+KEPT = "Your round is kept here"
 BUSY = "The server is busy and the round was not saved."
 # What a failed request writes to the console by itself: the browser's line for the request,
 # and htmx's name of the error event. Nothing else may appear.
@@ -88,9 +97,7 @@ def test_a_round_saved_offline_is_kept_and_recorded_once_back_online(phone):
     fill_round(page)
     page.get_by_role("button", name="Save round").click()
 
-    expect(page.locator("#round-notice")).to_have_text(
-        "The save could not reach the server. " + KEPT
-    )
+    expect(page.locator("#round-notice")).to_have_text(OFFLINE)
     expect(page.locator("#round-notice")).to_be_in_viewport()
     expect_round_kept(page)
     assert_accessible(page)
@@ -129,7 +136,8 @@ def test_a_lost_answer_is_sent_again_and_the_round_recorded_once(phone):
     fill_round(page)
     page.get_by_role("button", name="Save round").click()
 
-    expect(page.locator("#round-notice")).to_contain_text(KEPT)
+    # The phone is online: the server is what could not be reached.
+    expect(page.locator("#round-notice")).to_have_text(UNREACHABLE)
     assert lost == [200]
     assert rounds_recorded(page) == 1
     expect_round_kept(page)

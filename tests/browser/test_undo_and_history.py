@@ -128,11 +128,12 @@ def test_a_conflict_shows_the_difference_and_mine_can_replace_it(page: Page, bor
     expect_totals(boris, 0, 5, 7, 12)
 
 
-def test_an_undo_goes_from_every_phone_once_another_phone_saves_the_next_round(
+def test_an_answer_and_its_undo_go_once_another_phone_saves_the_next_round(
     page: Page, boris: Page
 ):
-    """Ana's "Round 1 saved." keeps its words but loses its Undo as soon as Boris's phone saves
-    round 2: the round it would take back is no longer the latest change."""
+    """Ana's "Round 1 saved." and its Undo go as soon as Boris's phone saves round 2: the
+    round is no longer the one just saved, nor the latest change an Undo could take back. It
+    stays while nothing else happens."""
     ana = page
     start_game(ana, "Ana", "Boris", "Cyril")
     boris.goto(ana.url)
@@ -143,6 +144,8 @@ def test_an_undo_goes_from_every_phone_once_another_phone_saves_the_next_round(
     expect(ana.locator(".banner.saved")).to_contain_text("Round 1 saved.")
     expect(ana.locator(".banner.saved").get_by_role("link", name="Undo")).to_be_visible()
     expect(boris.locator("#entry-title")).to_contain_text("Round 2", timeout=5_000)
+    ana.wait_for_timeout(2_500)
+    expect(ana.locator(".banner.saved")).to_contain_text("Round 1 saved.")
     # Ana has begun the next round when Boris's phone saves it.
     choose_winner(ana, "Boris")
     choose_winner(boris, "Cyril")
@@ -150,8 +153,9 @@ def test_an_undo_goes_from_every_phone_once_another_phone_saves_the_next_round(
         type_value(boris, name, value)
     save(boris)
     expect(ana.locator(".total .sum")).to_have_text(["7", "19", "20"], timeout=5_000)
-    expect(ana.locator(".banner.saved")).to_contain_text("Round 1 saved.")
-    expect(ana.get_by_text("Undo", exact=True)).to_have_count(0, timeout=3_000)
+    expect(ana.locator("#answer")).to_be_empty()
+    expect(ana.get_by_text("Round 1 saved.")).to_have_count(0)
+    expect(ana.get_by_text("Undo", exact=True)).to_have_count(0)
 
 
 def test_an_undo_left_on_a_phone_that_missed_the_next_round_takes_nothing_back(
