@@ -41,6 +41,20 @@ def test_editing_a_round_recomputes_every_total_and_the_state(client, every_kind
     assert every_kind_game.status == "playing"
 
 
+def test_the_page_after_an_edit_says_nothing_of_it_once_another_change_landed(
+    client, every_kind_game
+):
+    """Without JavaScript the page after an edit is `?changed=<id>`: drawn again after
+    another change to the rounds, it no longer says the round was just changed."""
+    data = edit_post(every_kind_game, 3, 0, {1: 10, 2: 10, 3: 10})
+    after = client.post(url("round", every_kind_game.edit_token, number=3), data)["Location"]
+    assert "Round 3 changed." in read(client.get(after)).text
+    data = edit_post(every_kind_game, 2, 0, {1: 10, 2: 10, 3: 10})
+    assert client.post(url("round", every_kind_game.edit_token, number=2), data).status_code == 303
+    again = read(client.get(after))
+    assert "Round 3 changed." not in again.text and not again.select(".banner.saved")
+
+
 def test_an_invalid_edit_keeps_what_was_typed(client, every_kind_game):
     shown = read(
         client.post(

@@ -285,6 +285,8 @@ def saved_page(
     `fix` link); that of an edit or a deletion is one more change."""
     row = next((row for row in board.rounds if row.round.pk == pk), None)
     latest, phone = board.latest_change, phones.of(request)
+    if how != "elsewhere" and (latest is None or latest.round_id != pk):
+        row = None  # another change to the rounds has landed since: nothing is said of it
     mine = latest is not None and bool(phone) and latest.phone == phone
     undo = latest if row and how != "elsewhere" and mine and latest.round_id == pk else None
     said = SAID[how][board.standing.finished] % {"number": row.number} if row else ""

@@ -271,6 +271,8 @@
     window.fetch(address, { cache: "no-store", credentials: "same-origin" }).then(function (answer) {
       checking = false;
       if (answer.status === 204 && Number(poller.dataset.version || 0) === version) {
+        // As a poll answered 204: the game is there, and the server answers.
+        pageNotice(null);
         heard(true);
         return;
       }
@@ -386,8 +388,9 @@
   document.addEventListener("htmx:afterSettle", function () { window.setTimeout(pull, 0); });
 
   // The answer to the phone's own tap (#answer: "Round 9 saved", "... was saved on another
-  // phone, just as you typed it", a refusal) stays until its next tap: a live update that
-  // brings the whole board (#live) brings an empty #answer, and the one shown is put back.
+  // phone, just as you typed it", a refusal) stays until its next tap or the next change of the
+  // game (below): a live update that brings the whole board (#live) brings an empty #answer,
+  // and the one shown is put back.
   var answerShown = null; // { answer, xhr } while a live update is swapped in
   document.addEventListener("htmx:beforeOnLoad", function (event) {
     var answer = isPoll(event) && document.getElementById("answer");
@@ -399,19 +402,20 @@
     if (place && place !== answerShown.answer) place.replaceWith(answerShown.answer);
     answerShown = null;
   });
-  // Its offer (an Undo, a round to save again: .answer-offer) goes once the page shows a later
-  // version of the game than the one the answer was drawn at: another change has landed since
-  // (a round saved on another phone, a game restored), and the offer no longer holds.
-  function dropStaleOffers() {
+  // The answer goes, its offer (an Undo, a round to save again) with it, once the page shows a
+  // later version of the game than the one the answer was drawn at: another change has landed
+  // since (a round saved on another phone, a player who joined, a game restored), and "Round 4
+  // saved." would be read as the round just saved.
+  function dropStaleAnswer() {
     var answer = document.getElementById("answer");
     var poller = document.querySelector(".poller");
-    if (!answer || !poller || !answer.dataset.version) return;
+    if (!answer || !poller || !answer.dataset.version || !answer.children.length) return;
     if (Number(poller.dataset.version) <= Number(answer.dataset.version)) return;
-    answer.querySelectorAll(".answer-offer").forEach(function (offer) { offer.remove(); });
+    answer.replaceChildren();
   }
   // A #changes answer swaps out of band only; a #live one settles.
-  document.addEventListener("htmx:afterOnLoad", dropStaleOffers);
-  document.addEventListener("htmx:afterSettle", dropStaleOffers);
+  document.addEventListener("htmx:afterOnLoad", dropStaleAnswer);
+  document.addEventListener("htmx:afterSettle", dropStaleAnswer);
   // A folded part (a <details> with an id: a table's head to head, its games, its members)
   // stays open or folded as the reader left it when a live update draws it again.
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
@@ -576,10 +580,14 @@
         say(form, "saveRefused", true);
         return;
       }
-      var unreachable = message === "saveUnreachable" || navigator.onLine === false;
+      var offline = navigator.onLine === false;
+      var unreachable = message === "saveUnreachable" || offline;
       var failures = (waiting && waiting.form === form ? waiting.failures : 0) + (unreachable ? 0 : 1);
-      // A server that answers with an error again and again is not merely busy: said so.
-      var said = unreachable ? "saveUnreachable" : failures >= FAILING_AFTER ? "saveFailing" : message;
+      // The phone offline, or online with no answer from the server (down, or no way to it):
+      // each is said as it is. A server that answers with an error again and again is not
+      // merely busy: said so.
+      var said = offline ? "saveOffline" : unreachable ? "saveUnreachable"
+        : failures >= FAILING_AFTER ? "saveFailing" : message;
       say(form, said, true);
       retryIn(form, unreachable ? RETRY_EVERY_MS : retryDelay(xhr), unreachable, failures);
     };
