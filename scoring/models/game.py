@@ -806,9 +806,27 @@ class Game(models.Model):
 
     def _shift_rounds(self, after: int, by: int) -> None:
         """Move the numbers of the rounds after `after` by `by`, keeping them unique at every
-        step: first out of the way to negative numbers, then to their new place."""
-        self.rounds.filter(number__gt=after).update(number=-F("number"))
+        step: first out of the way to negative numbers, then to their new place. The changes
+        of seats from those rounds on move with them (a change is from the round it was made
+        before, whatever its number becomes), so that deleting or restoring an earlier round
+        never makes a change look unplayed, its dealer chosen again for the next round. With
+        no round after `after` (the last round deleted, to be entered again; a round restored
+        as the last), nothing moves: a change made for the next round stays after it. Two
+        changes from one round (the round between them deleted): the later one holds, as it
+        would for every round after it anyway."""
+        moved_rounds = self.rounds.filter(number__gt=after).update(number=-F("number"))
         self.rounds.filter(number__lt=-after).update(number=-F("number") + by)
+        if moved_rounds and any(change["from"] > after for change in self.seating):
+            moved = [
+                {**change, "from": change["from"] + by} if change["from"] > after else change
+                for change in self.seating
+            ]
+            self.seating = [
+                change
+                for index, change in enumerate(moved)
+                if index + 1 == len(moved) or moved[index + 1]["from"] != change["from"]
+            ]
+            Game.objects.filter(pk=self.pk).update(seating=self.seating)
 
     def rename_player(self, seat: int, name: str, seen: str | None = None) -> bool:
         """Give the player at `seat` a new name (see rename_players); whether it changed."""
