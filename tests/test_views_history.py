@@ -250,3 +250,41 @@ def test_a_hand_reads_the_same_in_the_history_as_on_the_round_table(client):
     deleted = history_change(read(client.get(url("history", game.edit_token))), "Round 2 deleted")
     kept = [notes(cell) for cell in deleted.select("figure td:not(.points)")]
     assert kept == [["hand 30", "not opened"], *shown[1:]]
+
+
+def test_the_history_tells_each_leave_join_and_undo_by_name_and_seats_without_those_gone(client):
+    """Karel leaves, Zuzana joins with the highest total, Karel's leave is undone (he plays
+    again), then he leaves for good; Ota's join is taken back; the seats change. Each is told
+    by name, with its round, never as "Round N restored"; a change of seats made after Karel
+    left does not list him."""
+    game = Game.start(["Ana", "Boris", "Karel"])
+    for _ in range(2):
+        game.record_round(RoundEntry((Hand(), Hand(value=5), Hand(value=9)), winner=0))
+    phone = "the table's phone"
+    leaving = game.leave(2, phone=phone)
+    game.undo(leaving, phone)
+    game.record_round(RoundEntry((Hand(), Hand(value=5), Hand(value=9)), winner=0))
+    game.leave(2, phone=phone)
+    game.join("Zuzana", after=1, phone=phone)
+    game.join("Ota", after=0, phone=phone)
+    joined = game.events.filter(kind="joined").first()
+    game.undo(joined, phone)
+    game = Game.with_players(pk=game.pk)
+    game.change_seating(1, [1, 0, 3], phone=phone)
+    shown = read(client.get(url("history", game.edit_token)))
+    headings = changes(shown)
+    assert headings[:5] == [
+        "Seats and dealer changed · from round 4",
+        "Ota does not join after all. Undo",
+        "Ota joins from round 4 with 15 points.",
+        "Zuzana joins from round 4 with 15 points.",
+        "Karel left after round 3.",
+    ]
+    assert "Karel plays again from round 3. Undo" in headings
+    assert "Karel left after round 2." in headings
+    assert not any("restored" in heading for heading in headings)
+    # Where a joiner sits is told with the join; no change of seats lists Karel once he left.
+    zuzana = next(li for li in shown.select("li.change-joined") if "Zuzana joins" in li.text)
+    assert "Zuzana" in zuzana.one(".seating").text
+    for seating in shown.select("li.change-seated .seating, li.change-joined .seating"):
+        assert "Karel" not in seating.text

@@ -71,10 +71,13 @@ class Seated:
     after: SeatingAsItWas
 
 
-def seating_as_it_was(document: dict, names: list[str]) -> SeatingAsItWas:
+def seating_as_it_was(
+    document: dict, names: list[str], left: frozenset[int] = frozenset()
+) -> SeatingAsItWas:
     """A seating as the history shows it, by name; a seat no longer there (a player whose
-    join was undone) left out."""
-    order = [names[seat] for seat in document["order"] if seat < len(names)]
+    join was undone) and the players who had left by then (`left`: the deal passed over them)
+    left out."""
+    order = [names[seat] for seat in document["order"] if seat < len(names) and seat not in left]
     dealer = document["dealer"]
     return SeatingAsItWas(dealer=names[dealer] if dealer < len(names) else "", order=order)
 
@@ -92,9 +95,17 @@ class Change:
     # An edit whose round is still there: the revision it has now, for "go back to this
     # version" (Game.go_back).
     revision: int | None = None
-    # A player who left or joined (SPEC 1.5): their name, and the total a joiner started with.
+    # A player who left or joined: their name, the total a joiner started with, and the round
+    # the history names (the last one played by a player who left, the first one played by a
+    # player who joins or plays again).
     player: str = ""
     start: int | None = None
+    number: int | None = None
+
+    @property
+    def player_change(self) -> bool:
+        """A player who left, joined, played again, or whose join was taken back."""
+        return self.event.kind in GameEvent.PLAYER_CHANGES
 
     @property
     def restorable(self) -> bool:
@@ -150,9 +161,25 @@ def changes(game: Game) -> list[Change]:
     target = game.target
     found = []
     rounds = dict(game.rounds.values_list("pk", "revision"))
-    # Going back in time: whether a round has been added or brought back after each change.
+    # Going back in time: whether a round has been added or brought back after each change,
+    # and the seats of the players who had left (a leave read back is a player playing).
     filled = False
-    for event in game.events.order_by("-created_at", "-pk"):
+    left = {player.seat for player in game.seated_players if player.left}
+    events = list(game.events.order_by("-created_at", "-pk"))
+    # A join places its player in the deal with a change of seats logged just after it: told
+    # with the join, not as a change of seats of its own.
+    joins_seating = {
+        older.pk: event
+        for event, older in zip(events, events[1:], strict=False)
+        if event.kind == GameEvent.Kind.SEATED
+        and older.kind == GameEvent.Kind.JOINED
+        and older.undoes_id is None
+        and older.number == event.number
+    }
+    placed = {event.pk for event in joins_seating.values()}
+    for event in events:
+        if event.pk in placed:
+            continue
         if event.kind == GameEvent.Kind.RENAMED:
             found.append(
                 Change(event, None, None, Rename(event.before["name"], event.after["name"]))
@@ -163,16 +190,44 @@ def changes(game: Game) -> list[Change]:
         if event.kind in GameEvent.PLAYER_CHANGES:
             seat = event.after["seat"]
             name = event.after.get("name") or (names[seat] if seat < len(names) else "")
-            found.append(Change(event, None, None, player=name, start=event.after.get("start")))
-            if event.kind == GameEvent.Kind.JOINED and event.undoes_id is None:
+            if not name and event.undoes_id is not None:  # a join taken back, logged nameless
+                name = event.undoes.after.get("name", "")
+            back = event.kind == GameEvent.Kind.JOINED and event.undoes_id is not None
+            # A leave's round is the last its player played; playing again is from the next.
+            number = event.number + 1 if back else event.number
+            seated = None
+            if (placing := joins_seating.get(event.pk)) is not None:
+                gone = frozenset(left)
+                seated = Seated(
+                    placing.number,
+                    seating_as_it_was(placing.before, names, gone),
+                    seating_as_it_was(placing.after, names, gone),
+                )
+            found.append(
+                Change(
+                    event,
+                    None,
+                    None,
+                    seated=seated,
+                    player=name,
+                    start=event.after.get("start"),
+                    number=number,
+                )
+            )
+            if event.kind == GameEvent.Kind.LEFT and event.undoes_id is None:
+                left.discard(seat)  # before the leave, the player played
+            elif back:
+                left.add(seat)  # before the Undo of the leave, the player had left
+            elif event.kind == GameEvent.Kind.JOINED:
                 names = names[:seat]  # before the join, the seat was not there
             continue
         if event.kind == GameEvent.Kind.SEATED:
             # Not a round: nothing to restore or go back to (its players named as then).
+            gone = frozenset(left)
             seated = Seated(
                 event.number,
-                seating_as_it_was(event.before, names),
-                seating_as_it_was(event.after, names),
+                seating_as_it_was(event.before, names, gone),
+                seating_as_it_was(event.after, names, gone),
             )
             found.append(Change(event, None, None, seated=seated))
             continue

@@ -1067,7 +1067,7 @@ class Game(models.Model):
             GameEvent.Kind.LEFT,
             None,
             number=joining.number,
-            after={"seat": seat},
+            after={"seat": seat, "name": joining.after.get("name", "")},
             phone=phone,
             undoes=joining,
         )
