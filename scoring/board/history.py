@@ -8,6 +8,7 @@ points, so that the page shows exactly what was recorded. Template: scoring/hist
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 
 from scoring import rules
 from scoring.files import exchange
@@ -170,7 +171,7 @@ def changes(game: Game) -> list[Change]:
     # with the join, not as a change of seats of its own.
     joins_seating = {
         older.pk: event
-        for event, older in zip(events, events[1:], strict=False)
+        for event, older in pairwise(events)
         if event.kind == GameEvent.Kind.SEATED
         and older.kind == GameEvent.Kind.JOINED
         and older.undoes_id is None
