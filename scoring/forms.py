@@ -558,6 +558,7 @@ class HandForm(ShowsRoundRefusals, forms.Form):
     def __init__(
         self, *args, player: Player, names: list[str], house_rules: rules.Rules, **kwargs
     ) -> None:
+        """`names`: the game's players' names by seat, as the hand's refusals name them."""
         super().__init__(*args, prefix=str(player.seat), **kwargs)
         self.player = player
         self.names = names
@@ -647,7 +648,11 @@ class RoundForm(ShowsRoundRefusals, forms.Form):
         if not self.is_bound:
             self.initial.setdefault("key", secrets.token_urlsafe(16))
         self.initial["players"] = self.seat_list
-        names = self.names
+        # A hand's own refusals name its player by seat (rules.RulesError.for_player): the
+        # names by seat, never by place among those playing, which a leave shifts.
+        names = [""] * self.seat_count
+        for player in players:
+            names[player.seat] = player.name
         self.hands = [
             HandForm(
                 data,

@@ -481,3 +481,38 @@ def test_the_players_page_says_why_nobody_may_leave_or_join_now():
     page = read(Client().get(url("players", six.edit_token)))
     assert not page.select(".join-form")
     assert "at most 6 players playing: one must leave first" in page.text
+
+
+# After a leave, every row of the round form and of its answer is its own player's, by seat.
+
+
+@pytest.fixture
+def after_a_leave(db) -> Game:
+    """Ana, Ondřej, Kateřina and Dana; Ondřej left after round 1."""
+    game = Game.start(["Ana", "Ondřej", "Kateřina", "Dana"])
+    play(game)
+    game.leave(1)
+    return game
+
+
+def test_a_mistake_in_a_row_after_a_leave_is_told_with_that_rows_player(after_a_leave, client):
+    client.get(url("game", after_a_leave.edit_token))
+    page = read(client.post(url("save", after_a_leave.edit_token), round_post(0, {2: "XZ", 3: 4})))
+    said = page.one("#errors-2").text
+    assert "Unknown card “XZ” in the hand of Kateřina" in said
+    assert page.one("#errors-3").text == ""
+
+
+def test_the_saved_banner_names_who_played_with_no_stray_separator(db, client):
+    """Dana, the last seat, left: the banner of the round that ends the game (where the points
+    stand in the banner, not in the rows) ends with Kateřina's points."""
+    game = Game.start(["Ana", "Ondřej", "Kateřina", "Dana"])
+    play(game)
+    game.leave(3)
+    client.get(url("game", game.edit_token))
+    page = read(
+        client.post(url("save", game.edit_token), round_post(0, {1: 400, 2: 407}), follow=True)
+    )
+    banner = " ".join(page.one(".banner.saved p").text.split())
+    assert banner.endswith("Kateřina 407")
+    assert "Dana" not in banner

@@ -113,6 +113,11 @@ class RoundRow:
     def kind(self) -> str:
         return self.round.kind
 
+    @property
+    def played(self) -> list[HandRow]:
+        """The hands of the players who played the round, in seat order."""
+        return [cell for cell in self.hands if cell.played]
+
 
 @dataclass(frozen=True)
 class PlayerRow:

@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 
 from scoring.models import Game
 from tests.browser.conftest import _page, assert_accessible
-from tests.browser.game_steps import choose_winner, save, start_game, type_value
+from tests.browser.game_steps import choose_winner, hand, save, start_game, type_value
 from tests.browser.test_convergence import SNAPSHOT
 from tests.links import url
 
@@ -144,3 +144,21 @@ def test_one_leaves_one_joins_and_every_round_keeps_its_dealer(page: Page, phone
     cells = ana.locator("tr[id^=round-] td.not-played")
     expect(cells).to_have_count(2 + 3)  # Dana: rounds 3 and 4; Gita: rounds 1 to 3
     assert ana.evaluate("document.documentElement.scrollWidth") <= 360
+
+
+def test_after_a_leave_went_out_folds_the_hand_of_its_own_row(page: Page):
+    """Ondřej left after round 1. Tapping "went out" in Kateřina's row folds her hand away and
+    no one else's (the style matched the choice's place among the players to the row's seat,
+    and folded Dana's row, a seat further on)."""
+    game = Game.start(["Ana", "Ondřej", "Kateřina", "Dana"])
+    page.goto(url("game", game.edit_token))
+    play_round(page, ["Ana", "Ondřej", "Kateřina", "Dana"])
+    game.leave(1)
+    page.goto(url("game", game.edit_token))
+    choose_winner(page, "Kateřina")
+    for name, folded in (("Ana", False), ("Kateřina", True), ("Dana", False)):
+        inputs = hand(page, name).locator(".hand-inputs")
+        if folded:
+            expect(inputs, name).to_be_hidden()
+        else:
+            expect(inputs, name).to_be_visible()
