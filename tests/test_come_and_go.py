@@ -433,6 +433,13 @@ def test_at_a_table_the_last_game_s_players_are_ticked_and_a_leaver_counts_as_no
     assert (by_name["Ana"].games, by_name["Ana"].wins) == (1, 1)
     pairs = {(h.first.name, h.second.name) for h in tables.head_to_head(table, played)}
     assert pairs == {("Ana", "Boris")}
+    # Cyril's four points of two rounds are no best game: a part-game compares with none.
+    assert (by_name["Cyril"].part_games, by_name["Cyril"].rounds) == (1, 2)
+    assert (by_name["Cyril"].average_total, by_name["Cyril"].best_game) == (None, None)
+    assert (by_name["Ana"].part_games, by_name["Ana"].best_game) == (0, 4)
+    row = next(tr for tr in page.select(".standings-table tr") if "Cyril" in tr.text)
+    assert "incl. 1 part-game" in row.text
+    assert "in no average total, best game or worst game" in page.text
 
 
 # Any order of changes: rounds saved, edited, deleted, restored and undone, players renamed,

@@ -569,6 +569,7 @@ STANDING_FIELDS = (
     "average_total",
     "best_game",
     "worst_game",
+    "part_games",
     "rounds",
     "average_round",
     "rounds_won",

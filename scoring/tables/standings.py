@@ -78,7 +78,10 @@ class MemberStanding:
     Game figures count finished games only, since a game in play has no final total yet.
     `games` and `wins` count them, and `win_rate` is wins / games (None without a finished
     game). `average_total` is the mean final total, to one decimal rounded half up as a hand
-    count gives it. `best_game` and `worst_game` are the lowest and highest final total.
+    count gives it. `best_game` and `worst_game` are the lowest and highest final total. These
+    three compare whole games only: `part_games` counts the finished games the member left
+    before their end or joined after their start, whose totals count in none of them (a game
+    left after four rounds is no best game); their rounds count in the round figures.
     `playing` is how many of the table's unfinished games they sit in.
 
     Round figures count every round they played at the table, finished game or not. `rounds`
@@ -100,6 +103,7 @@ class MemberStanding:
     average_total: float | None
     best_game: int | None
     worst_game: int | None
+    part_games: int
     playing: int
     rounds: int
     average_round: float | None
@@ -130,6 +134,13 @@ class _Seat:
     started: datetime
     # Whether they left the game before its end (SPEC 1.5): played, and not won.
     left: bool = False
+    # Whether they joined the game under way, with the total they joined with.
+    joined: bool = False
+
+    @property
+    def part_game(self) -> bool:
+        """A game they did not play whole: its total compares with no whole game's."""
+        return self.left or self.joined
 
 
 def _seats(table: Table) -> list[_Seat]:
@@ -145,6 +156,7 @@ def _seats(table: Table) -> list[_Seat]:
             "game__winner_seat",
             "game__created_at",
             "left",
+            "joined",
         )
         # A player who joined late counts from the total they joined with.
         .annotate(total=F("start") + Coalesce(Sum("hands__points"), 0))
@@ -161,8 +173,9 @@ def _seats(table: Table) -> list[_Seat]:
             total=total,
             started=started,
             left=left,
+            joined=joined,
         )
-        for game_id, seat, name, member_id, status, winner_seat, started, left, total in rows
+        for game_id, seat, name, member_id, status, winner_seat, started, left, joined, total in rows
     ]
 
 
@@ -256,7 +269,7 @@ def standings(
     table_standings = []
     for member in played.members:
         games = finished[member.pk]
-        totals = [seat.total for seat in games]
+        totals = [seat.total for seat in games if not seat.part_game]
         wins = sum(seat.won for seat in games)
         rounds = counts.get(member.pk, {})
         table_standings.append(
@@ -268,6 +281,7 @@ def standings(
                 average_total=one_decimal(sum(totals), len(totals)),
                 best_game=min(totals, default=None),
                 worst_game=max(totals, default=None),
+                part_games=len(games) - len(totals),
                 playing=playing[member.pk],
                 rounds=rounds.get("rounds", 0),
                 average_round=one_decimal(rounds.get("scored", 0), rounds.get("rounds", 0)),
@@ -284,7 +298,12 @@ def standings(
 def _ranked(table_standings: list[MemberStanding]) -> list[MemberStanding]:
     ranked = sorted(
         (standing for standing in table_standings if not standing.small_sample),
-        key=lambda standing: (-standing.win_rate, standing.average_total),
+        # No whole game (part-games only): after those with an average.
+        key=lambda standing: (
+            -standing.win_rate,
+            standing.average_total is None,
+            standing.average_total or 0,
+        ),
     )
     with_rank = []
     for index, standing in enumerate(ranked):
