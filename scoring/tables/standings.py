@@ -162,21 +162,24 @@ def _seats(table: Table) -> list[_Seat]:
         .annotate(total=F("start") + Coalesce(Sum("hands__points"), 0))
         .order_by("game__created_at", "game_id", "seat")
     )
-    return [
-        _Seat(
-            game_id=game_id,
-            seat=seat,
-            name=name,
-            member_id=member_id,
-            finished=status == Status.FINISHED,
-            won=status == Status.FINISHED and seat == winner_seat,
-            total=total,
-            started=started,
-            left=left,
-            joined=joined,
+    seats = []
+    for game_id, seat, name, member_id, status, winner_seat, started, left, joined, total in rows:
+        finished = status == Status.FINISHED
+        seats.append(
+            _Seat(
+                game_id=game_id,
+                seat=seat,
+                name=name,
+                member_id=member_id,
+                finished=finished,
+                won=finished and seat == winner_seat,
+                total=total,
+                started=started,
+                left=left,
+                joined=joined,
+            )
         )
-        for game_id, seat, name, member_id, status, winner_seat, started, left, joined, total in rows
-    ]
+    return seats
 
 
 @dataclass(frozen=True)
