@@ -115,19 +115,25 @@ def test_the_spec_file_of_a_leave_and_a_join():
     again = import_game(json.loads(json.dumps(exported)))
     assert export_game(again)["rounds"] == exported["rounds"]
     assert again.totals() == game.totals()
-    # The round table's file: a row a player of each round, none for one not playing it.
+    # The round table's file: a row a player of each round, none for one not playing it; Dana
+    # leaving after round 1 and Emil's starting total before his first round, so that every
+    # player's points add up to their total.
     table = rounds_csv.rows(exported)
-    played = [(row[0], row[2], row[6], row[7]) for row in table[1:]]
-    assert played[:8] == [
-        (1, "Ana", 10, 10),
-        (1, "Boris", 20, 20),
-        (1, "Cyril", 30, 30),
-        (1, "Dana", 0, 0),
-        (2, "Ana", 0, 10),
-        (2, "Boris", 15, 35),
-        (2, "Cyril", 25, 55),
-        (2, "Emil", 5, 35),
+    played = [(row[0], row[1], row[2], row[6], row[7]) for row in table[1:]]
+    assert played[:10] == [
+        (1, "normal", "Ana", 10, 10),
+        (1, "normal", "Boris", 20, 20),
+        (1, "normal", "Cyril", 30, 30),
+        (1, "normal", "Dana", 0, 0),
+        (1, "left the game", "Dana", "", 0),
+        (2, "starting total", "Emil", 30, 30),
+        (2, "normal", "Ana", 0, 10),
+        (2, "normal", "Boris", 15, 35),
+        (2, "normal", "Cyril", 25, 55),
+        (2, "normal", "Emil", 5, 35),
     ]
+    for name, total in exported["totals"].items():
+        assert sum(row[6] or 0 for row in table[1:] if row[2] == name) == total, name
 
 
 @pytest.mark.django_db

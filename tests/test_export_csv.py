@@ -30,8 +30,11 @@ def test_csv_has_a_row_per_round_and_player(client, every_kind_game):
     response = client.get(url("export_csv", every_kind_game.edit_token))
     assert response.status_code == 200
     assert response["Content-Type"] == "text/csv; charset=utf-8"
-    assert response["Content-Disposition"].startswith('attachment; filename="rami-game-')
-    assert response["Content-Disposition"].endswith('.csv"')
+    # Named by the moment the game began, to the second: an evening's games apart.
+    began = f"{every_kind_game.created_at:%Y-%m-%d-%H%M%S}"
+    assert response["Content-Disposition"] == f'attachment; filename="rami-game-{began}.csv"'
+    json_file = client.get(url("export_json", every_kind_game.edit_token))["Content-Disposition"]
+    assert json_file == f'attachment; filename="rami-game-{began}.json"'
     assert parsed(response) == [
         HEADER,
         ["1", "normal", "Ana", "", "0", "yes", "0", "0"],

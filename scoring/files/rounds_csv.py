@@ -2,8 +2,11 @@
 
 Written from the rami-game/1 document (exchange.export_game), so that the CSV says exactly what
 the JSON export says and carries no token. Columns: round, kind, player, cards, hand value,
-opened, points, running total. The cards are written as the language's players type them in the
-round form (cards.typed_code: Swedish "EH KnC"), which the form reads back.
+opened, points, running total. A player who joins under way has a row of their starting total
+before their first round (its points the start, so that each player's points add up to their
+total), and one who leaves a row after their last round. The cards are written as the
+language's players type them in the round form (cards.typed_code: Swedish "EH KnC"), which the
+form reads back.
 
 Written as the visitor's spreadsheets read it: in the visitor's language, in UTF-8 with a byte
 order mark so that Excel reads the names. Fields are separated by a semicolon where the language
@@ -76,6 +79,12 @@ def rows(document: Mapping) -> list[list[object]]:
     )
     table: list[list[object]] = [header()]
     for number, (round_, standing) in enumerate(zip(rounds, after, strict=True), 1):
+        # A player who joins: the total they start with, before their first round, so that
+        # each player's points add up to their total.
+        for name, span in zip(names, spans, strict=True):
+            if span.joins == number and number > 1:
+                start = span.start or 0
+                table.append([number, _("starting total"), name, "", "", "", start, start])
         # The first round follows no standing.
         tie_break = number > 1 and after[number - 2].tie_break
         playing = rules.playing_in(number, spans)
@@ -100,6 +109,12 @@ def rows(document: Mapping) -> list[list[object]]:
                     standing.totals[seat],
                 ]
             )
+        # A player who left after this round: said once, with the total they keep.
+        for seat, (name, span) in enumerate(zip(names, spans, strict=True)):
+            if span.leaves == number:
+                table.append(
+                    [number, _("left the game"), name, "", "", "", "", standing.totals[seat]]
+                )
     return [[inert(cell) for cell in row] for row in table]
 
 

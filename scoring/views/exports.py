@@ -15,8 +15,10 @@ from scoring.web.http import HtmxHttpRequest
 
 
 def _download(game: Game, content: str, content_type: str, extension: str) -> HttpResponse:
+    """The file, named by the moment its game began (UTC), to the second: the games of one
+    evening, a rematch among them, download under names of their own."""
     response = HttpResponse(content, content_type=content_type)
-    filename = f"rami-game-{game.created_at:%Y-%m-%d}.{extension}"
+    filename = f"rami-game-{game.created_at:%Y-%m-%d-%H%M%S}.{extension}"
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
 
