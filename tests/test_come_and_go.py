@@ -529,3 +529,21 @@ def test_the_saved_banner_names_who_played_with_no_stray_separator(db, client):
     banner = " ".join(page.one(".banner.saved p").text.split())
     assert banner.endswith("Kateřina 407")
     assert "Dana" not in banner
+
+
+def test_the_round_another_phone_saved_first_lists_only_who_played_it(after_a_leave):
+    """Two phones type round 2 after Ondřej left; the second is shown the first's round,
+    naming its players: Ondřej, who did not play it, not among them with 0."""
+    first, second = Client(), Client()
+    for phone in (first, second):
+        phone.get(url("game", after_a_leave.edit_token))
+    saved = first.post(
+        url("save", after_a_leave.edit_token), round_post(0, {2: 5, 3: 4}, for_round="2")
+    )
+    assert saved.status_code == 303
+    refused = second.post(
+        url("save", after_a_leave.edit_token), round_post(2, {0: 9, 3: 8}, for_round="2")
+    )
+    assert refused.status_code == 409
+    summary = read(refused).one(".saved-rounds").text
+    assert "Kateřina" in summary and "Ondřej" not in summary
