@@ -593,6 +593,48 @@
     };
   }
   document.addEventListener("htmx:sendError", saveFailed("saveUnreachable"));
+
+  // A preview that got no answer (the phone offline, the server away): each row shows its
+  // hand's value, worked out here from the game's card values (the .previewer's data), as the
+  // cards or the value typed say it; the next answer of the server, the one judge of a round's
+  // points (the never-opened penalty, a hand rummy, a cap), replaces it.
+  var RANKS = { "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "10": 10 };
+  function handValue(row, values) {
+    var typed = row.querySelector(".value-input");
+    if (typed && typed.value.trim()) {
+      return /^\d{1,4}$/.test(typed.value.trim()) ? Number(typed.value.trim()) : null;
+    }
+    var field = row.querySelector(".cards-text");
+    if (!field) return null;
+    var sum = 0;
+    var cards = cardsOf(field);
+    if (!cards.length) return null; // nothing typed yet
+    for (var index = 0; index < cards.length; index++) {
+      var rank = split(cards[index]).rank;
+      var worth = rank === "JK" ? values.joker : rank === "A" ? values.ace
+        : /^[JQK]$/.test(rank) ? values.face : RANKS[rank];
+      if (worth === undefined) return null; // a card this phone cannot read: the server will
+      sum += worth;
+    }
+    return sum;
+  }
+  document.addEventListener("htmx:sendError", function (event) {
+    var previewer = event.detail && event.detail.elt;
+    if (!previewer || !previewer.classList || !previewer.classList.contains("previewer")) return;
+    var form = document.getElementById("round-form");
+    if (!form) return;
+    var values = {
+      joker: Number(previewer.dataset.joker),
+      ace: Number(previewer.dataset.ace),
+      face: Number(previewer.dataset.face)
+    };
+    rowsOf(form).forEach(function (row) {
+      var output = row.querySelector(".points-preview");
+      if (!output) return;
+      var value = wentOut(row) ? 0 : handValue(row, values);
+      output.textContent = value === null ? "" : String(value);
+    });
+  });
   document.addEventListener("htmx:responseError", saveFailed("saveBusy"));
 
   document.addEventListener("htmx:afterRequest", function (event) {

@@ -9,7 +9,16 @@ from playwright.sync_api import Page, Route, expect
 
 from scoring.models import Game
 from tests.browser.conftest import _page, assert_accessible
-from tests.browser.game_steps import expect_totals, start_game
+from scoring import rules
+from tests.browser.game_steps import (
+    choose_winner,
+    expect_totals,
+    hand,
+    not_opened,
+    start_game,
+    tap_cards,
+)
+from tests.links import url
 
 # The phone offline, and the phone online with no answer from the server: each said as it is.
 OFFLINE = (
@@ -254,3 +263,25 @@ def test_a_refused_save_is_not_sent_again(phone):
     page.wait_for_timeout(6_000)
     assert len(sent) == 1
     assert rounds_recorded(page) == 0
+
+
+def test_offline_each_hand_shows_its_value_from_the_games_card_values(phone):
+    """The preview's points are the server's; offline, each row shows its hand's value worked
+    out on the phone (here a joker is 50 and an ace 1, the game's own values), and the next
+    answer of the server puts its points back."""
+    page, context = phone
+    game = Game.start(["Ana", "Boris", "Cyril"], house_rules=rules.Rules(joker=50, ace=1))
+    page.goto(url("game", game.edit_token))
+    expect(page.locator("#round-form")).to_be_visible()
+    context.set_offline(True)
+    choose_winner(page, "Ana")
+    tap_cards(page, "Boris", "AH JK 5C")
+    type_value(page, 2, 17)
+    points = page.locator("#round-form .points-preview")
+    expect(hand(page, "Boris").locator(".points-preview")).to_have_text("56")
+    expect(hand(page, "Cyril").locator(".points-preview")).to_have_text("17")
+    expect(hand(page, "Ana").locator(".points-preview")).to_have_text("0")
+    context.set_offline(False)
+    not_opened(page, "Cyril")  # a change the server previews: 17 + 25
+    expect(hand(page, "Cyril").locator(".points-preview")).to_have_text("42")
+    assert points.count() == 3
