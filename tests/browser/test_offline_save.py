@@ -7,9 +7,9 @@ import time
 import pytest
 from playwright.sync_api import Page, Route, expect
 
+from scoring import rules
 from scoring.models import Game
 from tests.browser.conftest import _page, assert_accessible
-from scoring import rules
 from tests.browser.game_steps import (
     choose_winner,
     expect_totals,
