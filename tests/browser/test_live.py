@@ -107,7 +107,9 @@ def test_without_a_stream_polling_pauses_while_the_page_is_hidden(page: Page):
     # Each tick is one check of the page's version (a poll follows when it does not vouch).
     page.on("request", lambda request: polls.append(request.url) if is_check(request.url) else None)
     try:
-        with page.expect_request(lambda request: is_check(request.url)):
+        # Its answer too: a check on its way when the page is shown again is the one the page
+        # waits for (rami.js sends no second beside it).
+        with page.expect_response(lambda response: is_check(response.url)):
             page.clock.run_for(2_000)
     except PlaywrightTimeout as error:
         state = page.evaluate(

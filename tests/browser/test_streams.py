@@ -109,10 +109,12 @@ class Phones:
         page.set_default_timeout(10_000)
         page.polls = []
         page.checks = []
+        page.pulls_asked = []  # the checks answered "pull" (200): the reader could not vouch
         page.polled_at = []  # time.monotonic() of each poll
         page.on("pageerror", lambda error: self.errors.append(str(error)))
         page.on("console", lambda message: self._console(message))
         page.on("request", lambda request: self._request(page, request))
+        page.on("response", lambda response: self._response(page, response))
         if before:
             before(page)
         page.goto(path)
@@ -127,6 +129,11 @@ class Phones:
         if "/poll" in request.url:
             page.polls.append(request.url)
             page.polled_at.append(time.monotonic())
+
+    @staticmethod
+    def _response(page: Page, response) -> None:
+        if is_check(response.url) and response.status == 200:
+            page.pulls_asked.append(response.url)
 
     def _console(self, message) -> None:
         if message.type != "error" or message.location.get("url", "").endswith("/favicon.ico"):
@@ -210,10 +217,13 @@ def test_a_phone_whose_stream_is_refused_polls_every_2_seconds_and_converges(ser
     expect(behind_a_proxy.locator("html")).to_have_attribute("data-stream", "closed")
     behind_a_proxy.polls.clear()
     behind_a_proxy.checks.clear()
+    behind_a_proxy.pulls_asked.clear()
     behind_a_proxy.wait_for_timeout(4_500)
-    # Each tick checks the version at the stream's address; an unchanged game is no poll.
+    # Each tick checks the version at the stream's address; an unchanged game is no poll, but
+    # where the check could not vouch for it (its reader had not read it lately, as on a busy
+    # machine: "pull", and Django answers the poll).
     assert 2 <= len(behind_a_proxy.checks) <= 3, behind_a_proxy.checks
-    assert behind_a_proxy.polls == []
+    assert len(behind_a_proxy.polls) <= len(behind_a_proxy.pulls_asked), behind_a_proxy.polls
 
     save_round(saving, 7, 11)
     totals(behind_a_proxy, 0, 7, 11)
