@@ -22,6 +22,7 @@ documentation: "When using ASGI, persistent connections should be disabled").
 import ctypes
 import multiprocessing
 import os
+import re
 import signal
 import sys
 
@@ -74,7 +75,22 @@ async def application(scope, receive, send):
     elif scope["type"] == "lifespan":
         await lifespan(receive, send)
     else:
-        await django_application(scope, coroutine(receive), send)
+        await django_application(ascii_query(scope), coroutine(receive), send)
+
+
+NOT_ASCII = re.compile(rb"[\x80-\xff]")
+
+
+def ascii_query(scope):
+    """The scope with its query's raw bytes past ASCII percent-encoded, as a browser sends them.
+
+    Scripts, bots and some proxies send `?a=é` unescaped; a2wsgi decodes the query as ASCII,
+    and every such request was a 500 with a traceback. Percent-encoded, it reaches Django as a
+    browser's would, and Django decodes it as UTF-8 (replacing what is not)."""
+    query = scope.get("query_string", b"")
+    if query.isascii():
+        return scope
+    return {**scope, "query_string": NOT_ASCII.sub(lambda byte: b"%%%02X" % byte[0][0], query)}
 
 
 def coroutine(receive):
