@@ -280,6 +280,26 @@ def test_the_undo_of_a_join_takes_the_player_out_again(game, phone):
     assert "Emil" not in form_names(answer)
 
 
+def test_the_players_page_offers_a_leave_only_to_those_who_have_played(game, phone):
+    """A player who joined and has not played yet is offered no Leave, which the server would
+    refuse: the page says why, and how to take the join back. Before any round, nobody is."""
+    join(phone, game, "Emil")
+    page = read(phone.get(url("players", game.edit_token)))
+    assert page.texts(".leave-form button") == [f"{name} leaves" for name in NAMES]
+    why = page.texts(".leave-list li.meta")
+    assert why == [
+        "Emil has not played a round yet, so cannot leave: a join is taken back with its Undo, "
+        "on the phone that made it; before the first round, start a new game without them."
+    ]
+    assert leave(phone, game, 4).status_code == 400
+    new = Game.start(["Ana", "Boris", "Cyril"])
+    page = read(phone.get(url("players", new.edit_token)))
+    assert page.texts(".leave-form button") == []
+    assert page.texts(".leave-list li.meta") == [
+        "No round has been played yet: to play without someone, start a new game without them."
+    ]
+
+
 def test_a_join_refused_keeps_what_was_typed(game, phone):
     answer = join(phone, game, "Emil", start="10001")
     assert answer.status_code == 200
@@ -292,8 +312,9 @@ def test_a_join_refused_keeps_what_was_typed(game, phone):
     join(phone, game, "Emil")
     answer = join(phone, game, "Filip")
     assert answer.status_code == 200
+    # The form was offered before the sixth joined: another phone's change came first.
     answer = join(phone, game, "Gita")
-    assert answer.status_code == 400
+    assert answer.status_code == 409
     form = read(answer).one(".join-form")
     assert "at most 6 players playing: one must leave first" in form.text
     assert form.one("input[name=name]").get("value") == "Gita"

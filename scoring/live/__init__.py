@@ -3,8 +3,9 @@
 A page that follows a game (or a table) keeps one server-sent events stream open at
 /live/<key>. An event carries only a version: the game's, or for a table the newest of the
 table's and its games' (`versions`). The page then asks for what it lacks with the request it
-sends without a stream (the game's poll, pull.poll; the table's page itself), so what a
-watching phone shows is still what a fresh load of its link shows. The stream says nothing of
+sends without a stream (the game's poll, pull.poll; the table's page itself; any other page
+of either, the page itself: scoring/web/following.py), so what a watching phone shows is still
+what a fresh load of its link shows. The stream says nothing of
 the game but that number, and only to a page that was handed its key.
 
 - `stream.key_for(kind, token)`: the key a page is handed, "g" or "t" and the watch-only token,

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from django.http import Http404, HttpResponse
 from django.template.response import TemplateResponse
-from django.urls import reverse
 from django.utils.translation import get_language
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
@@ -15,10 +14,9 @@ from django_htmx.http import reswap
 from scoring.board.scoreboard import Scoreboard
 from scoring.live.answers import shared_answers
 from scoring.models import Changes, Game, GameEvent, Status, snapshot
-from scoring.views.games import Told, game_response
-from scoring.views.rounds import tell_new_game
+from scoring.views.games import Told, game_response, to_next_game
 from scoring.web import http
-from scoring.web.http import HtmxHttpRequest, redirect
+from scoring.web.http import HtmxHttpRequest
 
 
 @require_GET
@@ -55,7 +53,7 @@ def _drawn(
     with snapshot():
         game = Game.with_players(**{field: token})
         if game.next_game_id is not None:
-            return _to_next_game(request, game, editable)
+            return to_next_game(request, game, editable)
         typing = request.GET.get("typing") == "1"
         all_rounds = request.GET.get("rounds") == "all"
         changes = game.changes_since(
@@ -101,18 +99,6 @@ def _asked(request: HtmxHttpRequest, field: str, token: str, version: int) -> tu
         http.whole_number(query.get("fixing")) if typing else None,
         get_language(),
     )
-
-
-def _to_next_game(request: HtmxHttpRequest, game: Game, editable: bool) -> HttpResponse:
-    """A phone still on a game that has since been rematched goes to the game played now (the
-    newest of the rematch chain) by the link it came by, the players' or the watch-only one,
-    and is told so there. Only a page that was on the game when the rematch was made: one
-    opened afterwards polls from the version after it and stays, to look at the game over."""
-    newest = game.played_now()
-    tell_new_game(request, newest)
-    link = "game" if editable else "view"
-    token = newest.edit_token if editable else newest.view_token
-    return redirect(request, reverse(link, args=[token]))
 
 
 def _changes(

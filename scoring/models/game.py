@@ -996,7 +996,10 @@ class Game(models.Model):
             # A file's players join as its rounds say; each of its rounds has 2 to 6 players
             # (the rules score none with more), whoever else has not left yet.
             if not past_the_end:
-                rules.check_join(len(game.playing), len(game.seated_players))
+                try:
+                    rules.check_join(len(game.playing), len(game.seated_players))
+                except rules.RulesError as full:  # offered before another join filled the game
+                    raise rules.Conflict(full.code, full.player, **full.details) from None
             key = rules.name_key(name)
             other = next((p for p in game.seated_players if p.name_key == key), None)
             if other is not None:

@@ -23,6 +23,7 @@ from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpRespons
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
 from scoring import rules
@@ -41,7 +42,7 @@ from scoring.tables.forms import (
     TableRulesForm,
     TableStartForm,
 )
-from scoring.web import http, limits, recent, sharing
+from scoring.web import following, http, limits, recent, sharing
 from scoring.web.http import HtmxHttpRequest, redirect
 
 
@@ -136,7 +137,7 @@ def table_response(
         "live_url": reverse("live", args=[stream.key_for("t", table.view_token)]),
         # This page again, asked for by the stream's events, or every 2 s without a stream:
         # 204 while `v` is still the version.
-        "live_poll_url": request.path + _with_query(request, v=str(version)),
+        "live_poll_url": request.path + http.with_query(request, v=str(version)),
         "house_rules": house_rules.summary(table.rules),
         # A callable: the template calls it only where it draws the share panel.
         "share": partial(
@@ -177,7 +178,7 @@ def _numbers(
         "period": period,
         "period_start": (tables.period_bounds(period) or (None,))[0],
         "periods": [
-            (choice, _with_query(request, period=choice) + "#standings-title")
+            (choice, http.with_query(request, period=choice) + "#standings-title")
             for choice in tables.PERIODS
         ],
         "chart": wins_chart(members, games),
@@ -200,9 +201,9 @@ def _lists(
     return {
         "games_count": len(games),
         "all_games": all_games,
-        "all_games_link": _with_query(request, games="all") + "#played-title",
+        "all_games_link": http.with_query(request, games="all") + "#played-title",
         "all_changes": all_changes,
-        "all_changes_link": _with_query(request, history="all") + "#history-title",
+        "all_changes_link": http.with_query(request, history="all") + "#history-title",
         "in_play": in_play if all_games else in_play[:SHOWN_IN_PLAY],
         "played": played if all_games else played[:SHOWN_GAMES],
         "played_count": len(played),
@@ -284,6 +285,13 @@ class TableChange:
         )
 
 
+# What a page of a table says when the table is not on the server (base.html's data-gone).
+TABLE_GONE = gettext_lazy(
+    "This table is not on the server right now (deleted, or on its way back from a backup). "
+    "The page shows it again as soon as it is back."
+)
+
+
 @require_http_methods(["GET", "POST"])
 def table_rules(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The rules of the table's next games, from its edit link only (a watch-only token is a
@@ -295,6 +303,9 @@ def table_rules(request: HtmxHttpRequest, token: str) -> HttpResponse:
     as they are now. A value out of range is refused next to its field, everything typed
     kept."""
     table = table_or_404(edit_token=token)
+    version = reading.table_version(table)
+    if request.method == "GET" and following.seen(request) == version:
+        return HttpResponse(status=204)  # the live update of a page that is up to date
     form = TableRulesForm(request.POST or None, table=table)
     context: dict = {"table": table}
     if request.method == "POST" and form.is_valid():
@@ -307,18 +318,10 @@ def table_rules(request: HtmxHttpRequest, token: str) -> HttpResponse:
             return http.showing(error, page)
         return redirect(request, reverse("table", args=[table.edit_token]))
     context["form"] = form
+    if request.method == "GET":
+        key = stream.key_for("t", table.view_token)
+        context |= following.context(request, key, version, str(TABLE_GONE))
     return TemplateResponse(request, "scoring/table_rules.html", context)
-
-
-def _with_query(request: HttpRequest, **changed: str) -> str:
-    """This page's query with `changed` set and without a live update's `v` (unless `changed`
-    sets it). It makes a link that keeps what the page already chose (the period, every game,
-    the whole history), to bookmark or share as it is, or to ask for it again."""
-    query = request.GET.copy()
-    query.pop("v", None)
-    for key, value in changed.items():
-        query[key] = value
-    return f"?{query.urlencode()}"
 
 
 def wins_chart(members: list[Member], games: list[tables.GameResult]) -> chart.Chart | None:

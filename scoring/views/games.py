@@ -28,7 +28,7 @@ from scoring.live.stream import key_for
 from scoring.models import Game, GameEvent, Player, Round, snapshot
 from scoring.rules import house_rules
 from scoring.rules.errors import rules_error_message
-from scoring.web import http, phones, recent, sharing
+from scoring.web import following, http, notices, phones, recent, sharing
 from scoring.web.http import HtmxHttpRequest
 
 
@@ -39,6 +39,53 @@ def game_or_404(**lookup: str) -> Game:
         return Game.with_players(**lookup)
     except Game.DoesNotExist:
         raise Http404 from None
+
+
+# What a page of a game says when its game is not on the server (base.html's data-gone).
+GAME_GONE = gettext_lazy(
+    "This game is not on the server right now (deleted, or on its way back from a backup). "
+    "The page shows it again as soon as it is back."
+)
+
+
+def following_game(request: HtmxHttpRequest, game: Game, **query: str) -> dict:
+    """The context that makes a page of `game` besides its board follow it live
+    (scoring/web/following.py), its live update asking for the page with `query` added."""
+    key = key_for("g", game.view_token)
+    return following.context(request, key, game.version, str(GAME_GONE), **query)
+
+
+def followed(request: HtmxHttpRequest, game: Game, editable: bool) -> HttpResponse | None:
+    """The answer to the live update of a page of `game` (following.seen) when it is not the
+    page drawn again: 204 while the game is at the version the page shows, or the game played
+    now once it has been rematched (to_next_game). None: draw the page."""
+    seen = following.seen(request)
+    if seen is None:
+        return None
+    if seen == game.version:
+        return HttpResponse(status=204)
+    if game.next_game_id is not None:
+        return to_next_game(request, game, editable)
+    return None
+
+
+def tell_new_game(request: HtmxHttpRequest, game: Game) -> None:
+    """Say once on this phone's next page (base.html) that the game is a new one, whichever
+    request comes first: the tap on Rematch or a live update of the old game (web.notices)."""
+    text = gettext("New game: %(players)s") % {"players": ", ".join(game.names)}
+    notices.tell(request, f"new-game:{game.pk}", text)
+
+
+def to_next_game(request: HtmxHttpRequest, game: Game, editable: bool) -> HttpResponse:
+    """A phone still on a game that has since been rematched goes to the game played now (the
+    newest of the rematch chain) by the link it came by, the players' or the watch-only one,
+    and is told so there. Only a page that was on the game when the rematch was made: one
+    opened afterwards asks from the version after it and stays, to look at the game over."""
+    newest = game.played_now()
+    tell_new_game(request, newest)
+    link = "game" if editable else "view"
+    token = newest.edit_token if editable else newest.view_token
+    return http.redirect(request, reverse(link, args=[token]))
 
 
 def drawn_at_one_moment(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:

@@ -16,15 +16,20 @@ from scoring import rules
 from scoring.board import history
 from scoring.models import Game, GameEvent, Round
 from scoring.rules.errors import rules_error_message
-from scoring.views.games import game_or_404, number
+from scoring.views.games import followed, following_game, game_or_404, number
 from scoring.web import http, phones
 from scoring.web.http import HtmxHttpRequest, redirect
 
 
 @require_GET
 def history_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
-    """Every change to the game, newest first (_history)."""
-    return _history(request, game_or_404(edit_token=token))
+    """Every change to the game, newest first (_history), following the game live."""
+    game = game_or_404(edit_token=token)
+    if (answer := followed(request, game, editable=True)) is not None:
+        return answer
+    page = _history(request, game)
+    page.context_data |= following_game(request, game)
+    return page
 
 
 def _history(

@@ -20,8 +20,9 @@ from django.views.decorators.http import require_GET
 from scoring import rules
 from scoring.models import Game, Table
 from scoring.rules import counting, house_rules
-from scoring.views.games import game_or_404
+from scoring.views.games import followed, following_game, game_or_404
 from scoring.web import http, limits, sharing
+from scoring.web.http import HtmxHttpRequest
 
 logger = logging.getLogger(__name__)
 
@@ -42,12 +43,14 @@ def rules_page(request: HttpRequest) -> TemplateResponse:
 
 
 @require_GET
-def game_rules_page(request: HttpRequest, token: str, editable: bool) -> TemplateResponse:
+def game_rules_page(request: HtmxHttpRequest, token: str, editable: bool) -> HttpResponse:
     """The rules a game plays by, from either link: each value as the table set it, the card
     values, the targets and the help page's round ends worked out under them. Template:
     scoring/game_rules.html; context: `game`, `editable`, `house_rules` (what differs from the
     players' documents), `values` (label, value pairs), `card_values`, `targets`, `examples`."""
     game = game_or_404(**http.token_lookup(token, editable))
+    if (answer := followed(request, game, editable)) is not None:
+        return answer
     house = game.rules
     said = [rule for rule in house_rules.in_words(house) if rule.said is not None]
     context = {
@@ -58,6 +61,7 @@ def game_rules_page(request: HttpRequest, token: str, editable: bool) -> Templat
         "card_values": counting.card_value_rows(house),
         "targets": counting.targets(house),
         "examples": counting.worked_examples(house),
+        **following_game(request, game),
     }
     return TemplateResponse(request, "scoring/game_rules.html", context)
 

@@ -12,14 +12,14 @@ from django.contrib import messages
 from django.http import HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import reverse
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from scoring import rules
 from scoring.forms import JoinForm, PlayersForm, SeatingForm
-from scoring.models import Game, GameEvent, Status, rename_players
+from scoring.models import Game, GameEvent, Hand, Status, rename_players
 from scoring.rules.errors import rules_error_message
-from scoring.views.games import game_or_404, number
+from scoring.views.games import followed, following_game, game_or_404, number
 from scoring.web import http, phones
 from scoring.web.http import HtmxHttpRequest, redirect
 
@@ -27,7 +27,11 @@ from scoring.web.http import HtmxHttpRequest, redirect
 @require_GET
 def players_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
     game = game_or_404(edit_token=token)
-    return _players_page(request, game, PlayersForm(players=game.seated_players))
+    if (answer := followed(request, game, editable=True)) is not None:
+        return answer
+    page = _players_page(request, game, PlayersForm(players=game.seated_players))
+    page.context_data |= following_game(request, game)
+    return page
 
 
 @require_POST
@@ -104,7 +108,8 @@ def leave(request: HtmxHttpRequest, token: str) -> HttpResponse:
 def join(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """A player joins before the next round (Game.join), named, seated and starting as the
     form says; the game page then says so, with the Undo on this phone. A name refused stays
-    as typed beside its reason."""
+    as typed beside its reason; so does a join that another phone's join made one too many
+    (409: that change came first)."""
     game = game_or_404(edit_token=token)
     form = _join_form(game, request.POST)
     if form is None:
@@ -115,7 +120,7 @@ def join(request: HtmxHttpRequest, token: str) -> HttpResponse:
     try:
         game.join(chosen["name"], chosen["after"], chosen["start"], phone=phones.of(request))
     except rules.RulesError as error:
-        if isinstance(error, rules.Conflict):  # the game over meanwhile
+        if error.code == rules.Code.GAME_FINISHED:  # the game over meanwhile
             _refuse(request, game_or_404(edit_token=game.edit_token), error)
         form.refused(error)
         page = _players_page(request, game, join_form=form)
@@ -151,8 +156,9 @@ def _players_page(
         "form": form or PlayersForm(players=game.seated_players),
         "seating_form": seating_form or _seating_form(game),
         "join_form": join_form or _join_form(game),
-        # Each player playing may leave while more than two play, once they have played.
-        "leaving": [] if finished else game.playing,
+        # Each player playing may leave while more than two play, once they have played; the
+        # others are told why not (a join is taken back by its Undo), with no Leave to tap.
+        **({"leaving": [], "unplayed": []} if finished else _leaving(game)),
         # Why nobody may leave, or join, just now (the rules' own words), instead of the form.
         "no_leaving": _why_not(rules.check_leave, len(game.playing)),
         "no_joining": _why_not(rules.check_join, len(game.playing), len(game.seated_players)),
@@ -160,6 +166,28 @@ def _players_page(
         "refused_card": refused_card,
     }
     return TemplateResponse(request, "scoring/players.html", context)
+
+
+NOBODY_PLAYED = gettext_lazy(
+    "No round has been played yet: to play without someone, start a new game without them."
+)
+
+
+def _leaving(game: Game) -> dict:
+    """Those playing who may leave (`leaving`: they have played a round), and why each of the
+    others may not (`unplayed`: the rules' words, as the server would refuse it)."""
+    played = set(Hand.objects.filter(player__game=game).values_list("player_id", flat=True))
+    if not played:
+        return {"leaving": [], "unplayed": [NOBODY_PLAYED]}
+    unplayed = rules.Code.LEAVE_UNPLAYED
+    return {
+        "leaving": [player for player in game.playing if player.pk in played],
+        "unplayed": [
+            rules_error_message(rules.RulesError(unplayed, player.seat), game.names)
+            for player in game.playing
+            if player.pk not in played
+        ],
+    }
 
 
 def _why_not(check, *counts: int) -> str | None:

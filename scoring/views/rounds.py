@@ -13,7 +13,6 @@ from functools import wraps
 from django.http import Http404, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import reverse
-from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring import rules
@@ -26,6 +25,8 @@ from scoring.rules.errors import rules_error_message
 from scoring.views.games import (
     filled_with,
     fixing_page,
+    followed,
+    following_game,
     game_or_404,
     game_response,
     number,
@@ -34,9 +35,10 @@ from scoring.views.games import (
     refused_page,
     round_form,
     saved_page,
+    tell_new_game,
     with_points,
 )
-from scoring.web import http, limits, notices, phones
+from scoring.web import following, http, limits, phones
 from scoring.web.http import HtmxHttpRequest, redirect
 
 
@@ -245,11 +247,21 @@ def rematch(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     return redirect(request, reverse("game", args=[next_game.edit_token]))
 
 
-def tell_new_game(request: HtmxHttpRequest, game: Game) -> None:
-    """Say once on this phone's next page (base.html) that the game is a new one, whichever
-    request comes first: the tap on Rematch or a live update of the old game (web.notices)."""
-    text = gettext("New game: %(players)s") % {"players": ", ".join(game.names)}
-    notices.tell(request, f"new-game:{game.pk}", text)
+def _round_followed(request: HtmxHttpRequest, game: Game, number: int) -> HttpResponse | None:
+    """The live update of a round's page (followed), which names the round it shows (`round`,
+    its id): a round that has moved (a round before it deleted or restored) is followed to its
+    new address; one deleted since is left on the page as it was, whose save then says so."""
+    if request.method != "GET" or following.seen(request) is None:
+        return None
+    if (answer := followed(request, game, editable=True)) is not None:
+        return answer
+    shown = http.whole_number(request.GET.get("round"))
+    now = game.rounds.filter(pk=shown).values_list("number", flat=True).first()
+    if now is None:
+        return HttpResponse(status=204)
+    if now != number:
+        return redirect(request, reverse("round", args=[game.edit_token, now]))
+    return None
 
 
 @require_http_methods(["GET", "POST"])
@@ -261,6 +273,8 @@ def round_page(request: HtmxHttpRequest, token: str, number: int) -> HttpRespons
     edited on another phone. The page then shows the round as it is now, and saving again
     replaces it knowingly."""
     game = game_or_404(edit_token=token)
+    if (answer := _round_followed(request, game, number)) is not None:
+        return answer
     refused = None
     if request.method == "POST":
         form = posted_round_form(game, request.POST)
@@ -290,6 +304,8 @@ def round_page(request: HtmxHttpRequest, token: str, number: int) -> HttpRespons
         form = filled_with(game, round_)
     context = {"game": game, "form": form, "round": round_}
     if refused is None:
+        if request.method == "GET":
+            context |= following_game(request, game, round=str(round_.pk))
         return TemplateResponse(request, "scoring/round.html", context)
     names = game.names
     context["refused"] = rules_error_message(refused, names)

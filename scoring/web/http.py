@@ -155,6 +155,17 @@ def by_method(**views: Callable[..., HttpResponse]) -> Callable[..., HttpRespons
     return view
 
 
+def with_query(request: HttpRequest, **changed: str) -> str:
+    """This page's query with `changed` set and without a live update's `v` (unless `changed`
+    sets it). It makes a link that keeps what the page already chose (the period, every game,
+    the whole history), to bookmark or share as it is, or to ask for it again."""
+    query = request.GET.copy()
+    query.pop("v", None)
+    for key, value in changed.items():
+        query[key] = value
+    return f"?{query.urlencode()}"
+
+
 def token_lookup(token: str, editable: bool) -> dict[str, str]:
     """The lookup of a game or table by its edit link's token (`editable`) or watch-only one."""
     return {"edit_token": token} if editable else {"view_token": token}

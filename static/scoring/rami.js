@@ -418,6 +418,9 @@
   document.addEventListener("htmx:afterSettle", dropStaleAnswer);
   // A folded part (a <details> with an id: a table's head to head, its games, its members)
   // stays open or folded as the reader left it when a live update draws it again.
+  // A form someone has typed in, on a page that follows its game or table (base.html's
+  // #followed: the history, the players, a round, the rules), stays as typed when a live update
+  // draws the page again: its fresh copy, by its id, is told to keep it (htmx's hx-preserve).
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
     var fresh = event.detail.fragment;
     if (!fresh || !fresh.querySelectorAll) return;
@@ -425,7 +428,18 @@
       var shown = document.getElementById(fold.id);
       if (shown && shown.tagName === "DETAILS") fold.open = shown.open;
     });
+    document.querySelectorAll("#followed form[data-typed]").forEach(function (form) {
+      var copy = fresh.querySelector("#" + window.CSS.escape(form.id));
+      if (copy) copy.setAttribute("hx-preserve", "true");
+    });
   });
+  function markTyped(event) {
+    var form = event.target.closest && event.target.closest("#followed form[id]");
+    if (form) form.dataset.typed = "1";
+  }
+  document.addEventListener("input", markTyped);
+  document.addEventListener("change", markTyped);
+  document.addEventListener("picked", markTyped);
   // A link to a part inside a folded one (#members after a member's change, #played-title
   // after "Show all games") opens it.
   function openTarget() {
