@@ -823,9 +823,12 @@ class RoundForm(ShowsRoundRefusals, forms.Form):
 
     def refused(self, error: rules.RulesError, field: str | None = None) -> None:
         """A player's error next to their hand; any other on the hand-rummy box, or above
-        the form."""
+        the form. The rules number the round's players by their place among those playing
+        (`error.player`), the hand's words name them by seat: after a leave or a join in the
+        middle of the deal, a place is another seat."""
         if field is None and error.player is not None:
-            self.hands[error.player].refused(error)
+            hand = self.hands[error.player]
+            hand.refused(error.for_player(hand.player.seat))
         else:
             super().refused(error, field)
 

@@ -568,3 +568,26 @@ def test_the_round_another_phone_saved_first_lists_only_who_played_it(after_a_le
     assert refused.status_code == 409
     summary = read(refused).one(".saved-rounds").text
     assert "Kateřina" in summary and "Ondřej" not in summary
+
+
+def test_each_hands_refusal_names_its_own_player_after_a_leave_and_a_join_in_the_middle(db):
+    """Dana (seat 3) left, Gita (seat 6) joined after Cyril: the rows go Ana, Boris, Cyril, Gita,
+    Emil, Filip. The rules number a round's players by their place among those playing; each
+    row's refusal names its own player (Gita's named Filip, Emil's nobody)."""
+    game = Game.start(["Ana", "Boris", "Cyril", "Dana", "Emil", "Filip"])
+    play(game, 2)
+    Game.objects.get(pk=game.pk).leave(3)
+    play(game)
+    Game.objects.get(pk=game.pk).join("Gita", after=2)
+    client = Client()
+    page = read(client.get(url("game", game.edit_token)))
+    data = {
+        field.get("name"): field.get("value") or ""
+        for field in page.select("#round-form input[type=hidden]")
+        if field.get("name")
+    }
+    data |= {"winner": "0", "action": "save"} | {f"value_{seat}": "1" for seat in (1, 2, 4, 5, 6)}
+    rows = read(client.post(url("save", game.edit_token), data)).select("#round-form .hand")
+    told = {row.texts(".hand-name")[0]: " ".join(row.texts(".field-error")) for row in rows}
+    for name in ("Boris", "Cyril", "Gita", "Emil", "Filip"):
+        assert told[name].startswith(f"The hand value of {name}, 1, is less than"), told
