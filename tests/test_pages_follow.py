@@ -119,7 +119,7 @@ def test_a_rounds_page_follows_its_round_when_it_moves_and_stays_when_it_is_dele
 def test_the_tables_rules_page_follows_the_table(client, db):
     table = Table.start("Friday", ["Ana", "Boris", "Cyril"])
     address = url("table_rules", table.edit_token)
-    page, pull, live = followed(client, address)
+    _page, pull, live = followed(client, address)
     assert live.startswith(f"/live/{key_for('t', table.view_token)}?v=")
     assert client.get(pull, headers=HTMX).status_code == 204
     table.add_member("Dana")
