@@ -2,7 +2,9 @@
 progress on a phone, the round form with the live preview, the phone after the save (and a
 360 x 740 phone after a save), the round taken back by Undo to be put right and the history
 after it, two phones' versions of one round, a 44-round game of six long names on a 320 px
-phone and on a laptop, and a finished game with its chart and statistics in light and dark.
+phone and on a laptop, six at a 360 x 640 phone (the board after a leave, the round table of
+six, the history of an evening), and a finished game with its chart and statistics in light
+and dark.
 
     .venv/bin/python -m scripts.screenshots      (or: make screenshots)
 
@@ -66,6 +68,72 @@ IN_PROGRESS = {
     ],
 }
 
+# An evening of six: Dana goes home after round 3, Gita sits down for round 5.
+EVENING = {
+    "format": "rami-game/1",
+    "players": [
+        "Ana",
+        "Boris",
+        "Cyril",
+        {"name": "Dana", "leaves": 3},
+        "Emil",
+        "Filip",
+        {"name": "Gita", "joins": 5},
+    ],
+    "rounds": [
+        {
+            "winner": "Ana",
+            "hands": {
+                "Boris": {"cards": ["KH", "5C"]},
+                "Cyril": {"value": 12},
+                "Dana": {"cards": ["JK", "2C"]},
+                "Emil": {"value": 7},
+                "Filip": {"cards": ["9S", "9H", "3D"]},
+            },
+        },
+        {
+            "winner": "Emil",
+            "hands": {
+                "Ana": {"value": 4},
+                "Boris": {"value": 18},
+                "Cyril": {"cards": ["AS", "QD"]},
+                "Dana": {"value": 9},
+                "Filip": {"value": 6},
+            },
+        },
+        {
+            "blocked": True,
+            "hands": {
+                "Ana": {"value": 3},
+                "Boris": {"value": 14},
+                "Cyril": {"value": 10},
+                "Dana": {"value": 22},
+                "Emil": {"value": 8},
+                "Filip": {"value": 5},
+            },
+        },
+        {
+            "winner": "Boris",
+            "hands": {
+                "Ana": {"cards": ["QH", "5S"]},
+                "Cyril": {"value": 6},
+                "Emil": {"cards": ["AS", "AD"]},
+                "Filip": {"value": 11},
+            },
+        },
+        {
+            "winner": "Cyril",
+            "hands": {
+                "Ana": {"value": 5},
+                "Boris": {"value": 9},
+                "Emil": {"value": 13},
+                "Filip": {"cards": ["10C", "4D"]},
+                "Gita": {"value": 7},
+            },
+        },
+    ],
+}
+
 
 def main() -> None:
     with ThrowawaySite(prefix="rami-shots-", RAMI_PUBLIC_URL="http://192.168.1.20:8000") as site:
@@ -76,6 +144,8 @@ def main() -> None:
         long_document = json.dumps(long_game_document(44, seed=7))
         long_game = site.manage("import_game", "-", stdin=long_document)
         between_rounds = site.manage("import_game", "-", stdin=json.dumps(IN_PROGRESS))
+        six = site.manage("import_game", "-", stdin=json.dumps(long_game_document(12, 6, seed=3)))
+        evening = site.manage("import_game", "-", stdin=json.dumps(EVENING))
         base = site.serve()
         DOCS.mkdir(exist_ok=True)
         with sync_playwright() as playwright:
@@ -158,6 +228,19 @@ def main() -> None:
             page = browser.new_context(viewport={"width": 1366, "height": 800}).new_page()
             page.goto(base + long_game)
             page.screenshot(path=DOCS / "long-game-1366.png")
+
+            # Six at a 360 x 640 phone: the board after a leave (the round entry, and Dana's
+            # total under it), the round table of six, and the history of that evening.
+            small = browser.new_context(
+                **{**phone, "viewport": {"width": 360, "height": 640}}
+            ).new_page()
+            small.goto(base + evening)
+            small.screenshot(path=DOCS / "board-after-a-leave.png")
+            small.goto(base + six)
+            small.locator("#rounds").evaluate("rounds => rounds.scrollIntoView()")
+            small.screenshot(path=DOCS / "round-table-six.png")
+            small.goto(base + evening + "history/")
+            small.screenshot(path=DOCS / "history-evening.png")
 
             for scheme in ("light", "dark"):
                 context = browser.new_context(
