@@ -406,10 +406,13 @@ class JoinForm(ShowsRefusals, forms.Form):
         widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0}),
     )
 
-    def __init__(self, data=None, *, players: Sequence[Player], after: int, start: int) -> None:
-        super().__init__(data, initial={"after": after})
+    def __init__(
+        self, data=None, *, players: Sequence[Player], after: int, start: int, **kwargs
+    ) -> None:
+        super().__init__(data, initial={"after": after}, **kwargs)
         self.names = [player.name for player in players]
-        self.fields["name"].validators = []
+        if "name" in self.fields:
+            self.fields["name"].validators = []
         self.fields["after"].choices = [(player.seat, player.name) for player in players]
         self.fields["start"].help_text = _("%(points)s points unless you type another total") % {
             "points": start
@@ -427,6 +430,23 @@ class JoinForm(ShowsRefusals, forms.Form):
 
     def field_for(self, error: rules.RulesError) -> str | None:
         return "name" if error.code.startswith("name_") else None
+
+
+class ComeBackForm(JoinForm):
+    """A player who left comes back (Game.come_back): who, among those who left (`seat`),
+    who they sit after in the deal and the total they start with, as a join's. Its fields are
+    prefixed ("back-"), beside the join's on the players page."""
+
+    name = None
+    seat = forms.TypedChoiceField(label=_("Who comes back"), coerce=int)
+    field_order = ["seat", "after", "start"]
+
+    def __init__(self, data=None, *, left: Sequence[Player], **join) -> None:
+        super().__init__(data, prefix="back", **join)
+        self.fields["seat"].choices = [(player.seat, player.name) for player in left]
+
+    def field_for(self, error: rules.RulesError) -> str | None:
+        return None
 
 
 class RematchForm(ShowsRefusals, forms.Form):

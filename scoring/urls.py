@@ -107,6 +107,7 @@ urlpatterns = [
     path("g/<token:token>/players/seats/", players.seats, name="seats"),
     path("g/<token:token>/players/leave/", players.leave, name="leave"),
     path("g/<token:token>/players/join/", players.join, name="join"),
+    path("g/<token:token>/players/come-back/", players.come_back, name="player_comes_back"),
     path("g/<token:token>/export.json", exports.export_json, EDIT, name="export_json"),
     path("g/<token:token>/export.csv", exports.export_csv, EDIT, name="export_csv"),
     path("v/<token:token>/export.csv", exports.export_csv, WATCH, name="view_export_csv"),

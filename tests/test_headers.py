@@ -47,6 +47,7 @@ def test_the_token_urls_are_the_ones_checked_here():
         "seats",
         "leave",
         "join",
+        "player_comes_back",
         "export_json",
         "export_csv",
         "view_export_csv",

@@ -194,6 +194,8 @@ def changes(game: Game) -> list[Change]:
             if not name and event.undoes_id is not None:  # a join taken back, logged nameless
                 name = event.undoes.after.get("name", "")
             back = event.kind == GameEvent.Kind.JOINED and event.undoes_id is not None
+            # One who left and came back (Game.come_back), and the Undo of that.
+            returned = event.after.get("back", False)
             # A leave's round is the last its player played; playing again is from the next.
             number = event.number + 1 if back else event.number
             seated = None
@@ -215,10 +217,10 @@ def changes(game: Game) -> list[Change]:
                     number=number,
                 )
             )
-            if event.kind == GameEvent.Kind.LEFT and event.undoes_id is None:
-                left.discard(seat)  # before the leave, the player played
-            elif back:
-                left.add(seat)  # before the Undo of the leave, the player had left
+            if event.kind == GameEvent.Kind.LEFT and (event.undoes_id is None or returned):
+                left.discard(seat)  # before the leave (or its coming back undone), they played
+            elif back or returned:
+                left.add(seat)  # before the Undo of the leave, or coming back, they had left
             elif event.kind == GameEvent.Kind.JOINED:
                 names = names[:seat]  # before the join, the seat was not there
             continue

@@ -242,12 +242,23 @@ class Scoreboard:
     @cached_property
     def standings(self) -> list[rules.Standing]:
         """The standing after each round (read), among those who played it."""
-        return rules.standings(self.points, len(self.seated), self.target, start=self.starts)
+        return rules.standings(
+            self.points, len(self.seated), self.target, start=self.starts, restarts=self.restarts
+        )
+
+    @cached_property
+    def restarts(self) -> dict[int, dict[int, int]]:
+        """The totals those who came back count on from (rules.standings), by round."""
+        restarts: dict[int, dict[int, int]] = {}
+        for index, player in enumerate(self.seated):
+            for back in player.returns or []:
+                restarts.setdefault(back["from"], {})[index] = back["start"]
+        return restarts
 
     @cached_property
     def standing(self) -> rules.Standing:
         """The game's standing now: its totals, among the players still playing."""
-        totals = self.standings[-1].totals if self.standings else tuple(self.starts)
+        totals = rules.totals_now(self.standings, self.starts, self.restarts)
         return rules.standing(totals, self.target, self.playing or None)
 
     @property
@@ -402,7 +413,7 @@ class Scoreboard:
         queryset .update(), a migration, a restore) gives a new key and is drawn anew: what is
         kept by its content cannot go stale."""
         content = (
-            [(player.name, player.start, player.left) for player in self.seated],
+            [(player.name, player.start, player.left, player.returns) for player in self.seated],
             self.target,
             self.stored,
         )

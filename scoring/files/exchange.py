@@ -22,7 +22,7 @@ import re
 import time
 import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
 from django.db import DatabaseError, connection, transaction
@@ -65,7 +65,8 @@ def _quoted(name: str) -> str:
     return f'"{shown}"'
 
 
-PLAYER_FIELDS = {"name", "joins", "start", "leaves"}
+PLAYER_FIELDS = {"name", "joins", "start", "leaves", "back"}
+STAY_FIELDS = {"joins", "start", "leaves"}
 
 
 def parse_names(players: object) -> list[str]:
@@ -93,21 +94,17 @@ def parse_players(players: object) -> tuple[list[str], list[rules.Span]]:
         unknown = set(player) - PLAYER_FIELDS
         if unknown:
             raise _fail(None, f"unknown field {json.dumps(sorted(unknown)[0])}", name)
-        joins, leaves, start = player.get("joins", 1), player.get("leaves"), player.get("start")
-        if type(joins) is not int or not 1 <= joins <= MAX_ROUNDS + 1:
-            raise _fail(None, '"joins" must be the number of the first round played', name)
-        # A player who left without a round left (their rounds deleted since): joins - 1.
-        if leaves is not None and (
-            type(leaves) is not int or not joins - 1 <= leaves <= MAX_ROUNDS
-        ):
-            raise _fail(None, '"leaves" must be the number of the last round played, or null', name)
-        if start is not None:
-            try:
-                rules.check_start_total(start)
-            except rules.RulesError as error:
-                raise _fail(None, english(error), name) from None
+        first = _stay(player, name, after=None)
+        back = player.get("back", [])
+        if not isinstance(back, list) or len(back) > MAX_ROUNDS:
+            raise _fail(None, '"back" must be a list of the times they came back', name)
+        stays = [first]
+        for stay in back:
+            if not isinstance(stay, Mapping) or set(stay) - STAY_FIELDS:
+                raise _fail(None, '"back" holds objects of "joins", "start" and "leaves"', name)
+            stays.append(_stay(stay, name, after=stays[-1]))
         names.append(name)
-        spans.append(rules.Span(joins, leaves, start))
+        spans.append(replace(first, back=tuple(stays[1:])))
     try:
         names = rules.check_names(names, players_at_most=rules.MAX_SEATS)
     except rules.RulesError as error:
@@ -118,6 +115,26 @@ def parse_players(players: object) -> tuple[list[str], list[rules.Span]]:
     if not rules.MIN_PLAYERS <= first <= rules.MAX_PLAYERS:
         raise ExchangeError(english(rules.RulesError(rules.Code.PLAYER_COUNT, count=first)))
     return names, spans
+
+
+def _stay(stay: Mapping, name: str, after: rules.Span | None) -> rules.Span:
+    """One stretch of rounds a player of a document plays (rules.Span, without `back`): the
+    first from its player's object, a later one from its "back" list, which starts after
+    the stay before it ended (`after`)."""
+    joins, leaves, start = stay.get("joins", 1), stay.get("leaves"), stay.get("start")
+    if type(joins) is not int or not 1 <= joins <= MAX_ROUNDS + 1:
+        raise _fail(None, '"joins" must be the number of the first round played', name)
+    if after is not None and (after.leaves is None or joins <= after.leaves):
+        raise _fail(None, 'a player comes back after the round they left "leaves"', name)
+    # A player who left without a round left (their rounds deleted since): joins - 1.
+    if leaves is not None and (type(leaves) is not int or not joins - 1 <= leaves <= MAX_ROUNDS):
+        raise _fail(None, '"leaves" must be the number of the last round played, or null', name)
+    if start is not None:
+        try:
+            rules.check_start_total(start)
+        except rules.RulesError as error:
+            raise _fail(None, english(error), name) from None
+    return rules.Span(joins, leaves, start)
 
 
 def _checked_hand(document: object, round_number: int, name: str) -> dict:
@@ -349,13 +366,24 @@ def _make_game_of_comings_and_goings(
                     raise _fail(number, english(error), parsed.names[index]) from None
                 seat_of[index] = player.seat
         # Those who left after the round before leave once the newcomers are seated: the
-        # game never has fewer than two players playing on the way.
+        # game never has fewer than two players playing on the way. Then those who left
+        # earlier come back (a stay of no round leaves again at once).
         for index, span in enumerate(spans):
-            if span.leaves == number - 1 and span.leaves >= span.joins:
-                try:
-                    game.leave(seat_of[index], past_the_end=True)
-                except rules.RulesError as error:
-                    raise _fail(number - 1, english(error), parsed.names[index]) from None
+            for stay in span.stays:
+                if stay.leaves == number - 1 and stay.leaves >= stay.joins:
+                    try:
+                        game.leave(seat_of[index], past_the_end=True)
+                    except rules.RulesError as error:
+                        raise _fail(number - 1, english(error), parsed.names[index]) from None
+        for index, span in enumerate(spans):
+            for stay in span.back:
+                if stay.joins == number:
+                    try:
+                        game.come_back(seat_of[index], None, stay.start, past_the_end=True)
+                        if stay.leaves is not None and stay.leaves < stay.joins:
+                            game.leave(seat_of[index], past_the_end=True)
+                    except rules.RulesError as error:
+                        raise _fail(number, english(error), parsed.names[index]) from None
         if entry is None:
             break
         hands: list[rules.Hand | None] = [None] * len(game.seated_players)
@@ -402,7 +430,10 @@ def export_game(game: Game) -> dict:
         for round_ in rounds
     ]
     starts = [player.start for player in game.seated_players]
-    after = rules.standings(points, len(names), target, start=starts)
+    players = _exported_players(game, entries)
+    spans = parse_players(players)[1]
+    restarts = rules.restarts_of(spans)
+    after = rules.standings(points, len(names), target, start=starts, restarts=restarts)
     documents = []
     for entry, scored in zip(entries, points, strict=True):
         document = entry.document(names)
@@ -414,10 +445,8 @@ def export_game(game: Game) -> dict:
             document["winner"] = winners[0] if len(winners) == 1 else None
             document["winners"] = winners
         documents.append(document)
-    totals = after[-1].totals if after else tuple(starts)
+    totals = rules.totals_now(after, starts, restarts)
     standing = rules.standing(totals, target, [player.seat for player in game.playing])
-    players = _exported_players(game, entries)
-    spans = parse_players(players)[1]
     for number, (entry, document) in enumerate(zip(entries, documents, strict=True), 1):
         if list(entry.playing) != rules.playing_in(number, spans):
             document["players"] = [names[seat] for seat in entry.playing]
@@ -450,13 +479,25 @@ def _exported_players(game: Game, entries: Sequence[RoundEntry]) -> list:
             players.append(player.name)
             continue
         played = [number for number, entry in enumerate(entries, 1) if player.seat in entry.playing]
-        joins = played[0] if played else len(entries) + 1
-        leaves = None
-        if player.left:  # after the last round they played; before joining, without one
-            leaves = played[-1] if played else joins - 1
-        players.append(
-            {"name": player.name, "joins": joins, "start": player.start, "leaves": leaves}
-        )
+        # Each stay ends before the next one begins: one who came back (Player.returns).
+        returns = player.returns or []
+        froms = [back["from"] for back in returns]
+        stays = []
+        for begins, ends, start in zip(
+            [None, *froms],
+            [*froms, None],
+            [player.start, *(back["start"] for back in returns)],
+            strict=True,
+        ):
+            rounds = [
+                n for n in played if (begins is None or n >= begins) and (ends is None or n < ends)
+            ]
+            joins = begins if begins is not None else (rounds[0] if rounds else len(entries) + 1)
+            leaves = None
+            if ends is not None or player.left:  # after the last round of the stay; or none
+                leaves = rounds[-1] if rounds else joins - 1
+            stays.append({"joins": joins, "start": start, "leaves": leaves})
+        players.append({"name": player.name, **stays[0]} | ({"back": stays[1:]} if returns else {}))
     return players
 
 

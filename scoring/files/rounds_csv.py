@@ -76,15 +76,24 @@ def rows(document: Mapping) -> list[list[object]]:
         len(names),
         document["target"],
         start=[span.start or 0 for span in spans],
+        restarts=rules.restarts_of(spans),
     )
     table: list[list[object]] = [header()]
     for number, (round_, standing) in enumerate(zip(rounds, after, strict=True), 1):
         # A player who joins: the total they start with, before their first round, so that
         # each player's points add up to their total.
-        for name, span in zip(names, spans, strict=True):
+        for seat, (name, span) in enumerate(zip(names, spans, strict=True)):
             if span.joins == number and number > 1:
                 start = span.start or 0
                 table.append([number, _("starting total"), name, "", "", "", start, start])
+            # One who comes back counts on from the total they come back with: the row's
+            # points are what takes their total there.
+            for stay in span.back:
+                if stay.joins == number:
+                    before = after[number - 2].totals[seat] if number > 1 else span.start or 0
+                    start = stay.start or 0
+                    row = [number, _("comes back"), name, "", "", "", start - before, start]
+                    table.append(row)
         # The first round follows no standing.
         tie_break = number > 1 and after[number - 2].tie_break
         playing = rules.playing_in(number, spans)
@@ -111,7 +120,7 @@ def rows(document: Mapping) -> list[list[object]]:
             )
         # A player who left after this round: said once, with the total they keep.
         for seat, (name, span) in enumerate(zip(names, spans, strict=True)):
-            if span.leaves == number:
+            if any(stay.leaves == number for stay in span.stays):
                 table.append(
                     [number, _("left the game"), name, "", "", "", "", standing.totals[seat]]
                 )

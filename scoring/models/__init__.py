@@ -24,7 +24,14 @@ from scoring.models.common import (
 )
 from scoring.models.deleted import DeletedLink
 from scoring.models.game import Changes, Game, Seating, clock_version, snapshot
-from scoring.models.rounds import GameEvent, Hand, Player, Round, RoundQuerySet
+from scoring.models.rounds import (
+    GameEvent,
+    Hand,
+    Player,
+    Round,
+    RoundQuerySet,
+    total_after_return,
+)
 from scoring.models.table import (
     MAX_MEMBERS,
     MAX_TABLE_NAME_LENGTH,
@@ -64,4 +71,5 @@ __all__ = [
     "rename_players",
     "snapshot",
     "token_of_link",
+    "total_after_return",
 ]

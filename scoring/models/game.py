@@ -20,7 +20,15 @@ from django.utils import timezone
 from scoring import rules
 from scoring.models.common import RulesField, Status, _locked, new_token
 from scoring.models.deleted import DeletedLink
-from scoring.models.rounds import GameEvent, Hand, Player, Round, from_history, history_document
+from scoring.models.rounds import (
+    GameEvent,
+    Hand,
+    Player,
+    Round,
+    from_history,
+    history_document,
+    total_after_return,
+)
 from scoring.rules import RoundEntry
 
 
@@ -204,11 +212,15 @@ class Game(models.Model):
     def totals(self) -> list[int]:
         """Each player's total in seat order (the total they joined with, and their points),
         in one aggregate query."""
-        return [
-            start + points
-            for start, points in self.players.order_by("seat")
+        rows = (
+            self.players.order_by("seat")
             .annotate(total=Coalesce(Sum("hands__points"), 0))
-            .values_list("start", "total")
+            .values_list("start", "total", "seat", "returns")
+        )
+        # One who came back counts on from the total they came back with (one query more).
+        return [
+            total_after_return(self.pk, seat, returns) if returns else start + points
+            for start, points, seat, returns in rows
         ]
 
     def changes_since(
@@ -816,6 +828,14 @@ class Game(models.Model):
         would for every round after it anyway."""
         moved_rounds = self.rounds.filter(number__gt=after).update(number=-F("number"))
         self.rounds.filter(number__lt=-after).update(number=-F("number") + by)
+        # A player came back before a round: they still did, whatever its number becomes.
+        for player in self.players.filter(returns__isnull=False):
+            if moved_rounds and any(back["from"] > after for back in player.returns):
+                player.returns = [
+                    {**back, "from": back["from"] + by} if back["from"] > after else back
+                    for back in player.returns
+                ]
+                Player.objects.filter(pk=player.pk).update(returns=player.returns)
         if moved_rounds and any(change["from"] > after for change in self.seating):
             moved = [
                 {**change, "from": change["from"] + by} if change["from"] > after else change
@@ -1035,6 +1055,58 @@ class Game(models.Model):
         self.seated_players = game.seated_players
         return player
 
+    def come_back(
+        self,
+        seat: int,
+        after: int | None = None,
+        start: int | None = None,
+        phone: str = "",
+        past_the_end: bool = False,
+    ) -> GameEvent:
+        """The player at `seat`, who left, comes back before the next round (1.5), as a join of
+        their own seat: their name, seat and earlier rounds stay theirs. They sit after `after`
+        in the deal (None: before the next dealer) and start with `start` points, or the
+        highest total of those playing. Refused as a join is ("join_full": another phone's
+        join came first), and for one who is playing ("playing_already"). A game file's
+        players come back as its rounds say (`past_the_end`). The change, for its Undo."""
+        with self._changing() as game:
+            if game.status == Status.FINISHED and not past_the_end:
+                raise rules.Conflict(rules.Code.GAME_FINISHED)
+            player = game._player(seat)
+            if not player.left:
+                raise rules.Conflict(rules.Code.PLAYING_ALREADY, seat)
+            if not past_the_end:
+                try:
+                    rules.check_join(len(game.playing), len(game.seated_players))
+                except rules.RulesError as full:
+                    raise rules.Conflict(full.code, full.player, **full.details) from None
+            totals = game.totals()
+            playing = [other.seat for other in game.playing]
+            if start is None:
+                start = rules.start_total(totals[other] for other in playing)
+            start = rules.check_start_total(start)
+            last_dealer, rounds = game.last_dealer()
+            now = game.next_deal(last_dealer, rounds)
+            was = {"joined": player.joined, "returns": player.returns}
+            player.left, player.joined = False, True
+            player.returns = [*(player.returns or []), {"from": rounds + 1, "start": start}]
+            Player.objects.filter(pk=player.pk).update(
+                left=False, joined=True, returns=player.returns
+            )
+            order = [other for other in now.order if other in playing]
+            place = order.index(after) + 1 if after in order else order.index(now.dealer)
+            order.insert(place, seat)
+            event = game.log(
+                GameEvent.Kind.JOINED,
+                None,
+                number=rounds + 1,
+                after={"seat": seat, "start": start, "back": True, "was": was},
+                phone=phone,
+            )
+            game._seat(now.dealer, order, rounds + 1, game.playing_deal(now), phone)
+        self.seated_players = game.seated_players
+        return event
+
     def _player(self, seat: int) -> Player:
         player = next((player for player in self.seated_players if player.seat == seat), None)
         if player is None:
@@ -1057,8 +1129,11 @@ class Game(models.Model):
 
     def _unjoin(self, joining: GameEvent, phone: str) -> GameEvent:
         """The Undo of a join: the player, who has played no round and took the last seat
-        (check_undo: no join since), is taken out again."""
+        (check_undo: no join since), is taken out again. One who came back has left again,
+        as before."""
         seat = joining.after["seat"]
+        if joining.after.get("back"):
+            return self._leave_again(joining, phone)
         Player.objects.filter(game=self, seat=seat).delete()
         self.seated_players = [p for p in self.seated_players if p.seat != seat]
         self.seating = [
@@ -1075,6 +1150,32 @@ class Game(models.Model):
             undoes=joining,
         )
 
+    def _leave_again(self, coming_back: GameEvent, phone: str) -> GameEvent:
+        """The Undo of a coming back (come_back): the player has left as before, out of the
+        deal from the round they came back for."""
+        seat = coming_back.after["seat"]
+        was = coming_back.after["was"]
+        Player.objects.filter(game=self, seat=seat).update(
+            left=True, joined=was["joined"], returns=was["returns"]
+        )
+        player = self._player(seat)
+        player.left, player.joined, player.returns = True, was["joined"], was["returns"]
+        self.seating = [
+            {**change, "order": [s for s in change["order"] if s != seat]}
+            if change["from"] >= coming_back.number
+            else change
+            for change in self.seating
+        ]
+        Game.objects.filter(pk=self.pk).update(seating=self.seating)
+        return self.log(
+            GameEvent.Kind.LEFT,
+            None,
+            number=coming_back.number,
+            after={"seat": seat, "back": True},
+            phone=phone,
+            undoes=coming_back,
+        )
+
     def names_when(self, event: GameEvent) -> list[str]:
         """The players' names as they were just after `event`: today's, with every rename
         since undone. A change's round documents name the players so."""
@@ -1082,7 +1183,11 @@ class Game(models.Model):
         # Those who joined since were not seated then (a joiner takes the next seat): a
         # document that names no players was played by every player seated then.
         joined = self.events.filter(kind=GameEvent.Kind.JOINED, undoes=None, pk__gt=event.pk)
-        seats = [after["seat"] for after in joined.values_list("after", flat=True)]
+        seats = [
+            after["seat"]
+            for after in joined.values_list("after", flat=True)
+            if not after.get("back")
+        ]
         if seats:
             names = names[: min(seats)]
         since = self.events.filter(kind=GameEvent.Kind.RENAMED, pk__gt=event.pk).order_by("-pk")

@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from django.db import models
-from django.db.models import Q
+from django.db.models import Q, Sum
+from django.db.models.functions import Coalesce
 from django.utils.translation import gettext_lazy as _
 
 from scoring import rules
@@ -56,6 +57,10 @@ class Player(models.Model):
     start = models.IntegerField(default=0, db_default=0)
     joined = models.BooleanField(default=False, db_default=False)
     left = models.BooleanField(default=False, db_default=False)
+    # One who left and came back: each time, the round they play again from and the total
+    # they start it with ({"from": 9, "start": 312}), in order (Game.come_back). None: never.
+    # Their earlier rounds stay theirs; their total counts on from the last of these.
+    returns = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["game", "seat"]
@@ -70,6 +75,16 @@ class Player(models.Model):
     def save(self, *args, **kwargs) -> None:
         self.name_key = rules.name_key(self.name)
         super().save(*args, **kwargs)
+
+
+def total_after_return(game_id: int, seat: int, returns: list[dict]) -> int:
+    """The total of a player who came back (Player.returns): the total they came back with,
+    and their points from that round on. One query."""
+    last = returns[-1]
+    since = Hand.objects.filter(
+        player__game_id=game_id, player__seat=seat, round__number__gte=last["from"]
+    ).aggregate(points=Coalesce(Sum("points"), 0))["points"]
+    return last["start"] + since
 
 
 class RoundQuerySet(models.QuerySet):

@@ -18,7 +18,7 @@ from __future__ import annotations
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from typing import ClassVar
 
@@ -102,6 +102,7 @@ class Code(StrEnum):
     LEAVE_LAST = "leave_last"
     LEAVE_UNPLAYED = "leave_unplayed"
     LEFT_ALREADY = "left_already"
+    PLAYING_ALREADY = "playing_already"
     NAME_CHANGED = "name_changed"
     PLAYERS_CHANGED = "players_changed"
     PLAYER_OVERTAKEN = "player_overtaken"
@@ -611,13 +612,18 @@ def standings(
     players: int,
     target: int,
     start: Sequence[int] | None = None,
+    restarts: Mapping[int, Mapping[int, int]] | None = None,
 ) -> list[Standing]:
     """The standing after each round in turn, from the points of each round (None for a
-    player not playing it), counted on from the totals `start` (nothing yet when None). After
-    each round, those who played it are the ones playing (1.5)."""
+    player not playing it), counted on from the totals `start` (nothing yet when None). A
+    player who came back (1.5) counts on from the total they came back with: `restarts`
+    (round number -> {player: total before it}, as `restarts_of` gives it). After each round,
+    those who played it are the ones playing (1.5)."""
     totals = list(start) if start is not None else [0] * players
     after = []
-    for points in round_points:
+    for number, points in enumerate(round_points, 1):
+        for index, total in (restarts or {}).get(number, {}).items():
+            totals[index] = total
         totals = [total + (point or 0) for total, point in zip(totals, points, strict=True)]
         playing = [index for index, point in enumerate(points) if point is not None]
         after.append(standing(totals, target, playing or None))
@@ -633,14 +639,47 @@ class Span:
     leaves: int | None = None
     # None: 0 for a player of the first round, the highest total then for one who joins.
     start: int | None = None
+    # One who left and came back: each later stay, its first round, its start and its last.
+    back: tuple[Span, ...] = ()
+
+    @property
+    def stays(self) -> tuple[Span, ...]:
+        """Each stretch of rounds the player plays, the first one first."""
+        return (replace(self, back=()), *self.back)
 
     def plays(self, number: int) -> bool:
-        return self.joins <= number and (self.leaves is None or number <= self.leaves)
+        return any(
+            stay.joins <= number and (stay.leaves is None or number <= stay.leaves)
+            for stay in self.stays
+        )
 
 
 def playing_in(number: int, spans: Sequence[Span]) -> list[int]:
     """The players (indices of `spans`) who play round `number`."""
     return [index for index, span in enumerate(spans) if span.plays(number)]
+
+
+def totals_now(
+    after: Sequence[Standing],
+    start: Sequence[int],
+    restarts: Mapping[int, Mapping[int, int]] | None = None,
+) -> list[int]:
+    """The totals now, from `standings`' standings `after` each round: after the last round,
+    those who came back since then counting from the total they came back with."""
+    totals = list(after[-1].totals if after else start)
+    for index, total in (restarts or {}).get(len(after) + 1, {}).items():
+        totals[index] = total
+    return totals
+
+
+def restarts_of(spans: Sequence[Span]) -> dict[int, dict[int, int]]:
+    """The totals those who came back count on from (standings' `restarts`): by the round
+    they came back before, each one's total then."""
+    restarts: dict[int, dict[int, int]] = {}
+    for index, span in enumerate(spans):
+        for stay in span.back:
+            restarts.setdefault(stay.joins, {})[index] = stay.start or 0
+    return restarts
 
 
 def next_dealer(order: Sequence[int], last: int | None, playing: Iterable[int]) -> int:

@@ -168,6 +168,7 @@ MESSAGES = {
         "No round has been played yet: start a new game without this player instead."
     ),
     "left_already": _("This player has already left the game."),
+    "playing_already": _("This player is playing already."),
     "players_changed": _(
         "A player left or joined on another phone while this round was typed: the form now "
         "shows who plays. Check the round and save again."
@@ -233,6 +234,7 @@ PLAYER_MESSAGES = {
         "Undo, on the phone that made it; before the first round, start a new game without them."
     ),
     "left_already": _("%(player)s has already left the game."),
+    "playing_already": _("%(player)s is playing already."),
 }
 
 

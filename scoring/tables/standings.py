@@ -30,7 +30,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from scoring import rules
-from scoring.models import Hand, Member, Player, Status, Table
+from scoring.models import Hand, Member, Player, Status, Table, total_after_return
 
 # Fewer finished games than this, and a member's numbers say little: the page labels them as
 # a small sample and ranks them after everyone else's.
@@ -157,14 +157,20 @@ def _seats(table: Table) -> list[_Seat]:
             "game__created_at",
             "left",
             "joined",
+            "returns",
         )
         # A player who joined late counts from the total they joined with.
         .annotate(total=F("start") + Coalesce(Sum("hands__points"), 0))
         .order_by("game__created_at", "game_id", "seat")
     )
     seats = []
-    for game_id, seat, name, member_id, status, winner_seat, started, left, joined, total in rows:
+    for row in rows:
+        game_id, seat, name, member_id, status, winner_seat, started, left, joined, back, total = (
+            row
+        )
         finished = status == Status.FINISHED
+        if back:  # one who came back counts on from the total they came back with
+            total = total_after_return(game_id, seat, back)
         seats.append(
             _Seat(
                 game_id=game_id,

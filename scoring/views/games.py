@@ -349,15 +349,18 @@ def player_page(request: HtmxHttpRequest, game: Game, pk: int) -> TemplateRespon
     player = event and next((p for p in game.seated_players if p.seat == event.after["seat"]), None)
     if player is None or later:
         return game_response(request, game)
+    points = event.after.get("start", player.start)
     if event.kind == GameEvent.Kind.LEFT:
         said = gettext("%(name)s left after round %(number)s.")
     elif event.undoes_id is not None:
         said = gettext("%(name)s plays again from round %(number)s.")
+    elif event.after.get("back"):
+        said = gettext("%(name)s comes back from round %(number)s with %(points)s points.")
     else:
         said = gettext("%(name)s joins from round %(number)s with %(points)s points.")
     # A leave's round is the last its player played; a return is to the round after it.
     number = event.number + (event.undoes_id is not None)
-    said %= {"name": player.name, "number": number, "points": player.start}
+    said %= {"name": player.name, "number": number, "points": points}
     undo = None
     if event.undoes_id is None:
         try:

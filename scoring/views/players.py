@@ -16,7 +16,7 @@ from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from scoring import rules
-from scoring.forms import JoinForm, PlayersForm, SeatingForm
+from scoring.forms import ComeBackForm, JoinForm, PlayersForm, SeatingForm
 from scoring.models import Game, GameEvent, Hand, Status, rename_players
 from scoring.rules.errors import rules_error_message
 from scoring.views.games import followed, following_game, game_or_404, number
@@ -131,11 +131,40 @@ def join(request: HtmxHttpRequest, token: str) -> HttpResponse:
     return redirect(request, reverse("game", args=[game.edit_token]) + f"?player={joined.pk}")
 
 
+@require_POST
+def come_back(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    """A player who left comes back before the next round (Game.come_back), seated and
+    starting as the form says; the game page then says so, with the Undo on this phone. One
+    brought back on another phone meanwhile, or a game another join has filled, is refused
+    (409) with what was typed kept."""
+    game = game_or_404(edit_token=token)
+    form = _come_back_form(game, request.POST)
+    if form is None:  # the game over, or nobody left to come back, meanwhile
+        if game.status == Status.FINISHED:
+            _refuse(request, game, rules.Conflict(rules.Code.GAME_FINISHED))
+        seat = http.whole_number(request.POST.get("back-seat"))
+        seat = seat if seat is not None and seat < len(game.seated_players) else None
+        _refuse(request, game, rules.Conflict(rules.Code.PLAYING_ALREADY, seat), "top")
+    if not form.is_valid():
+        return _players_page(request, game, back_form=form)
+    chosen = form.cleaned_data
+    try:
+        event = game.come_back(
+            chosen["seat"], chosen["after"], chosen["start"], phone=phones.of(request)
+        )
+    except rules.RulesError as error:
+        if error.code == rules.Code.GAME_FINISHED:
+            _refuse(request, game_or_404(edit_token=game.edit_token), error)
+        form.refused(error)
+        raise http.Refused(error, _players_page(request, game, back_form=form)) from None
+    return redirect(request, reverse("game", args=[game.edit_token]) + f"?player={event.pk}")
+
+
 def _refuse(
     request: HtmxHttpRequest, game: Game, error: rules.RulesError, card: str = "seating"
 ) -> None:
     """Raise the page as things are now, saying why a change was not made: in the `card` of
-    that change ("seating", "leave"), or at the top once the game is over."""
+    that change ("seating", "leave"), or at the top ("top", and once the game is over)."""
     refused = rules_error_message(error, game.names)
     page = _players_page(request, game, refused=refused, refused_card=card)
     raise http.Refused(error, page)
@@ -149,6 +178,7 @@ def _players_page(
     refused: str | None = None,
     join_form: JoinForm | None = None,
     refused_card: str = "seating",
+    back_form: ComeBackForm | None = None,
 ) -> TemplateResponse:
     finished = game.status == Status.FINISHED
     context = {
@@ -156,6 +186,7 @@ def _players_page(
         "form": form or PlayersForm(players=game.seated_players),
         "seating_form": seating_form or _seating_form(game),
         "join_form": join_form or _join_form(game),
+        "back_form": back_form or _come_back_form(game),
         # Each player playing may leave while more than two play, once they have played; the
         # others are told why not (a join is taken back by its Undo), with no Leave to tap.
         **({"leaving": [], "unplayed": []} if finished else _leaving(game)),
@@ -211,6 +242,19 @@ def _join_form(game: Game, data=None) -> JoinForm | None:
     after = order[order.index(seating.dealer) - 1]
     players = [game.seated_players[seat] for seat in order]
     return JoinForm(data, players=players, after=after, start=start)
+
+
+def _come_back_form(game: Game, data=None) -> ComeBackForm | None:
+    """Who of those who left may come back, sitting where, starting with what, as a join
+    (_join_form); None once the game is over or while nobody has left."""
+    join = _join_form(game)
+    left = [player for player in game.seated_players if player.left]
+    if join is None or not left:
+        return None
+    start = join.fields["start"].widget.attrs["placeholder"]
+    after = join.initial["after"]
+    players = [game.seated_players[seat] for seat, _name in join.fields["after"].choices]
+    return ComeBackForm(data, left=left, players=players, after=after, start=start)
 
 
 def _seating_form(game: Game, data=None) -> SeatingForm | None:

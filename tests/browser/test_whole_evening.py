@@ -1,9 +1,10 @@
 """A whole evening of a table's six on three screens: Ana's phone (360 x 640), Boris's (360 x
 740) and a laptop that watches. Dana goes home after round 2, Gita arrives before round 4, a
-round is deleted and its deletion undone, the next dealer is chosen on the players page, the
-game ends, and the rematch takes every screen along. Every number the screens show, the history,
-the table's standings and the rounds' CSV are checked against the numbers worked out here by
-hand (a hand typed as a value, opened, scores that value; the one who went out scores 0)."""
+round is deleted and its deletion undone, Emil goes home and Dana comes back, the next dealer
+is chosen on the players page, the game ends, and the rematch takes every screen along. Every
+number the screens show, the history, the table's standings and the rounds' CSV are checked
+against the numbers worked out here by hand (a hand typed as a value, opened, scores that
+value; the one who went out scores 0)."""
 
 from __future__ import annotations
 
@@ -34,10 +35,11 @@ AFTER_3 = {"Ana": 12, "Boris": 5, "Cyril": 14, "Dana": 15, "Emil": 18, "Filip": 
 # Gita joins before round 4 with the highest total of those playing: Filip's 19.
 ROUND_4 = ("Ana", {"Boris": 2, "Cyril": 2, "Emil": 2, "Filip": 2, "Gita": 2})
 AFTER_4 = {**AFTER_3, "Boris": 7, "Cyril": 16, "Emil": 20, "Filip": 21, "Gita": 21}
-# Filip's 490 takes him past the target: the game is over, and the lowest total of those
-# still playing wins: Boris's 9 (Dana's 15, who left, cannot win).
-ROUND_5 = ("Ana", {"Boris": 2, "Cyril": 2, "Emil": 2, "Filip": 490, "Gita": 2})
-AFTER_5 = {**AFTER_4, "Boris": 9, "Cyril": 18, "Emil": 22, "Filip": 511, "Gita": 23}
+# Emil goes home after round 4 with 20; Dana comes back before round 5, the table typing 20
+# for her. Filip's 490 takes him past the target: the game is over, and the lowest total of
+# those still playing wins: Boris's 9 (Emil's 20, who left, cannot win).
+ROUND_5 = ("Ana", {"Boris": 2, "Cyril": 2, "Dana": 2, "Filip": 490, "Gita": 2})
+AFTER_5 = {**AFTER_4, "Boris": 9, "Cyril": 18, "Dana": 22, "Filip": 511, "Gita": 23}
 
 
 @pytest.fixture
@@ -134,6 +136,21 @@ def test_a_whole_evening_on_three_screens(screens, db):
     expect_board(laptop, AFTER_4)
     expect_board(boris, AFTER_4)
 
+    # Emil goes home after round 4 (Ana's phone); Dana comes back (Boris's), with 20.
+    ana.goto(url("players", game.edit_token))
+    ana.get_by_role("button", name="Emil leaves").click()
+    expect(ana.locator("#answer .banner")).to_contain_text("Emil left after round 4.")
+    boris.goto(url("players", game.edit_token))
+    back = boris.locator("#back-form")
+    back.get_by_label("Who comes back").select_option(label="Dana")
+    back.get_by_label("Starts with").fill("20")
+    back.get_by_role("button", name="Bring them back").click()
+    expect(boris.locator("#answer .banner")).to_contain_text(
+        "Dana comes back from round 5 with 20 points."
+    )
+    expect_board(laptop, {**AFTER_4, "Dana": 20})
+    expect(ana.locator("#round-form .hand-name", has_text="Dana")).to_have_count(1)
+
     # Cyril is chosen to deal next, on Ana's phone.
     ana.goto(url("players", game.edit_token))
     ana.locator("#seating-form").get_by_label("Deals next").select_option(label="Cyril")
@@ -145,7 +162,7 @@ def test_a_whole_evening_on_three_screens(screens, db):
         expect_board(screen, AFTER_5)
         expect(screen.get_by_text(re.compile(r"Boris\s+wins the game"))).to_be_visible()
 
-    # The round table: Dana played rounds 1 and 2 only, Gita 4 and 5.
+    # The round table: Dana missed rounds 3 and 4, Gita 1 to 3, Emil 5.
     not_played = ana.locator("tr[id^=round-] td.not-played")
     expect(not_played).to_have_count(3 + 3)
 
@@ -154,6 +171,8 @@ def test_a_whole_evening_on_three_screens(screens, db):
     told = boris.locator("main h2").all_inner_texts()
     for said in (
         "Round 5 saved",
+        "Dana comes back from round 5 with 20 points.",
+        "Emil left after round 4.",
         "Round 3 restored",
         "Round 3 deleted",
         "Round 4 saved",
@@ -163,7 +182,8 @@ def test_a_whole_evening_on_three_screens(screens, db):
     ):
         assert any(said in line for line in told), (said, told)
 
-    # The rounds' CSV: each player's rows add up to their total.
+    # The rounds' CSV: each player's rows add up to their total (Dana's coming back a row
+    # of 5, from the 15 she left with to the 20 typed).
     rows = csv_rows(ana, game)
     for name, total in AFTER_5.items():
         theirs = [row for row in rows if row["Player"] == name and row["Points"] != ""]
@@ -175,6 +195,7 @@ def test_a_whole_evening_on_three_screens(screens, db):
     assert standing(laptop, "Boris")[:3] == ["Boris", "1", "1"]
     assert standing(laptop, "Ana")[:3] == ["Ana", "1", "0"]
     assert standing(laptop, "Dana")[:3] == ["Dana", "1 incl. 1 part-game", "0"]
+    assert standing(laptop, "Emil")[:3] == ["Emil", "1 incl. 1 part-game", "0"]
 
     # A rematch on Ana's phone: Boris's phone, on the old game, follows it.
     boris.goto(url("game", game.edit_token))
