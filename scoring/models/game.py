@@ -1011,47 +1011,23 @@ class Game(models.Model):
         game file's rounds past its end (`past_the_end`: record_round's)."""
         name = rules.check_name(name)
         with self._changing() as game:
-            if game.status == Status.FINISHED and not past_the_end:
-                raise rules.Conflict(rules.Code.GAME_FINISHED)
-            # A file's players join as its rounds say; each of its rounds has 2 to 6 players
-            # (the rules score none with more), whoever else has not left yet.
-            if not past_the_end:
-                try:
-                    rules.check_join(len(game.playing), len(game.seated_players))
-                except rules.RulesError as full:  # offered before another join filled the game
-                    raise rules.Conflict(full.code, full.player, **full.details) from None
+            game._check_joining(past_the_end)
             key = rules.name_key(name)
             other = next((p for p in game.seated_players if p.name_key == key), None)
             if other is not None:
                 raise rules.same_name(name, other.name)
-            totals = game.totals()
             playing = [player.seat for player in game.playing]
-            if start is None:
-                start = rules.start_total(totals[seat] for seat in playing)
-            start = rules.check_start_total(start)
-            last_dealer, rounds = game.last_dealer()
-            now = game.next_deal(last_dealer, rounds)
+            start = game._starting_total(playing, start)
             seat = max(player.seat for player in game.seated_players) + 1
             player = Player.objects.create(
                 game=game, seat=seat, name=name, name_key=key, start=start, joined=True
             )
             game.seated_players = [*game.seated_players, player]
-            order = [seat for seat in now.order if seat in playing]
-            place = order.index(after) + 1 if after in order else order.index(now.dealer)
-            order.insert(place, seat)
-            if rounds == 0:
+            now, order, number = game._deal_with(seat, after, playing)
+            if number == 1:
                 game.target_players = len(playing) + 1
                 Game.objects.filter(pk=game.pk).update(target_players=game.target_players)
-            game.log(
-                GameEvent.Kind.JOINED,
-                None,
-                number=rounds + 1,
-                after={"seat": seat, "name": name, "start": start},
-                phone=phone,
-            )
-            # Their place in the deal, after the join (the history, read back in time, meets
-            # the seat before the player who took it).
-            game._seat(now.dealer, order, rounds + 1, game.playing_deal(now), phone)
+            game._sit_down(now, order, number, {"seat": seat, "name": name, "start": start}, phone)
         self.seated_players = game.seated_players
         return player
 
@@ -1070,41 +1046,63 @@ class Game(models.Model):
         join came first), and for one who is playing ("playing_already"). A game file's
         players come back as its rounds say (`past_the_end`). The change, for its Undo."""
         with self._changing() as game:
-            if game.status == Status.FINISHED and not past_the_end:
-                raise rules.Conflict(rules.Code.GAME_FINISHED)
             player = game._player(seat)
-            if not player.left:
+            # One playing is refused as such, but in a finished game, which is refused as one.
+            if not player.left and (past_the_end or game.status != Status.FINISHED):
                 raise rules.Conflict(rules.Code.PLAYING_ALREADY, seat)
-            if not past_the_end:
-                try:
-                    rules.check_join(len(game.playing), len(game.seated_players))
-                except rules.RulesError as full:
-                    raise rules.Conflict(full.code, full.player, **full.details) from None
-            totals = game.totals()
+            game._check_joining(past_the_end)
             playing = [other.seat for other in game.playing]
-            if start is None:
-                start = rules.start_total(totals[other] for other in playing)
-            start = rules.check_start_total(start)
-            last_dealer, rounds = game.last_dealer()
-            now = game.next_deal(last_dealer, rounds)
+            start = game._starting_total(playing, start)
+            now, order, number = game._deal_with(seat, after, playing)
             was = {"joined": player.joined, "returns": player.returns}
             player.left, player.joined = False, True
-            player.returns = [*(player.returns or []), {"from": rounds + 1, "start": start}]
+            player.returns = [*(player.returns or []), {"from": number, "start": start}]
             Player.objects.filter(pk=player.pk).update(
                 left=False, joined=True, returns=player.returns
             )
-            order = [other for other in now.order if other in playing]
-            place = order.index(after) + 1 if after in order else order.index(now.dealer)
-            order.insert(place, seat)
-            event = game.log(
-                GameEvent.Kind.JOINED,
-                None,
-                number=rounds + 1,
-                after={"seat": seat, "start": start, "back": True, "was": was},
-                phone=phone,
-            )
-            game._seat(now.dealer, order, rounds + 1, game.playing_deal(now), phone)
+            logged = {"seat": seat, "start": start, "back": True, "was": was}
+            event = game._sit_down(now, order, number, logged, phone)
         self.seated_players = game.seated_players
+        return event
+
+    def _check_joining(self, past_the_end: bool) -> None:
+        """Whether a player may sit down before the next round (join, come_back): not in a
+        finished game, and while fewer than MAX_PLAYERS play ("join_full": a Conflict, the
+        page having offered it before another join filled the game). A game file's players
+        come and go as its rounds say (`past_the_end`): each of its rounds has 2 to 6 players
+        (the rules score none with more), whoever else has not left yet."""
+        if past_the_end:
+            return
+        if self.status == Status.FINISHED:
+            raise rules.Conflict(rules.Code.GAME_FINISHED)
+        try:
+            rules.check_join(len(self.playing), len(self.seated_players))
+        except rules.RulesError as full:
+            raise rules.Conflict(full.code, full.player, **full.details) from None
+
+    def _starting_total(self, playing: list[int], start: int | None) -> int:
+        """The total one who sits down starts with: `start`, or the highest of those playing."""
+        if start is None:
+            totals = self.totals()
+            start = rules.start_total(totals[seat] for seat in playing)
+        return rules.check_start_total(start)
+
+    def _deal_with(self, seat: int, after: int | None, playing: list[int]):
+        """The next deal, the order of `playing` with `seat` sat after `after` (None: before
+        the next dealer, the last to deal in the round), and the next round's number."""
+        last_dealer, rounds = self.last_dealer()
+        now = self.next_deal(last_dealer, rounds)
+        order = [other for other in now.order if other in playing]
+        place = order.index(after) + 1 if after in order else order.index(now.dealer)
+        order.insert(place, seat)
+        return now, order, rounds + 1
+
+    def _sit_down(self, now, order: list[int], number: int, logged: dict, phone: str) -> GameEvent:
+        """The join (`logged`: its event's `after`), then the joiner's place in the deal from
+        round `number` (the history, read back in time, meets the seat before the player who
+        took it)."""
+        event = self.log(GameEvent.Kind.JOINED, None, number=number, after=logged, phone=phone)
+        self._seat(now.dealer, order, number, self.playing_deal(now), phone)
         return event
 
     def _player(self, seat: int) -> Player:
