@@ -181,12 +181,14 @@ def _players_page(
     back_form: ComeBackForm | None = None,
 ) -> TemplateResponse:
     finished = game.status == Status.FINISHED
+    # Read once for the join's form and the coming back's.
+    sitting = _sitting_down(game)
     context = {
         "game": game,
         "form": form or PlayersForm(players=game.seated_players),
         "seating_form": seating_form or _seating_form(game),
-        "join_form": join_form or _join_form(game),
-        "back_form": back_form or _come_back_form(game),
+        "join_form": join_form or _join_form(game, sitting=sitting),
+        "back_form": back_form or _come_back_form(game, sitting=sitting),
         # Each player playing may leave while more than two play, once they have played; the
         # others are told why not (a join is taken back by its Undo), with no Leave to tap.
         **({"leaving": [], "unplayed": []} if finished else _leaving(game)),
@@ -230,31 +232,37 @@ def _why_not(check, *counts: int) -> str | None:
     return None
 
 
-def _join_form(game: Game, data=None) -> JoinForm | None:
-    """Who may join, sitting where, starting with what; None once the game is over."""
+def _sitting_down(game: Game) -> dict | None:
+    """Where one who sits down before the next round (a join, a coming back) sits and starts
+    unless the form says otherwise: the players in the order of the deal, the one they sit
+    after (the last to deal in the round, just before the next dealer) and the highest total
+    of those playing. None once the game is over."""
     if game.status == Status.FINISHED:
         return None
     seating = game.seating_now()
     totals = game.totals()
-    start = rules.start_total(totals[player.seat] for player in game.playing)
-    # By default the newcomer sits down just before the next dealer: the last to deal.
     order = seating.order
-    after = order[order.index(seating.dealer) - 1]
-    players = [game.seated_players[seat] for seat in order]
-    return JoinForm(data, players=players, after=after, start=start)
+    return {
+        "players": [game.seated_players[seat] for seat in order],
+        "after": order[order.index(seating.dealer) - 1],
+        "start": rules.start_total(totals[player.seat] for player in game.playing),
+    }
 
 
-def _come_back_form(game: Game, data=None) -> ComeBackForm | None:
+def _join_form(game: Game, data=None, sitting: dict | None = None) -> JoinForm | None:
+    """Who may join, sitting where, starting with what (`sitting`, _sitting_down's when not
+    given); None once the game is over."""
+    sitting = sitting or _sitting_down(game)
+    return JoinForm(data, **sitting) if sitting else None
+
+
+def _come_back_form(game: Game, data=None, sitting: dict | None = None) -> ComeBackForm | None:
     """Who of those who left may come back, sitting where, starting with what, as a join
-    (_join_form); None once the game is over or while nobody has left."""
-    join = _join_form(game)
+    (`sitting`, _sitting_down's when not given); None once the game is over or while nobody
+    has left."""
     left = [player for player in game.seated_players if player.left]
-    if join is None or not left:
-        return None
-    start = join.fields["start"].widget.attrs["placeholder"]
-    after = join.initial["after"]
-    players = [game.seated_players[seat] for seat, _name in join.fields["after"].choices]
-    return ComeBackForm(data, left=left, players=players, after=after, start=start)
+    sitting = (sitting or _sitting_down(game)) if left else None
+    return ComeBackForm(data, left=left, **sitting) if sitting else None
 
 
 def _seating_form(game: Game, data=None) -> SeatingForm | None:
