@@ -6,14 +6,12 @@ tests/test_access_log.py; bounded in time, its process group always stopped."""
 from __future__ import annotations
 
 import http.client
-import os
-import signal
 
 import pytest
 
 from scripts.throwaway_site import free_port
 from tests.test_two_servers import production_environment
-from tests.test_worker_kill import HOST, alive_in_group, start_serve, wait_until_healthy
+from tests.test_worker_kill import HOST, start_serve, stop_serve, wait_until_healthy
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
@@ -43,10 +41,4 @@ def test_headers_up_to_8_kb_are_served_and_a_body_is_read_whole(tmp_path):
         kind = "application/x-www-form-urlencoded"
         assert status(port, "POST", "/", form, **{"Content-Type": kind}) == 403
     finally:
-        if serve.poll() is None or alive_in_group(serve.pid):
-            os.killpg(serve.pid, signal.SIGTERM)
-            try:
-                serve.wait(timeout=15)
-            except Exception:
-                os.killpg(serve.pid, signal.SIGKILL)
-                serve.wait(timeout=10)
+        stop_serve(serve)

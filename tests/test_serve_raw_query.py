@@ -6,8 +6,6 @@ refused by granian itself (400). a2wsgi decoded the query as ASCII: every such r
 
 from __future__ import annotations
 
-import os
-import signal
 import socket
 
 import pytest
@@ -18,7 +16,7 @@ from scoring.models import Game, Table
 from scripts.throwaway_site import free_port
 from tests.links import url
 from tests.test_two_servers import production_environment
-from tests.test_worker_kill import HOST, alive_in_group, start_serve, wait_until_healthy
+from tests.test_worker_kill import HOST, start_serve, stop_serve, wait_until_healthy
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
@@ -61,11 +59,5 @@ def test_raw_bytes_in_a_query_are_answered_as_their_escaped_form_on_every_url(tm
             # A byte that is no UTF-8 at all (Latin-1's "é") is refused by granian itself.
             assert status(port, path.encode() + b"?a=\xe9") == 400
     finally:
-        if serve.poll() is None or alive_in_group(serve.pid):
-            os.killpg(serve.pid, signal.SIGTERM)
-            try:
-                serve.wait(timeout=15)
-            except Exception:
-                os.killpg(serve.pid, signal.SIGKILL)
-                serve.wait(timeout=10)
+        stop_serve(serve)
     assert "Traceback" not in log.read_text()

@@ -101,6 +101,18 @@ def alive_in_group(group: int) -> list[int]:
     return alive
 
 
+def stop_serve(serve: subprocess.Popen) -> None:
+    """Stop a scripts/serve and whatever its process group still runs: SIGTERM, then SIGKILL
+    after 15 s. Nothing when it is gone already."""
+    if serve.poll() is None or alive_in_group(serve.pid):
+        os.killpg(serve.pid, signal.SIGTERM)
+        try:
+            serve.wait(timeout=15)
+        except Exception:
+            os.killpg(serve.pid, signal.SIGKILL)
+            serve.wait(timeout=10)
+
+
 def gone_within(group: int, seconds: float) -> bool:
     """Whether every process of `group` has ended (zombies aside) within `seconds`."""
     deadline = time.monotonic() + seconds
