@@ -29,6 +29,8 @@ import time
 import traceback
 from datetime import UTC, datetime
 
+from scoring.web.clients import client_address
+
 # /g/<edit-token>/... and /v/<view-token>/... (a game's), /t/<edit-token>/... and
 # /w/<view-token>/... (a table's), alone or inside a message; /t/new/ is no token. The URLs:
 # docs/architecture.md. A live stream's key (/live/g<view-token>:<signature>) holds the
@@ -45,17 +47,6 @@ YES = {"1", "true", "yes", "on"}
 def path_without_token(text: str) -> str:
     """The text with any game's or table's token replaced, so that a log line grants nothing."""
     return LIVE_KEY_IN_PATH.sub("/live/<key>", TOKEN_IN_PATH.sub(r"/\1/<token>", text))
-
-
-def client_address(remote: str, forwarded: str, trust_forwarded: bool) -> str:
-    """The address a request came from: `remote` (the peer, REMOTE_ADDR), or when the proxy in
-    front is trusted to append the client's address to X-Forwarded-For, the last address of
-    `forwarded` (the one the proxy wrote; those before it are whatever the client sent)."""
-    if trust_forwarded:
-        last = forwarded.split(",")[-1].strip()
-        if last and last != "-":
-            return last
-    return remote
 
 
 def trusting_forwarded() -> bool:

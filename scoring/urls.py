@@ -1,10 +1,20 @@
 from django.urls import path, register_converter
 
-from scoring.live import check, pull, stream
+from scoring.live import check, stream
 from scoring.models import TOKEN_PATTERN
-from scoring.tables import actions as table_actions
-from scoring.tables import views as tables
-from scoring.views import exports, games, history, legacy, pages, players, rounds, start
+from scoring.views import (
+    exports,
+    games,
+    history,
+    legacy,
+    pages,
+    players,
+    poll,
+    rounds,
+    start,
+    table_changes,
+    tables,
+)
 from scoring.web.http import by_method
 
 
@@ -76,11 +86,11 @@ urlpatterns = [
     path("v/<token:token>/rounds/", games.all_rounds, WATCH, name="view_all_rounds"),
     path("g/<token:token>/extras/", games.extras, EDIT, name="extras"),
     path("v/<token:token>/extras/", games.extras, WATCH, name="view_extras"),
-    path("g/<token:token>/poll", pull.poll, EDIT, name="poll"),
+    path("g/<token:token>/poll", poll.poll, EDIT, name="poll"),
     # Each link's QR code, at its own address (the share panel's <img>).
     path("g/<token:token>/qr.svg", pages.qr_code, {"link": "game"}, name="game_qr"),
     path("v/<token:token>/qr.svg", pages.qr_code, {"link": "view"}, name="view_qr"),
-    path("v/<token:token>/poll", pull.poll, WATCH, name="view_poll"),
+    path("v/<token:token>/poll", poll.poll, WATCH, name="view_poll"),
     # The changes of the game page, one address each (scoring/views/rounds.py).
     path("g/<token:token>/save/", rounds.save, name="save"),
     path("g/<token:token>/preview/", rounds.preview, name="preview"),
@@ -123,12 +133,12 @@ urlpatterns = [
     path("w/<token:token>/", tables.table_page, WATCH, name="table_view"),
     path("t/<token:token>/qr.svg", pages.qr_code, {"link": "table"}, name="table_qr"),
     path("w/<token:token>/qr.svg", pages.qr_code, {"link": "table_view"}, name="table_view_qr"),
-    path("t/<token:token>/play/", table_actions.play, name="play"),
-    path("t/<token:token>/members/add/", table_actions.add_member, name="add_member"),
-    path("t/<token:token>/members/rename/", table_actions.rename_member, name="rename_member"),
-    path("t/<token:token>/members/retire/", table_actions.retire, name="retire"),
-    path("t/<token:token>/members/come-back/", table_actions.come_back, name="come_back"),
-    path("t/<token:token>/members/remove/", table_actions.remove, name="remove_member"),
+    path("t/<token:token>/play/", table_changes.play, name="play"),
+    path("t/<token:token>/members/add/", table_changes.add_member, name="add_member"),
+    path("t/<token:token>/members/rename/", table_changes.rename_member, name="rename_member"),
+    path("t/<token:token>/members/retire/", table_changes.retire, name="retire"),
+    path("t/<token:token>/members/come-back/", table_changes.come_back, name="come_back"),
+    path("t/<token:token>/members/remove/", table_changes.remove, name="remove_member"),
     # The rules of a table's next games: from its edit link only.
     path("t/<token:token>/rules/", tables.table_rules, name="table_rules"),
     path("t/<token:token>/export.json", tables.table_export_json, EDIT, name="table_export_json"),

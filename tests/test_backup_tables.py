@@ -12,13 +12,13 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from scoring import rules
+from scoring.board import standings as tables
 from scoring.files import exchange
 from scoring.files.backup import FIELD, restore, restore_batch, restore_table
 from scoring.files.exchange import ExchangeError, loads
 from scoring.management.commands import restore_games
 from scoring.models import Game, Member, Player, Table, new_token
 from scoring.rules import Hand, RoundEntry
-from scoring.tables import standings as tables
 from tests.conftest import thursday
 from tests.test_backup import random_backup, run
 

@@ -441,8 +441,8 @@ def test_a_rematch_without_the_choice_keeps_those_playing(game, phone):
 
 @pytest.mark.django_db
 def test_at_a_table_the_last_game_s_players_are_ticked_and_a_leaver_counts_as_not_won():
+    from scoring.board import standings as tables
     from scoring.models import Table
-    from scoring.tables import standings as tables
 
     table = Table.start("Friday", ["Ana", "Boris", "Cyril", "Dana"])
     members = {member.name: member for member in table.members.all()}

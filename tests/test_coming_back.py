@@ -140,7 +140,7 @@ def test_the_tables_standings_count_the_total_they_came_back_with(db):
     game = play(game, {0: 0, 1: 10})
     game.come_back(2)
     game = play(game, {0: 0, 1: 300, 2: 5})  # over the target of 200: Ana wins
-    from scoring.tables import standings
+    from scoring.board import standings
 
     seats = {seat.name: seat for seat in standings.Played.of(table).seats}
     assert seats["Karel"].total == 25

@@ -17,10 +17,11 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from scoring.files import backup
-from scoring.live import answers, pull
+from scoring.live import answers
 from scoring.live import reader as reading
 from scoring.live import stream as streaming
 from scoring.models import Game, Table
+from scoring.views import poll as pull
 from tests.conftest import round_post, run_async
 from tests.links import url
 

@@ -1,6 +1,6 @@
 """A table's changes at the same moment from many phones, over real HTTP.
 
-tests/test_table_concurrency.py calls scoring.tables.standings from threads; here each phone is a
+tests/test_table_concurrency.py calls scoring.board.standings from threads; here each phone is a
 real client of pytest-django's live server (127.0.0.1), each request in its own server thread with
 its own database connection, as the attack on the running server did it: six phones adding one
 member, six "play" forms each with a new member at 29 members, "keep together" tapped on a

@@ -11,11 +11,11 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from scoring import rules
+from scoring.board import standings as tables
 from scoring.files import exchange
 from scoring.files.exchange import ExchangeError, export_game
 from scoring.models import Game, Member, Player, Table
 from scoring.rules import Hand, RoundEntry
-from scoring.tables import standings as tables
 from tests.conftest import GAMES, thursday
 from tests.links import url
 

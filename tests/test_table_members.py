@@ -9,13 +9,13 @@ from collections import Counter
 import pytest
 
 from scoring import rules
+from scoring.board import standings as tables
 from scoring.files import exchange
 from scoring.files.backup import restore_table
 from scoring.files.exchange import ExchangeError
 from scoring.models import Game, Member, NewMember, Table, TableEvent, rematch
 from scoring.rules import Hand, RoundEntry
 from scoring.rules.errors import english
-from scoring.tables import standings as tables
 from tests.conftest import thursday
 from tests.links import url
 from tests.pages import read

@@ -9,9 +9,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from scoring.board import standings as tables
 from scoring.files import exchange
 from scoring.models import Table
-from scoring.tables import standings as tables
 from tests.conftest import thursday
 from tests.links import url
 from tests.pages import read

@@ -1,4 +1,4 @@
-"""A table's pages (scoring/tables/views.py, actions.py): starting a table, its page from the
+"""A table's pages (scoring/views/tables.py, actions.py): starting a table, its page from the
 edit link and the watch-only link, new games from it, members added and renamed, keeping a
 finished game's group together, the export, and the queries of a big table's page."""
 
@@ -11,10 +11,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from scoring.board import standings as tables
 from scoring.files import exchange
 from scoring.forms import HouseRulesForm
 from scoring.models import Game, Table
-from scoring.tables import standings as tables
 from tests.conftest import big_table, members_of, round_post, thursday
 from tests.links import url
 from tests.pages import read

@@ -6,10 +6,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from scoring import rules
+from scoring.board import standings as tables
 from scoring.files.exchange import export_game, import_game
 from scoring.models import Game, GameEvent, Member, NewMember, Player, Table
 from scoring.rules import Hand, RoundEntry, RulesError
-from scoring.tables import standings as tables
 from tests.conftest import big_table, finished_game, thursday
 
 pytestmark = pytest.mark.django_db

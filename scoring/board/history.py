@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from scoring import rules
-from scoring.files import exchange
 from scoring.models import Game, GameEvent
+from scoring.models.rounds import from_history
 
 
 @dataclass(frozen=True)
@@ -123,19 +123,13 @@ def round_as_it_was(
 ) -> RoundAsItWas | None:
     if document is None:
         return None
-    # Who played it, when not everyone did, and who dealt it: the history's own fields
-    # (models.rounds.history_document), not the exchange format's.
-    playing = None
-    if "players" in document:
-        playing = [seat for seat, name in enumerate(names) if name in document["players"]]
-    document = {key: value for key, value in document.items() if key not in ("players", "dealer")}
     try:
-        entry = exchange.parse_round(document, names, number, target, house_rules, playing=playing)
-    except exchange.ExchangeError:
+        entry, _dealer = from_history(document, names)
+        points = entry.points(target, house_rules)
+    except (AttributeError, LookupError, TypeError, ValueError):
         # Not expected (every document was written by the app), but the history must still
         # show: without the points, nothing more is known.
         return None
-    points = entry.points(target, house_rules)
     winners = entry.winners(house_rules)
     return RoundAsItWas(
         kind=entry.kind,

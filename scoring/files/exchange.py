@@ -9,7 +9,7 @@ computed fields. A round is written by `RoundEntry.document`, the shape the hist
 A table's document goes the same way, each of its games as a single game goes. `parse_table`
 checks the whole of it; `import_table` makes the table (Table.start) and its games (make_game).
 `export_table` (or `export_table_text`, streamed game by game) writes it back with each
-member's standings (scoring.tables.standings) over a period ("period": all time unless asked),
+member's standings (scoring.board.standings) over a period ("period": all time unless asked),
 which import ignores.
 """
 
@@ -29,11 +29,11 @@ from django.db import DatabaseError, connection, transaction
 from django.db.models import QuerySet
 
 from scoring import rules
+from scoring.board import standings as tables
+from scoring.board.standings import MemberStanding
 from scoring.models import MAX_MEMBERS, Game, Round, Table
 from scoring.rules import MAX_ROUNDS, RoundEntry
 from scoring.rules.errors import english
-from scoring.tables import standings as tables
-from scoring.tables.standings import MemberStanding
 
 FORMAT = "rami-game/1"
 
@@ -637,7 +637,7 @@ def export_table(table: Table, period: str = tables.ALL_TIME) -> dict:
 def export_table_text(table: Table, period: str = tables.ALL_TIME) -> Iterator[str]:
     """export_table's document as the text dumps writes of it, character for character, made
     and handed on one game at a time: a table of 2,000 games is some 10 MB, which a download
-    then never holds whole (scoring/tables/views.py, export_table)."""
+    then never holds whole (scoring/views/tables.py, export_table)."""
     head = dumps({**table_fields(table), "games": []})
     # The games go where json would have put them: "games" is the last key of the head.
     yield head.removesuffix("[]\n}") + "["

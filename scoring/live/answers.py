@@ -1,4 +1,4 @@
-"""The answers that the phones of a table share after a save (scoring/live/pull.py)."""
+"""The answers that the phones of a table share after a save (scoring/views/poll.py)."""
 
 from __future__ import annotations
 

@@ -10,8 +10,7 @@ from collections.abc import Callable, Mapping
 from django.http import HttpResponse, HttpResponseBadRequest
 from django.views.decorators.http import require_POST
 
-from scoring.tables import actions as table_actions
-from scoring.views import history, players, rounds, start
+from scoring.views import history, players, rounds, start, table_changes
 from scoring.web.http import HtmxHttpRequest
 
 
@@ -49,12 +48,12 @@ game_history = dispatching({"restore": history.restore, "go_back": history.go_ba
 game_players = dispatching({None: players.names, "seating": players.seats})
 table = dispatching(
     {
-        "play": table_actions.play,
-        "add_member": table_actions.add_member,
-        "rename": table_actions.rename_member,
-        "retire": table_actions.retire,
-        "come_back": table_actions.come_back,
-        "remove": table_actions.remove,
+        "play": table_changes.play,
+        "add_member": table_changes.add_member,
+        "rename": table_changes.rename_member,
+        "retire": table_changes.retire,
+        "come_back": table_changes.come_back,
+        "remove": table_changes.remove,
     }
 )
 # The start page's form started a game whatever else its post said.

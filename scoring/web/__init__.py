@@ -2,4 +2,5 @@
 
 The typed request and refusals in HTTP (http), the limits (limits), the phone that makes a
 change (phones), this browser's recent games (recent), the shared links (sharing), notices
-shown once (notices)."""
+shown once (notices), whom a request came from (clients), the pages that follow their game or
+table live (following)."""

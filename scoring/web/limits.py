@@ -42,8 +42,8 @@ from django.conf import settings
 from django.core.cache import caches
 from django.http import HttpRequest
 
-from rami_site import logs
 from scoring.rules import RulesError
+from scoring.web import clients
 
 WINDOW_SECONDS = 60
 # The hour's window allows this many times the minute's.
@@ -73,15 +73,6 @@ REFUSALS = {"new-game": LimitCode.TOO_MANY_GAMES, "new-table": LimitCode.TOO_MAN
 log = logging.getLogger(__name__)
 
 
-def client_address(request: HttpRequest) -> str:
-    """The address the limits count by, as the logs name it (rami_site.logs.client_address)."""
-    return logs.client_address(
-        request.META.get("REMOTE_ADDR", ""),
-        request.META.get("HTTP_X_FORWARDED_FOR", ""),
-        settings.RAMI_TRUST_X_FORWARDED_FOR,
-    )
-
-
 def allow(request: HttpRequest, action: str, per_minute: int) -> bool:
     """Count one `action` by this request's client; False once past the limit (wait_for)."""
     return wait_for(request, action, per_minute) == 0
@@ -95,7 +86,7 @@ def wait_for(request: HttpRequest, action: str, per_minute: int) -> int:
     if per_minute <= 0:
         return 0
     now = time.time()
-    address = client_address(request)
+    address = clients.address_of(request)
     # Hashed: any address (or header) makes a short key that every cache backend accepts.
     client = hashlib.blake2b(address.encode(), digest_size=12).hexdigest()
     for seconds, most in ((WINDOW_SECONDS, per_minute), (WINDOW_SECONDS * 60, per_minute * HOURLY)):

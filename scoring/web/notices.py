@@ -2,7 +2,7 @@
 each shown once by a browser whatever the order in which its requests arrive.
 
 A phone can learn of a rematch by two requests at the same moment: the answer to its own tap
-on Rematch, and a live update of the old game that already sees the new one (live.pull).
+on Rematch, and a live update of the old game that already sees the new one (views.poll).
 Each request adds the notice to the messages cookie it carried, so that, left alone, one page
 could show the notice twice, or a later page show it again. Here a notice names what it is
 about (its key, `tell`), and the page that shows it leaves that key in a cookie of the phone

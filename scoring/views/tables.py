@@ -9,7 +9,7 @@ scoring.rules', never written here.
 
 A table's page reads its numbers in five queries, whatever the number of its games: the members
 and the players' totals are read once for the standings, head to head and results
-(scoring.tables.standings.Played). Its history takes one more. tests/test_table_views.py counts
+(scoring.board.standings.Played). Its history takes one more. tests/test_table_views.py counts
 them for 3 and for 200 games, and `make bench-pages` measures the page of a 200-game table.
 """
 
@@ -28,20 +28,20 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from scoring import rules
 from scoring.board import chart
+from scoring.board import standings as tables
 from scoring.files import exchange
-from scoring.live import reader as reading
-from scoring.live import stream
-from scoring.models import Game, Member, Table, TableEvent, snapshot
-from scoring.rules import house_rules
-from scoring.rules.errors import rules_error_message
-from scoring.tables import standings as tables
-from scoring.tables.forms import (
+from scoring.forms.tables import (
     KeepTogetherForm,
     MemberNameForm,
     NewGameForm,
     TableRulesForm,
     TableStartForm,
 )
+from scoring.live import reader as reading
+from scoring.live import stream
+from scoring.models import Game, Member, Table, TableEvent, snapshot
+from scoring.rules import house_rules
+from scoring.rules.errors import rules_error_message
 from scoring.web import following, http, limits, recent, sharing
 from scoring.web.http import HtmxHttpRequest, redirect
 
@@ -95,7 +95,7 @@ SHOWN_CHANGES = 20
 def table_page(request: HtmxHttpRequest, token: str, editable: bool) -> HttpResponse:
     """The table: its games, standings, head to head and chart; from the edit link, the forms
     to start a game and to add, rename, retire, bring back or remove a member
-    (scoring/tables/actions.py). From the watch-only link (`editable` false) the same page,
+    (scoring/views/table_changes.py). From the watch-only link (`editable` false) the same page,
     read-only: no form, and no edit token anywhere (the games are linked by their view
     links). Template: scoring/table.html (table_response). `?period=month|year|all`
     (standings.PERIODS; anything else is all time) chooses the period the standings and head

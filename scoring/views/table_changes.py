@@ -16,9 +16,9 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from scoring import rules
+from scoring.forms.tables import MemberNameForm, NewGameForm
 from scoring.models import Member, Table
-from scoring.tables.forms import MemberNameForm, NewGameForm
-from scoring.tables.views import table_and_members_or_404, table_response
+from scoring.views.tables import table_and_members_or_404, table_response
 from scoring.web import http, limits
 from scoring.web.http import HtmxHttpRequest, redirect
 
