@@ -464,7 +464,7 @@ def export_game(game: Game) -> dict:
 
 def _hands_by_seat(round_: Round, names: Sequence[str]) -> list:
     hands: list = [None] * len(names)
-    for hand in round_._hands_with_players():
+    for hand in round_.hands_with_players():
         hands[hand.player_seat] = hand
     return hands
 

@@ -154,7 +154,7 @@ class Round(models.Model):
             if hand is not None
         )
 
-    def _hands_with_players(self):
+    def hands_with_players(self) -> models.QuerySet[Hand]:
         """The hands, each with its player: prefetched, or read in one query (not one more
         query per hand for its seat)."""
         if "hands" in getattr(self, "_prefetched_objects_cache", {}):
@@ -164,7 +164,7 @@ class Round(models.Model):
     def entry(self, players: int) -> RoundEntry:
         """The round as entered, a hand for each seat that played it (None for the others)."""
         hands: list[rules.Hand | None] = [None] * players
-        for hand in self._hands_with_players():
+        for hand in self.hands_with_players():
             hands[hand.player_seat] = hand.as_rules_hand()
         return RoundEntry(hands=tuple(hands), winner=self.winner_seat, hand_rummy=self.hand_rummy)
 

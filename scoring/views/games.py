@@ -165,7 +165,7 @@ def posted_round_form(game: Game, data) -> RoundForm:
 
 def round_players(game: Game, round_: Round) -> list[Player]:
     """The players of a saved round (those with a hand in it), in seat order."""
-    seats = {hand.player_seat for hand in round_._hands_with_players()}
+    seats = {hand.player_seat for hand in round_.hands_with_players()}
     return [player for player in game.seated_players if player.seat in seats]
 
 
