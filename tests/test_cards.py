@@ -1,4 +1,4 @@
-"""Card names, face letters and suit symbols in every language (scoring/cards.py)."""
+"""Card names, face letters and suit symbols in every language (scoring/rules/card_names.py)."""
 
 from pathlib import Path
 
@@ -6,7 +6,7 @@ import pytest
 from django.utils import translation
 
 from scoring import rules
-from scoring.rules import RulesError, cards
+from scoring.rules import RulesError, card_names
 
 LANGUAGES = ["en", "cs", "sv", "bg", "id"]
 
@@ -64,28 +64,28 @@ SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 )
 def test_card_name_speaks_the_language_of_the_players(language, code, name):
     with translation.override(language):
-        assert cards.card_name(code) == name
+        assert card_names.card_name(code) == name
 
 
 def test_card_codes_are_read_as_the_rules_read_them():
     with translation.override("en"):
-        assert cards.card_name("10h") == "ten of hearts"
-        assert cards.card_name("A♥") == "ace of hearts"
-        assert cards.card_name("jk") == "joker"
+        assert card_names.card_name("10h") == "ten of hearts"
+        assert card_names.card_name("A♥") == "ace of hearts"
+        assert card_names.card_name("jk") == "joker"
 
 
 def test_an_unknown_card_is_refused():
     with pytest.raises(RulesError) as raised:
-        cards.card_name("1X")
+        card_names.card_name("1X")
     assert raised.value.code == "unknown_card"
 
 
 def test_the_table_names_every_card_once_and_matches_its_code():
     """52 cards, 13 ranks alone and the joker; each English name says its own code."""
-    assert set(cards.CARD_NAMES) == set(cards.ALL_CODES)
-    assert len(cards.ALL_CODES) == 66
+    assert set(card_names.CARD_NAMES) == set(card_names.ALL_CODES)
+    assert len(card_names.ALL_CODES) == 66
     with translation.override("en"):
-        for code in cards.ALL_CODES:
+        for code in card_names.ALL_CODES:
             rank, suit = rules.card_rank(code), rules.card_suit(code)
             if rank == rules.JOKER:
                 expected = "joker"
@@ -93,30 +93,30 @@ def test_the_table_names_every_card_once_and_matches_its_code():
                 expected = RANK_WORDS[rank]
             else:
                 expected = f"{RANK_WORDS[rank]} of {SUIT_WORDS[suit]}"
-            assert cards.card_name(code) == expected
+            assert card_names.card_name(code) == expected
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_language_tells_all_66_cards_apart(language):
     with translation.override(language):
-        names = {cards.card_name(code) for code in cards.ALL_CODES}
+        names = {card_names.card_name(code) for code in card_names.ALL_CODES}
     assert len(names) == 66
 
 
 def test_face_letters_and_suit_symbols():
-    assert [cards.rank_label(rank) for rank in ("A", "10", "J", "Q", "K")] == [
+    assert [card_names.rank_label(rank) for rank in ("A", "10", "J", "Q", "K")] == [
         "A",
         "10",
         "J",
         "Q",
         "K",
     ]
-    assert cards.rank_label("AH") == "A"
-    assert cards.rank_label("JK") == cards.JOKER_FACE
-    assert cards.suit_symbol("AH") == "♥"
-    assert cards.suit_symbol("10s") == "♠"
-    assert cards.suit_symbol("K") == ""
-    assert cards.suit_symbol("JK") == ""
+    assert card_names.rank_label("AH") == "A"
+    assert card_names.rank_label("JK") == card_names.JOKER_FACE
+    assert card_names.suit_symbol("AH") == "♥"
+    assert card_names.suit_symbol("10s") == "♠"
+    assert card_names.suit_symbol("K") == ""
+    assert card_names.suit_symbol("JK") == ""
 
 
 @pytest.mark.parametrize(
@@ -125,17 +125,17 @@ def test_face_letters_and_suit_symbols():
 )
 def test_suit_names(language, names):
     with translation.override(language):
-        assert [cards.suit_name(suit) for suit in "SHDC"] == names.split()
-        assert cards.suit_name("♥") == names.split()[1]
+        assert [card_names.suit_name(suit) for suit in "SHDC"] == names.split()
+        assert card_names.suit_name("♥") == names.split()[1]
 
 
 def test_card_face_is_red_for_hearts_and_diamonds_and_marks_the_joker():
     with translation.override("sv"):
-        heart, club, joker = cards.card_faces(["AH", "5C", "JK"])
+        heart, club, joker = card_names.card_faces(["AH", "5C", "JK"])
     assert (heart.label, heart.symbol, heart.red, heart.name) == ("E", "♥", True, "hjärter ess")
     assert (club.red, club.joker) == (False, False)
     assert (joker.joker, joker.red, joker.name) == (True, False, "joker")
-    assert cards.card_face("QD").red
+    assert card_names.card_face("QD").red
 
 
 def test_the_rules_module_stays_free_of_django():
@@ -147,7 +147,7 @@ def test_a_swedish_table_types_the_letters_of_its_own_packs():
     of card indices): typed in Swedish they are the ace, the jack, the queen and the king; the
     card notation's own letters are understood too."""
     with translation.override("sv"):
-        assert cards.read_typed("E KnH dd K 10D JK QS 2♥") == [
+        assert card_names.read_typed("E KnH dd K 10D JK QS 2♥") == [
             "A",
             "JH",
             "QD",
@@ -157,6 +157,11 @@ def test_a_swedish_table_types_the_letters_of_its_own_packs():
             "QS",
             "2♥",
         ]
-        assert [cards.rank_label(rank) for rank in ("A", "J", "Q", "K")] == ["E", "Kn", "D", "K"]
+        assert [card_names.rank_label(rank) for rank in ("A", "J", "Q", "K")] == [
+            "E",
+            "Kn",
+            "D",
+            "K",
+        ]
     with translation.override("en"):
-        assert cards.read_typed("E KnH D") == ["E", "KnH", "D"]
+        assert card_names.read_typed("E KnH D") == ["E", "KnH", "D"]

@@ -13,7 +13,7 @@ import pytest
 from django.conf import settings
 from django.utils import translation
 
-from scoring.rules import cards
+from scoring.rules import card_names
 
 LOCALE = settings.BASE_DIR / "locale"
 TRANSLATED = [code for code, _name in settings.LANGUAGES if code != settings.LANGUAGE_CODE]
@@ -21,8 +21,8 @@ NPLURALS = {"cs": 3, "sv": 2, "bg": 2, "id": 1}
 PLACEHOLDER = re.compile(r"%\(\w+\)[sd]")
 # The only messages a language rightly leaves as in English; anything else equal to its msgid
 # is an English copy that was never translated. (The card face letters A K Q J are kept in every
-# language on purpose: see scoring/cards.py; so is the example hand of the cards field, "AH JK
-# 5C", written with those letters. The card game is "Rami" but in Bulgarian, "Рами".)
+# language on purpose: see scoring/rules/card_names.py; so is the example hand of the cards
+# field, "AH JK 5C", written with those letters. The card game is "Rami" but in Bulgarian, "Рами".)
 SAME_AS_ENGLISH = {
     "cs": {"Rami", "AH JK 5C"},
     "sv": {"joker", "Joker", "Rami"},
@@ -115,7 +115,7 @@ def test_the_committed_mo_matches_its_po(language):
 def test_every_card_name_is_in_the_catalogue(language):
     names = {entry.msgid for entry in po_file(language) if entry.msgctxt == "card"}
     with translation.override("en"):  # English has no catalogue: the names are the msgids
-        english = {cards.card_name(code) for code in cards.ALL_CODES}
+        english = {card_names.card_name(code) for code in card_names.ALL_CODES}
     assert names == english
     assert len(names) == 66
 

@@ -19,7 +19,7 @@ from django.utils import translation
 
 from scoring.files.exchange import import_game
 from scoring.models import Game
-from scoring.rules.cards import read_typed
+from scoring.rules.card_names import read_typed
 from tests.conftest import game_document
 from tests.links import url
 from tests.pages import Element, read

@@ -11,7 +11,7 @@ from django.utils import translation
 from scoring.files import rounds_csv
 from scoring.files.exchange import export_game, import_game
 from scoring.models import Game
-from scoring.rules.cards import read_typed
+from scoring.rules.card_names import read_typed
 from tests.links import url
 
 pytestmark = pytest.mark.django_db

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from scoring import rules
 from scoring.files.exchange import ExchangeError, export_game, import_game
 from scoring.models import Game
-from scoring.rules import Hand, Rules, RulesError, errors, score_round
+from scoring.rules import Hand, Rules, RulesError, messages, score_round
 from scoring.rules.house_rules import in_words, summary
 from tests.conftest import round_post, totals
 from tests.links import url
@@ -143,7 +143,7 @@ def test_every_value_is_checked_on_creation():
     with pytest.raises(RulesError) as raised:
         Rules(joker=101)
     assert raised.value.code == "bad_rule"
-    assert errors.english(raised.value) == "Give a whole number from 0 to 100, not “101”."
+    assert messages.english(raised.value) == "Give a whole number from 0 to 100, not “101”."
 
 
 # The exchange format.

@@ -8,7 +8,7 @@ from django.db import IntegrityError, connection, transaction
 
 from scoring.files.exchange import export_game, import_game
 from scoring.models import Game, Round, Table
-from scoring.rules import Hand, RoundEntry, Rules, RulesError, errors
+from scoring.rules import Hand, RoundEntry, Rules, RulesError, messages
 
 pytestmark = pytest.mark.django_db
 
@@ -101,7 +101,7 @@ def test_a_game_takes_no_more_than_500_rounds(three_players):
         three_players.record_round(won_by(0, None, 3, 4))
     assert raised.value.code == "too_many_rounds"
     message = "A game has at most 500 rounds: start a new game from the start page to play on."
-    assert errors.english(raised.value) == message
+    assert messages.english(raised.value) == message
     with pytest.raises(RulesError):
         three_players.record_round(won_by(0, None, 3, 4), past_the_end=True)
     assert three_players.rounds.count() == 500

@@ -19,7 +19,7 @@ from scoring.board.scoreboard import Scoreboard
 from scoring.files.exchange import import_game
 from scoring.forms import RoundForm
 from scoring.models import Game
-from scoring.rules import cards
+from scoring.rules import card_names
 from scoring.templatetags.rami import card, hand_cards
 from scripts.long_games import six_player_document
 from tests.conftest import round_post
@@ -171,8 +171,8 @@ def test_a_card_face_is_drawn_once_per_language_with_its_full_name():
         )
         assert hand_cards(["AH", "JK"]) == card("AH") + card("JK")
     assert hand_cards([]) == ""
-    for code in cards.ALL_CODES:
-        face = cards.card_face(code)
+    for code in card_names.ALL_CODES:
+        face = card_names.card_face(code)
         assert f'aria-label="{face.name}">{face.label}{face.symbol}</span>' in card(code)
 
 

@@ -20,9 +20,9 @@ from scoring.rules import (
     check_deck,
     deck_errors,
     deck_excess,
-    errors,
     hand_errors,
     hand_value,
+    messages,
     parse_card,
     points_so_far,
     round_errors,
@@ -86,7 +86,7 @@ def test_unknown_cards_are_refused_with_the_card_named(code):
         card_points(code, SEEDS)
     assert caught.value.code == "unknown_card"
     assert caught.value.details["card"] == code.strip()
-    assert f"“{code.strip()}”" in errors.english(caught.value)
+    assert f"“{code.strip()}”" in messages.english(caught.value)
 
 
 def test_card_codes_are_case_insensitive_and_canonical():
@@ -507,5 +507,6 @@ def test_a_hand_holds_at_most_the_whole_deck():
         Hand(cards=("2",) * 109)
     assert caught.value.code == "too_many_cards"
     assert (
-        errors.english(caught.value) == "A hand holds at most 108 cards (the whole deck), not 109."
+        messages.english(caught.value)
+        == "A hand holds at most 108 cards (the whole deck), not 109."
     )

@@ -13,7 +13,7 @@ import pytest
 from scoring import rules
 from scoring.rules import Hand, Rules, card_points, hand_value, score_round, standing, target_for
 
-# The app: rules is a package of it (scoring/rules/__init__.py is the rules module).
+# The app: rules is a package of it.
 SCORING = Path(rules.__file__).parent.parent
 
 
@@ -74,11 +74,11 @@ def _takes_its_rules(call: ast.Call, position: int) -> bool:
 
 
 def calls_leaning_on_the_default(path: Path) -> list[str]:
-    """The calls in `path` of a function that scores without the rules it scores by. In
-    scoring/rules/__init__.py a bare name is the module's function and `rules.x(...)` a method of a
-    Rules value; elsewhere `rules.x(...)` is the module's function."""
+    """The calls in `path` of a function that scores without the rules it scores by. In the
+    modules of scoring/rules/ a bare name is the package's function and `rules.x(...)` a method
+    of a Rules value; elsewhere `rules.x(...)` is the package's function."""
     tree = ast.parse(path.read_text(), str(path))
-    in_rules = path == SCORING / "rules" / "__init__.py"
+    in_rules = path.parent == SCORING / "rules"
     found = []
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):

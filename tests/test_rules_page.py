@@ -4,7 +4,7 @@ import pytest
 
 from scoring import rules
 from scoring.models import Game, Hand
-from scoring.rules import counting
+from scoring.rules import worked_examples
 from tests.conftest import round_post
 from tests.links import url
 from tests.pages import Element, read
@@ -42,8 +42,8 @@ def test_the_worked_examples_show_the_engines_points(client, language):
 
 
 def test_the_examples_are_what_score_round_gives_for_their_hands():
-    computed = counting.computed_examples(rules.SEEDS)
-    for example in counting.EXAMPLES:
+    computed = worked_examples.computed_examples(rules.SEEDS)
+    for example in worked_examples.EXAMPLES:
         hands = [rules.Hand(cards=seat.cards, opened=seat.opened) for seat in example.seats]
         target = rules.target_for(len(hands), rules.SEEDS)
         points = rules.score_round(

@@ -8,7 +8,7 @@ from django.utils import translation
 from scoring.files import backup
 from scoring.files.exchange import ExchangeError
 from scoring.models import Game, GameEvent, Seating, Status, Table, rematch
-from scoring.rules import Hand, RoundEntry, RulesError, errors
+from scoring.rules import Hand, RoundEntry, RulesError, messages
 from tests.conftest import delete_post, history_change, round_post
 from tests.links import url
 from tests.pages import read
@@ -156,7 +156,7 @@ def test_an_order_that_drops_or_repeats_a_player_is_refused(
     with pytest.raises(RulesError) as refused:
         four_rounds.change_seating(dealer, order, seen=now(four_rounds))
     assert (refused.value.code, refused.value.player) == (code, player)
-    assert errors.english(refused.value, NAMES) == message
+    assert messages.english(refused.value, NAMES) == message
     assert Game.objects.get(pk=four_rounds.pk).version == version
     assert Game.objects.get(pk=four_rounds.pk).seating == []
 
@@ -529,7 +529,7 @@ def test_the_section_and_its_messages_are_translated(client, at_round_5, languag
     with translation.override(language):
         for code in ("seating_twice", "seating_missing", "seating_changed", "seating_dealer"):
             error = RulesError(code, 1, missing=2)
-            assert errors.rules_error_message(error, NAMES) != errors.english(error, NAMES)
+            assert messages.rules_error_message(error, NAMES) != messages.english(error, NAMES)
     client.cookies["django_language"] = language
     shown = read(
         client.get(url("players", at_round_5.edit_token), headers={"Accept-Language": language})

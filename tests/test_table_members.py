@@ -15,7 +15,7 @@ from scoring.files.backup import restore_table
 from scoring.files.exchange import ExchangeError
 from scoring.models import Game, Member, NewMember, Table, TableEvent, rematch
 from scoring.rules import Hand, RoundEntry
-from scoring.rules.errors import english
+from scoring.rules.messages import english
 from tests.conftest import thursday
 from tests.links import url
 from tests.pages import read

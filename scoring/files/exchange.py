@@ -33,7 +33,7 @@ from scoring.board import standings as tables
 from scoring.board.standings import MemberStanding
 from scoring.models import MAX_MEMBERS, Game, Round, Table
 from scoring.rules import MAX_ROUNDS, RoundEntry
-from scoring.rules.errors import english
+from scoring.rules.messages import english
 
 FORMAT = "rami-game/1"
 

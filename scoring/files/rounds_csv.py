@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 
 from scoring import rules
 from scoring.files import exchange
-from scoring.rules.cards import typed_code
+from scoring.rules.card_names import typed_code
 
 # Excel and LibreOffice read a file as UTF-8 (names like "Šárka", "Гошо") only with a BOM.
 BYTE_ORDER_MARK = "\ufeff"

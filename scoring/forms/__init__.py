@@ -17,8 +17,8 @@ from django.utils.translation import pgettext_lazy
 from scoring import rules
 from scoring.models import Game, Player, Round, Seating
 from scoring.rules import RoundEntry, house_rules
-from scoring.rules.cards import read_typed
-from scoring.rules.errors import MESSAGES, round_form_message, rules_error_message
+from scoring.rules.card_names import read_typed
+from scoring.rules.messages import MESSAGES, round_form_message, rules_error_message
 from scoring.web.http import whole_number
 
 BLOCKED = "blocked"

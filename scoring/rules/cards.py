@@ -1,221 +1,53 @@
-"""Cards in the visitor's language: full names, the letters on a card face, suit symbols.
+"""Card codes and the deck they come from.
 
-The Django side of the card codes that `scoring.rules` defines ("AH", "10S", "K", "JK"); the
-rules stay free of Django. A full card name is one translated message per card (context "card"),
-not a rank and a suit glued together, because the grammar differs between languages. Czech suit
-adjectives agree with the rank's gender ("srdcové eso", "srdcový král", "srdcová dáma");
-Bulgarian and Indonesian put the rank first (id "As hati"), Swedish the suit ("hjärter ess").
-That makes 13 ranks x 4 suits + 13 ranks alone (a card of unknown suit) + the
-joker = 66 names.
-
-The table below was written out by a short loop over `rules.RANKS` and `rules.SUITS`; it stays
-spelled out so that `makemessages` can find every message. `tests/test_cards.py` checks that it
-covers every card code and that each English name matches its code.
-
-Face letters go through gettext (context "card face"), so that a language whose packs print
-other indices shows those. Swedish packs print E, Kn, D and K (World of Playing Cards, "Sweden":
-the standard Swedish pattern's indices; A. Pollett's list of card indices), so the Swedish
-catalogue says so, and `read_typed` understands them when typed; the card notation's letters
-stay understood. Czech players say "kluk" for the jack but read "J" on the card, and no
-published source confirmed other letters for Bulgarian or Indonesian packs: they keep A K Q J.
+A code is a rank (A, 2-10, J, Q, K) followed by a suit (S, H, D, C), or "JK" for a joker; codes
+are case-insensitive, a rank alone is a card whose suit was not given, and the suit symbols are
+read for their letters. The deck is two 52-card packs and four jokers. Their names in words are
+scoring/rules/card_names.py's.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from scoring.rules.refusals import Code, RulesError
 
-from django.utils.translation import pgettext_lazy
+JOKER = "JK"
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+SUITS = ("S", "H", "D", "C")
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
-from scoring.rules import JOKER, RANKS, SUIT_SYMBOLS, SUITS, card_rank, card_suit, parse_card
+# The deck: two 52-card packs and four jokers.
+COPIES_PER_CARD = 2
+COPIES_PER_RANK = COPIES_PER_CARD * len(SUITS)
+JOKERS_IN_DECK = 4
+DECK_SIZE = COPIES_PER_CARD * len(RANKS) * len(SUITS) + JOKERS_IN_DECK
 
-RED_SUITS = frozenset({"H", "D"})
-# A joker's face: it has no rank or suit index, and a star reads as "the odd card" everywhere.
-JOKER_FACE = "\u2605"
-
-# Translators: the full name of a playing card, written as players of your language say it
-# (grammar included: e.g. cs "srdcové eso", id "As hati"). A rank alone is a card whose suit
-# was not given.
-CARD_NAMES = {
-    "AS": pgettext_lazy("card", "ace of spades"),
-    "2S": pgettext_lazy("card", "two of spades"),
-    "3S": pgettext_lazy("card", "three of spades"),
-    "4S": pgettext_lazy("card", "four of spades"),
-    "5S": pgettext_lazy("card", "five of spades"),
-    "6S": pgettext_lazy("card", "six of spades"),
-    "7S": pgettext_lazy("card", "seven of spades"),
-    "8S": pgettext_lazy("card", "eight of spades"),
-    "9S": pgettext_lazy("card", "nine of spades"),
-    "10S": pgettext_lazy("card", "ten of spades"),
-    "JS": pgettext_lazy("card", "jack of spades"),
-    "QS": pgettext_lazy("card", "queen of spades"),
-    "KS": pgettext_lazy("card", "king of spades"),
-    "AH": pgettext_lazy("card", "ace of hearts"),
-    "2H": pgettext_lazy("card", "two of hearts"),
-    "3H": pgettext_lazy("card", "three of hearts"),
-    "4H": pgettext_lazy("card", "four of hearts"),
-    "5H": pgettext_lazy("card", "five of hearts"),
-    "6H": pgettext_lazy("card", "six of hearts"),
-    "7H": pgettext_lazy("card", "seven of hearts"),
-    "8H": pgettext_lazy("card", "eight of hearts"),
-    "9H": pgettext_lazy("card", "nine of hearts"),
-    "10H": pgettext_lazy("card", "ten of hearts"),
-    "JH": pgettext_lazy("card", "jack of hearts"),
-    "QH": pgettext_lazy("card", "queen of hearts"),
-    "KH": pgettext_lazy("card", "king of hearts"),
-    "AD": pgettext_lazy("card", "ace of diamonds"),
-    "2D": pgettext_lazy("card", "two of diamonds"),
-    "3D": pgettext_lazy("card", "three of diamonds"),
-    "4D": pgettext_lazy("card", "four of diamonds"),
-    "5D": pgettext_lazy("card", "five of diamonds"),
-    "6D": pgettext_lazy("card", "six of diamonds"),
-    "7D": pgettext_lazy("card", "seven of diamonds"),
-    "8D": pgettext_lazy("card", "eight of diamonds"),
-    "9D": pgettext_lazy("card", "nine of diamonds"),
-    "10D": pgettext_lazy("card", "ten of diamonds"),
-    "JD": pgettext_lazy("card", "jack of diamonds"),
-    "QD": pgettext_lazy("card", "queen of diamonds"),
-    "KD": pgettext_lazy("card", "king of diamonds"),
-    "AC": pgettext_lazy("card", "ace of clubs"),
-    "2C": pgettext_lazy("card", "two of clubs"),
-    "3C": pgettext_lazy("card", "three of clubs"),
-    "4C": pgettext_lazy("card", "four of clubs"),
-    "5C": pgettext_lazy("card", "five of clubs"),
-    "6C": pgettext_lazy("card", "six of clubs"),
-    "7C": pgettext_lazy("card", "seven of clubs"),
-    "8C": pgettext_lazy("card", "eight of clubs"),
-    "9C": pgettext_lazy("card", "nine of clubs"),
-    "10C": pgettext_lazy("card", "ten of clubs"),
-    "JC": pgettext_lazy("card", "jack of clubs"),
-    "QC": pgettext_lazy("card", "queen of clubs"),
-    "KC": pgettext_lazy("card", "king of clubs"),
-    "A": pgettext_lazy("card", "ace"),
-    "2": pgettext_lazy("card", "two"),
-    "3": pgettext_lazy("card", "three"),
-    "4": pgettext_lazy("card", "four"),
-    "5": pgettext_lazy("card", "five"),
-    "6": pgettext_lazy("card", "six"),
-    "7": pgettext_lazy("card", "seven"),
-    "8": pgettext_lazy("card", "eight"),
-    "9": pgettext_lazy("card", "nine"),
-    "10": pgettext_lazy("card", "ten"),
-    "J": pgettext_lazy("card", "jack"),
-    "Q": pgettext_lazy("card", "queen"),
-    "K": pgettext_lazy("card", "king"),
-    JOKER: pgettext_lazy("card", "joker"),
-}
-
-FACE_LETTERS = {
-    # Translators: the index printed in the corner of an ace (one or two letters).
-    "A": pgettext_lazy("card face", "A"),
-    # Translators: the index printed in the corner of a jack (one or two letters).
-    "J": pgettext_lazy("card face", "J"),
-    # Translators: the index printed in the corner of a queen (one or two letters).
-    "Q": pgettext_lazy("card face", "Q"),
-    # Translators: the index printed in the corner of a king (one or two letters).
-    "K": pgettext_lazy("card face", "K"),
-}
-
-SUIT_NAMES = {
-    "S": pgettext_lazy("suit", "spades"),
-    "H": pgettext_lazy("suit", "hearts"),
-    "D": pgettext_lazy("suit", "diamonds"),
-    "C": pgettext_lazy("suit", "clubs"),
-}
+_SYMBOL_SUITS = {symbol: suit for suit, symbol in SUIT_SYMBOLS.items()}
 
 
-def card_name(code: str) -> str:
-    """A card's full name in the active language: "AH" -> "ace of hearts" (cs "srdcové eso").
-    RulesError for an unknown code."""
-    return str(CARD_NAMES[parse_card(code)])
-
-
-def typed_code(code: str) -> str:
-    """A card as the active language's players type it, and as its spreadsheet shows it: the
-    face letters of its packs and the notation's suit letter (sv "EH", "KnC", "DS"; "JK" for
-    a joker). `read_typed` reads it back, as it reads the notation's own codes."""
-    card = parse_card(code)
-    rank, suit = card_rank(card), card_suit(card)
-    if rank == JOKER:
+def parse_card(code: str) -> str:
+    """The canonical code of a card ("10h" -> "10H", "jk" -> "JK", "A♥" -> "AH")."""
+    text = str(code).strip().upper()
+    if text == JOKER:
         return JOKER
-    return str(FACE_LETTERS.get(rank, rank)) + (suit or "")
+    if text and text[-1] in _SYMBOL_SUITS:
+        text = text[:-1] + _SYMBOL_SUITS[text[-1]]
+    if text in RANKS:
+        return text
+    rank, suit = text[:-1], text[-1:]
+    if rank in RANKS and suit in SUITS:
+        return text
+    raise RulesError(Code.UNKNOWN_CARD, card=str(code).strip())
 
 
-def rank_label(rank: str) -> str:
-    """The index on a card face for a rank ("A", "10", "K"), or the joker's star for "JK"."""
-    rank = card_rank(parse_card(rank))
-    if rank == JOKER:
-        return JOKER_FACE
-    if rank in FACE_LETTERS:
-        return str(FACE_LETTERS[rank])
-    return rank
+def card_rank(card: str) -> str:
+    """The rank of a canonical card code ("JK" for a joker)."""
+    if card == JOKER or card in RANKS:
+        return card
+    return card[:-1]
 
 
-def read_typed(text: str) -> list[str]:
-    """The card codes typed in a hand's field. The letters of the active language's own packs
-    are read as the ranks they stand for: Swedish packs print Kn, D and E for the jack, the
-    queen and the ace, so "KnH" is the jack of hearts. The card notation's own letters are
-    always understood too."""
-    local = {
-        str(letter).upper(): rank for rank, letter in FACE_LETTERS.items() if str(letter) != rank
-    }
-    codes = []
-    for token in text.split():
-        upper = token.upper()
-        for letter, rank in sorted(local.items(), key=lambda item: -len(item[0])):
-            rest = upper[len(letter) :]
-            if upper.startswith(letter) and (
-                rest == "" or rest in SUIT_SYMBOLS or rest in SUIT_SYMBOLS.values()
-            ):
-                token = rank + rest
-                break
-        codes.append(token)
-    return codes
-
-
-def suit_symbol(code: str) -> str:
-    """The suit symbol of a card ("♥" for "AH"), or "" for a joker or a card of unknown suit."""
-    suit = card_suit(parse_card(code))
-    return SUIT_SYMBOLS[suit] if suit else ""
-
-
-def suit_name(suit: str) -> str:
-    """The name of a suit ("S", "H", "D", "C" or its symbol) in the active language."""
-    suit = {symbol: letter for letter, symbol in SUIT_SYMBOLS.items()}.get(suit, suit.upper())
-    return str(SUIT_NAMES[suit])
-
-
-@dataclass(frozen=True)
-class CardFace:
-    """What a template needs to draw one card: the index, the suit symbol, the colour and the
-    accessible name."""
-
-    code: str
-    label: str
-    symbol: str
-    name: str
-    red: bool
-    joker: bool
-
-
-def card_face(code: str) -> CardFace:
-    card = parse_card(code)
-    return CardFace(
-        code=card,
-        label=rank_label(card),
-        symbol=suit_symbol(card),
-        name=card_name(card),
-        red=card_suit(card) in RED_SUITS,
-        joker=card == JOKER,
-    )
-
-
-def card_faces(codes: Iterable[str]) -> list[CardFace]:
-    return [card_face(code) for code in codes]
-
-
-ALL_CODES = (
-    *(rank + suit for suit in SUITS for rank in RANKS),
-    *RANKS,
-    JOKER,
-)
+def card_suit(card: str) -> str | None:
+    """The suit of a canonical card code, or None for a joker or a card of unknown suit."""
+    if card == JOKER or card in RANKS:
+        return None
+    return card[-1]

@@ -40,13 +40,13 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext, pgettext
 
 from scoring import rules
-from scoring.rules import cards
+from scoring.rules import card_names
 
 register = template.Library()
 
 
 # The card faces drawn so far, by language and card code (at most the 66 canonical codes of
-# cards.ALL_CODES a language): drawn from _card.html once, then a lookup.
+# card_names.ALL_CODES a language): drawn from _card.html once, then a lookup.
 _FACES: dict[tuple[str | None, str], SafeString] = {}
 
 
@@ -55,7 +55,7 @@ def _face(code: str, language: str | None) -> SafeString:
     60-round table holds hundreds of them."""
     face = _FACES.get((language, code))
     if face is None:
-        drawn = cards.card_face(code)
+        drawn = card_names.card_face(code)
         face = render_to_string("scoring/_card.html#face", {"card": drawn})
         if drawn.code == code:  # a code written otherwise ("ah") is drawn, not kept
             _FACES[language, code] = face
@@ -64,7 +64,7 @@ def _face(code: str, language: str | None) -> SafeString:
 
 @register.simple_tag
 def card(code: str) -> SafeString:
-    """A small card face with its full name for screen readers (scoring/cards.py)."""
+    """A small card face with its full name for screen readers (scoring/rules/card_names.py)."""
     return _face(code, get_language())
 
 
@@ -87,15 +87,22 @@ def picker_keys() -> SafeString:
     language = get_language()
     keys = _PICKER_KEYS.get(language)
     if keys is None:
-        ranks = [(rank, cards.rank_label(rank), cards.card_name(rank)) for rank in rules.RANKS]
+        ranks = [
+            (rank, card_names.rank_label(rank), card_names.card_name(rank)) for rank in rules.RANKS
+        ]
         suits = [
-            (suit, rules.SUIT_SYMBOLS[suit], cards.suit_name(suit), suit in cards.RED_SUITS)
+            (
+                suit,
+                rules.SUIT_SYMBOLS[suit],
+                card_names.suit_name(suit),
+                suit in card_names.RED_SUITS,
+            )
             for suit in rules.SUITS
         ]
         context = {
             "ranks": ranks,
             "joker": rules.JOKER,
-            "joker_name": cards.card_name(rules.JOKER),
+            "joker_name": card_names.card_name(rules.JOKER),
             "suits": suits,
         }
         keys = render_to_string("scoring/_round_form.html#picker_keys", context)

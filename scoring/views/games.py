@@ -27,7 +27,7 @@ from scoring.forms import RematchForm, RoundForm
 from scoring.live.stream import key_for
 from scoring.models import Game, GameEvent, Player, Round, snapshot
 from scoring.rules import house_rules
-from scoring.rules.errors import rules_error_message
+from scoring.rules.messages import rules_error_message
 from scoring.web import following, http, notices, phones, recent, sharing
 from scoring.web.http import HtmxHttpRequest
 

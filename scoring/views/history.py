@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET, require_POST
 from scoring import rules
 from scoring.board import history
 from scoring.models import Game, GameEvent, Round
-from scoring.rules.errors import rules_error_message
+from scoring.rules.messages import rules_error_message
 from scoring.views.games import followed, following_game, game_or_404, number
 from scoring.web import http, phones
 from scoring.web.http import HtmxHttpRequest, redirect

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET
 
 from scoring import rules
 from scoring.models import Game, Table
-from scoring.rules import counting, house_rules
+from scoring.rules import house_rules, worked_examples
 from scoring.views.games import followed, following_game, game_or_404
 from scoring.web import http, limits, sharing
 from scoring.web.http import HtmxHttpRequest
@@ -34,10 +34,10 @@ def rules_page(request: HttpRequest) -> TemplateResponse:
     the card value table), `targets` ((players, target) pairs) and `examples` (the worked
     round ends, computed by the rules)."""
     context = {
-        "numbers": counting.rule_numbers(),
-        "card_values": counting.card_value_rows(rules.SEEDS),
-        "targets": counting.targets(rules.SEEDS),
-        "examples": counting.worked_examples(rules.SEEDS),
+        "numbers": worked_examples.rule_numbers(),
+        "card_values": worked_examples.card_value_rows(rules.SEEDS),
+        "targets": worked_examples.targets(rules.SEEDS),
+        "examples": worked_examples.worked_examples(rules.SEEDS),
     }
     return TemplateResponse(request, "scoring/rules.html", context)
 
@@ -58,9 +58,9 @@ def game_rules_page(request: HtmxHttpRequest, token: str, editable: bool) -> Htt
         "editable": editable,
         "house_rules": house_rules.summary(house),
         "values": [{"label": rule.label, "value": rule.said} for rule in said],
-        "card_values": counting.card_value_rows(house),
-        "targets": counting.targets(house),
-        "examples": counting.worked_examples(house),
+        "card_values": worked_examples.card_value_rows(house),
+        "targets": worked_examples.targets(house),
+        "examples": worked_examples.worked_examples(house),
         **following_game(request, game),
     }
     return TemplateResponse(request, "scoring/game_rules.html", context)

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET, require_POST
 from scoring import rules
 from scoring.forms import ComeBackForm, JoinForm, PlayersForm, SeatingForm
 from scoring.models import Game, GameEvent, Hand, Status, rename_players
-from scoring.rules.errors import rules_error_message
+from scoring.rules.messages import rules_error_message
 from scoring.views.games import followed, following_game, game_or_404, number
 from scoring.web import http, phones
 from scoring.web.http import HtmxHttpRequest, redirect

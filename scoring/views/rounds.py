@@ -21,7 +21,7 @@ from scoring.board.scoreboard import Scoreboard
 from scoring.forms import RematchForm, RoundForm
 from scoring.models import Game, GameEvent, Round
 from scoring.models import rematch as rematch_game
-from scoring.rules.errors import rules_error_message
+from scoring.rules.messages import rules_error_message
 from scoring.views.games import (
     filled_with,
     fixing_page,

@@ -41,7 +41,7 @@ from scoring.live import reader as reading
 from scoring.live import stream
 from scoring.models import Game, Member, Table, TableEvent, snapshot
 from scoring.rules import house_rules
-from scoring.rules.errors import rules_error_message
+from scoring.rules.messages import rules_error_message
 from scoring.web import following, http, limits, recent, sharing
 from scoring.web.http import HtmxHttpRequest, redirect
 

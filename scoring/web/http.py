@@ -14,7 +14,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
 from scoring.rules import ConfirmFirst, Conflict, RulesError
-from scoring.rules.errors import rules_error_message
+from scoring.rules.messages import rules_error_message
 from scoring.web.limits import TooMany
 
 # What each kind of refusal is in HTTP (scoring.rules; a limit's is web.limits.TooMany): the

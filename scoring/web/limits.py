@@ -53,7 +53,7 @@ HOURLY = 6
 class LimitCode(StrEnum):
     """The codes of a limit's refusal. They are the web's, not the rules' (a rule of Rami knows
     nothing of addresses); their words are in the one catalogue all the same
-    (scoring/rules/errors.py, MESSAGES)."""
+    (scoring/rules/messages.py, MESSAGES)."""
 
     TOO_MANY_GAMES = "too_many_games"
     TOO_MANY_TABLES = "too_many_tables"

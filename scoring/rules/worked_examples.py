@@ -18,7 +18,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from scoring import rules
-from scoring.rules.cards import CardFace, card_faces
+from scoring.rules.card_names import CardFace, card_faces
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from scoring.rules import Code, RulesError
-from scoring.rules.cards import card_name
+from scoring.rules.card_names import card_name
 
 MESSAGES = {
     "unknown_card": _(
