@@ -1,5 +1,5 @@
-"""Games, their players, rounds and hands, and the history of every change (game.py,
-rounds.py); tables (a group's games) and their members (table.py).
+"""Games, their players, rounds and hands, and the history of every change (game.py and its
+game_*.py parts, rounds.py); tables (a group's games) and their members (table.py).
 
 A round is recorded, edited, deleted and restored only through the `Game` methods, each in one
 transaction with the game locked, the points computed by `scoring.rules` and stored. The web
@@ -8,7 +8,7 @@ methods (`Table.start` as `Game.start`, `new_game`, `keep_game`, `rename_member`
 the table locked; both take their lock through one helper (common._locked). Every write that
 spans a table and its games is table.py's (with the lock order), and a game's module imports
 nothing of tables: `rematch` and `rename_players` change any game, by its table when it has
-one. Reading a table's numbers is scoring/tables.py's.
+one. Reading a table's numbers is scoring/board/standings.py's.
 
 A game or a table deleted on request (`delete_on_request`) leaves the digests of its links
 behind (deleted.py), so that no restore brings it back unasked.
@@ -23,7 +23,8 @@ from scoring.models.common import (
     token_of_link,
 )
 from scoring.models.deleted import DeletedLink
-from scoring.models.game import Changes, Game, Seating, clock_version, snapshot
+from scoring.models.game import Changes, Game, clock_version, snapshot
+from scoring.models.game_seats import Seating
 from scoring.models.rounds import (
     GameEvent,
     Hand,
