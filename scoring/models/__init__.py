@@ -1,5 +1,6 @@
 """Games, their players, rounds and hands, and the history of every change (game.py and its
-game_*.py parts, rounds.py); tables (a group's games) and their members (table.py).
+game_*.py parts, rounds.py); tables (a group's games: table.py and its table_*.py parts)
+and their members (members.py).
 
 A round is recorded, edited, deleted and restored only through the `Game` methods, each in one
 transaction with the game locked, the points computed by `scoring.rules` and stored. The web
@@ -25,6 +26,7 @@ from scoring.models.common import (
 from scoring.models.deleted import DeletedLink
 from scoring.models.game import Changes, Game, clock_version, snapshot
 from scoring.models.game_seats import Seating
+from scoring.models.members import MAX_MEMBERS, MAX_TABLE_NAME_LENGTH, Member, TableEvent
 from scoring.models.rounds import (
     GameEvent,
     Hand,
@@ -33,17 +35,8 @@ from scoring.models.rounds import (
     RoundQuerySet,
     total_after_return,
 )
-from scoring.models.table import (
-    MAX_MEMBERS,
-    MAX_TABLE_NAME_LENGTH,
-    Member,
-    NewMember,
-    Table,
-    TableEvent,
-    delete_game,
-    rematch,
-    rename_players,
-)
+from scoring.models.table import Table, delete_game, rematch, rename_players
+from scoring.models.table_members import NewMember
 
 __all__ = [
     "MAX_MEMBERS",
