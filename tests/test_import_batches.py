@@ -11,7 +11,7 @@ import pytest
 from django.core.management import call_command
 from django.db import connection, transaction
 
-from scoring.files import exchange
+from scoring.files import exchange, table_file
 from scoring.models import Game, Member, Player, Table
 from tests.conftest import thursday
 
@@ -23,7 +23,7 @@ ROUNDS = 10
 
 @pytest.fixture(autouse=True)
 def few_rounds_a_transaction(monkeypatch):
-    monkeypatch.setattr(exchange, "ROUNDS_PER_TRANSACTION", ROUNDS)
+    monkeypatch.setattr(table_file, "ROUNDS_PER_TRANSACTION", ROUNDS)
 
 
 def many_games(count: int) -> dict:
@@ -80,7 +80,7 @@ def test_a_big_table_is_imported_in_short_transactions_and_linked_at_the_end():
 def test_a_transaction_ends_on_time_too_even_inside_a_game(monkeypatch):
     """On a slow or busy machine a round takes longer: a transaction then ends after
     TRANSACTION_SECONDS, here at once, after each round."""
-    monkeypatch.setattr(exchange, "TRANSACTION_SECONDS", 0)
+    monkeypatch.setattr(table_file, "TRANSACTION_SECONDS", 0)
     document = many_games(6)
     seen = Transactions()
     with connection.execute_wrapper(seen):
@@ -92,11 +92,11 @@ def test_a_transaction_ends_on_time_too_even_inside_a_game(monkeypatch):
 
 def test_a_failure_inside_a_game_removes_it_with_the_others(monkeypatch):
     """A game whose first rounds were committed before the failure is removed too."""
-    monkeypatch.setattr(exchange, "TRANSACTION_SECONDS", 0)
+    monkeypatch.setattr(table_file, "TRANSACTION_SECONDS", 0)
     document = many_games(3)
     document["games"][1]["rounds"] *= 2  # Boris's game: 4 rounds
     calls = []
-    real = exchange.Game.record_round
+    real = Game.record_round
 
     def failing(game, *arguments, **options):
         calls.append(game.pk)
@@ -104,7 +104,7 @@ def test_a_failure_inside_a_game_removes_it_with_the_others(monkeypatch):
             raise KeyboardInterrupt
         return real(game, *arguments, **options)
 
-    monkeypatch.setattr(exchange.Game, "record_round", failing)
+    monkeypatch.setattr(Game, "record_round", failing)
     with pytest.raises(KeyboardInterrupt):
         exchange.import_table(document)
     assert not Game.objects.exists()
@@ -121,7 +121,7 @@ def test_a_failure_part_way_leaves_nothing_of_the_file(monkeypatch):
         made.append(parsed)
         return real(parsed, **options)
 
-    monkeypatch.setattr(exchange, "make_game", failing)
+    monkeypatch.setattr(table_file, "make_game", failing)
     with pytest.raises(KeyboardInterrupt):
         exchange.import_table(many_games(60))
     assert not Game.objects.exists()

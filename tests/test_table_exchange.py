@@ -12,7 +12,7 @@ from django.core.management.base import CommandError
 
 from scoring import rules
 from scoring.board import standings as tables
-from scoring.files import exchange
+from scoring.files import exchange, table_file
 from scoring.files.exchange import ExchangeError, export_game
 from scoring.models import Game, Member, Player, Table
 from scoring.rules import Hand, RoundEntry
@@ -228,7 +228,7 @@ def test_a_game_that_fails_late_leaves_nothing_behind(monkeypatch):
         made.append(parsed)
         return real(parsed, **options)
 
-    monkeypatch.setattr(exchange, "make_game", failing)
+    monkeypatch.setattr(table_file, "make_game", failing)
     with pytest.raises(ExchangeError):
         exchange.import_table(thursday())
     assert not Table.objects.exists()

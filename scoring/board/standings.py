@@ -2,7 +2,7 @@
 than whom (head to head), and its games with their players' totals (results).
 
 A table and its changes are the model's (models.Table: start, new_game, keep_game,
-rename_member, ...), and its exchange format rami-table/1 is scoring/files/exchange.py's. Here
+rename_member, ...), and its exchange format rami-table/1 is scoring/files/table_file.py's. Here
 are only the reads, which change nothing.
 
 They take a fixed number of queries whatever the number of the table's games. They work on flat
