@@ -13,7 +13,8 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from scoring import rules
-from scoring.forms import HiddenNumber, HouseRulesForm, ShowsRefusals
+from scoring.forms.common import HiddenNumber, ShowsRefusals
+from scoring.forms.games import HouseRulesForm
 from scoring.models import MAX_MEMBERS, Member, NewMember, Table
 
 
