@@ -147,6 +147,13 @@ CACHES = {
         "LOCATION": "rami-limits",
         "OPTIONS": {"MAX_ENTRIES": 100_000},
     },
+    # The live update's answers that the phones of a table share after a save
+    # (scoring/live/answers.py): each process's own, its latest 500 (of at most 32 KB each).
+    "answers": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "rami-answers",
+        "OPTIONS": {"MAX_ENTRIES": 500, "CULL_FREQUENCY": 10},
+    },
 }
 # More than one server (docs/deploy.md, "Several servers"): RAMI_REDIS_URL=redis://host:6379/0
 # counts the limits in that Redis (Django's RedisCache), shared by every worker of every server.
