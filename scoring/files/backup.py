@@ -109,7 +109,7 @@ def backup_document(game: Game) -> dict:
     }
     if game.seating:
         document[FIELD]["seating"] = game.seating
-    # Each round's dealer, kept whatever was deleted before it (SPEC 1.5).
+    # Each round's dealer, kept whatever was deleted before it.
     dealers = list(game.rounds.order_by("number").values_list("dealer", flat=True))
     if dealers:
         document[FIELD]["dealers"] = dealers

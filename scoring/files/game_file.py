@@ -28,14 +28,14 @@ STAY_FIELDS = {"joins", "start", "leaves"}
 
 def parse_names(players: object) -> list[str]:
     """The player names of a document, checked as the start form checks them (a player may be
-    an object, SPEC 2.2: parse_players)."""
+    an object: parse_players)."""
     return parse_players(players)[0]
 
 
 def parse_players(players: object) -> tuple[list[str], list[rules.Span]]:
     """The players of a document, and when each played (rules.Span; `start` None for a
     joiner's default, the highest total then). Each is a name, or an object for one who joined
-    or left during the game (SPEC 2.2: {"name", "joins", "start", "leaves"}). Names checked
+    or left during the game (docs/formats.md: {"name", "joins", "start", "leaves"}). Names checked
     as the start form checks them, at most six playing any one round (the rounds say)."""
     if not isinstance(players, list) or len(players) > rules.MAX_SEATS:
         raise ExchangeError('"players" must be a list of 2 to 6 names')
@@ -140,7 +140,7 @@ def parse_round(
 ) -> RoundEntry:
     """One round of a document, checked by the rules (its points computed once to that end).
     It is played by the players it lists ("players", when the player objects do not give
-    them: round_players), else by those whose `spans` hold it (SPEC 1.5), else by the seats
+    them: round_players), else by those whose `spans` hold it, else by the seats
     `playing` (None: everyone)."""
     if not isinstance(document, Mapping):
         raise _fail(round_number, "a round must be an object")
@@ -206,7 +206,7 @@ class GameDocument:
     names: list[str]
     rounds: list[RoundEntry]
     rules: rules.Rules
-    # When each player played (SPEC 1.5): everyone throughout, in an older file.
+    # When each player played: everyone throughout, in an older file.
     spans: list[rules.Span] | None = None
 
     @property
@@ -242,7 +242,7 @@ def parse_game(document: object) -> GameDocument:
     names, spans = parse_players(document.get("players"))
     house_rules = parse_rules(document.get("rules"))
     rounds = document.get("rounds", [])
-    # The target of the first round's players (SPEC 1.5).
+    # The target of the first round's players.
     first = len(rules.playing_in(1, spans))
     if isinstance(rounds, list) and rounds and isinstance(rounds[0], Mapping):
         listed = round_players(rounds[0], names, 1)
@@ -295,7 +295,7 @@ def _make_game_of_comings_and_goings(
     after_each_round: Callable[[Game], None] | None,
     dealers: Sequence[int] | None = None,
 ) -> Game:
-    """A game whose players come and go (SPEC 1.5), made as the web makes it. The first
+    """A game whose players come and go, made as the web makes it. The first
     round's players start it. Each who joins joins before their first round (Game.join),
     seated after the player listed before them, no later than those listed after. Each who
     leaves leaves after their last (Game.leave). Its rounds are recorded by seat."""
@@ -308,7 +308,7 @@ def _make_game_of_comings_and_goings(
         house_rules=parsed.rules,
         starts=[spans[index].start or 0 for index in first],
     )
-    if parsed.rounds:  # the target of the first round's players (SPEC 1.5)
+    if parsed.rounds:  # the target of the first round's players
         game.target_players = len(parsed.rounds[0].playing)
         Game.objects.filter(pk=game.pk).update(target_players=game.target_players)
     seat_of = {index: seat for seat, index in enumerate(first)}
@@ -427,7 +427,7 @@ def _hands_by_seat(round_: Round, names: Sequence[str]) -> list:
 
 
 def _exported_players(game: Game, entries: Sequence[RoundEntry]) -> list:
-    """The players as rami-game/1 writes them (SPEC 2.2): a name, or, for exactly the players
+    """The players as rami-game/1 writes them (docs/formats.md): a name, or, for exactly the players
     who joined or left, an object. It says the first round they played, the total they
     started with and the last round they played (null: to the end)."""
     players: list = []

@@ -155,7 +155,7 @@ class SeatingForm(ShowsRefusals, forms.Form):
 
 
 class JoinForm(ShowsRefusals, forms.Form):
-    """A player who joins a game under way (SPEC 1.5, Game.join): their name, who they sit
+    """A player who joins a game under way (Game.join): their name, who they sit
     after in the deal, and the total they start with (empty: the highest total of those
     playing, as the field's placeholder says)."""
 

@@ -173,7 +173,7 @@ class RoundForm(ShowsRoundRefusals, forms.Form):
         seats: int | None = None,
     ) -> None:
         super().__init__(data, initial=initial)
-        # The players of the round (those playing: SPEC 1.5), and how many seats the game has.
+        # The players of the round (those playing), and how many seats the game has.
         self.players = players
         self.seat_count = seats if seats is not None else max(p.seat for p in players) + 1
         self.target = target

@@ -102,8 +102,8 @@ class Game(RoundChanges, SeatChanges, ComingAndGoing, Undo, models.Model):
     # `dealer` deals, then the deal moves along `order` (every seat once). Rounds before a
     # change keep their dealers: [] for a game whose deal moved one seat each round throughout.
     seating = models.JSONField(default=list, blank=True)
-    # How many played the first round: the target stays theirs when players come and go
-    # (SPEC 1.5). None for a game saved by a release before this was kept: all of its players.
+    # How many played the first round: the target stays theirs when players come and go.
+    # None for a game saved by a release before this was kept: all of its players.
     target_players = models.PositiveSmallIntegerField(null=True, blank=True)
     # Kept in step with the rounds by refresh_standing(), so that lists need no totals.
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
@@ -183,12 +183,12 @@ class Game(RoundChanges, SeatChanges, ComingAndGoing, Undo, models.Model):
 
     @property
     def playing(self) -> list[Player]:
-        """The players still playing (SPEC 1.5: not those who left), in seat order."""
+        """The players still playing (not those who left), in seat order."""
         return [player for player in self.seated_players if not player.left]
 
     @property
     def target(self) -> int:
-        """The target of the players of the first round (SPEC 1.5), or, before it, of those
+        """The target of the players of the first round, or, before it, of those
         who play."""
         players = self.target_players or len(self.playing) or len(self.seated_players)
         return self.rules.target_for(min(max(players, rules.MIN_PLAYERS), rules.MAX_PLAYERS))

@@ -16,7 +16,7 @@ from scoring.models.rounds import (
 class ComingAndGoing:
     """Players leaving, joining and coming back, a part of Game."""
 
-    # Players coming and going (SPEC 1.5).
+    # Players coming and going (docs/rules.md).
 
     def leave(self, seat: int, phone: str = "", past_the_end: bool = False) -> GameEvent:
         """The player at `seat` leaves after the last round saved. From the next round on they
@@ -88,7 +88,7 @@ class ComingAndGoing:
         phone: str = "",
         past_the_end: bool = False,
     ) -> GameEvent:
-        """The player at `seat`, who left, comes back before the next round (1.5), as a join of
+        """The player at `seat`, who left, comes back before the next round, as a join of
         their own seat: their name, seat and earlier rounds stay theirs. They sit after `after`
         in the deal (None: before the next dealer) and start with `start` points, or the
         highest total of those playing. Refused as a join is ("join_full": another phone's

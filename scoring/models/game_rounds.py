@@ -89,7 +89,7 @@ class RoundChanges:
 
     def check_players(self, entry: RoundEntry) -> None:
         """A form drawn before a player left or joined on another phone is refused, everything
-        typed kept, rather than saved without them or with a hand for one who left (SPEC 1.5)."""
+        typed kept, rather than saved without them or with a hand for one who left."""
         if entry.playing != tuple(player.seat for player in self.playing):
             raise rules.Conflict(rules.Code.PLAYERS_CHANGED)
 

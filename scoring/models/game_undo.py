@@ -47,7 +47,7 @@ class Undo:
             raise rules.Conflict(rules.Code.UNDO_NOT_YOURS, number=event.number)
         if GameEvent.objects.filter(undoes=event).exists():
             raise rules.Conflict(rules.Code.UNDO_DONE, number=event.number)
-        # A player's leave or join holds until the next round is saved (SPEC 1.5), and a join
+        # A player's leave or join holds until the next round is saved, and a join
         # until the next one (the seats are taken in turn); a change to the rounds, until any
         # later one.
         depends: tuple[str, ...] = GameEvent.ROUND_CHANGES

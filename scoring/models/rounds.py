@@ -49,7 +49,7 @@ class Player(models.Model):
     member = models.ForeignKey(
         "Member", on_delete=models.SET_NULL, null=True, blank=True, related_name="players"
     )
-    # Players come and go (SPEC 1.5): one who joined a game under way, with the total they
+    # Players come and go (docs/rules.md): one who joined a game under way, with the total they
     # started with; one who left, who plays no more rounds of it. Which rounds each played is
     # in the hands: a round has a hand for each player who played it, none for the others.
     # Database defaults, so that the previous release, which knows none of these, still adds
@@ -101,8 +101,8 @@ class Round(models.Model):
     number = models.IntegerField()
     winner_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     hand_rummy = models.BooleanField(default=False)
-    # The seat that dealt it, kept whatever is later deleted, restored or changed before it
-    # (SPEC 1.5); None only for a round saved by a release before this was kept.
+    # The seat that dealt it, kept whatever is later deleted, restored or changed before it;
+    # None only for a round saved by a release before this was kept.
     dealer = models.PositiveSmallIntegerField(null=True, blank=True)
     # One more with every edit: a phone's form names the revision it shows, and an edit or a
     # delete made from an older one is refused (Game._round_as_seen).
@@ -220,7 +220,7 @@ class GameEvent(models.Model):
         RENAMED = "renamed", _("Player renamed")
         # Who deals next, or the seating order the deal follows, changed during the game.
         SEATED = "seated", _("Seats and dealer changed")
-        # A player left the game, or joined it under way (SPEC 1.5).
+        # A player left the game, or joined it under way.
         LEFT = "left", _("Player left")
         JOINED = "joined", _("Player joined")
 

@@ -153,7 +153,7 @@ MESSAGES = {
         "Only a member who never played can be removed, and this member has played here: "
         "retire them instead, which keeps their games in the standings."
     ),
-    # Players coming and going during a game (SPEC 1.5).
+    # Players coming and going during a game (docs/rules.md).
     "not_playing": _("A hand is given for a player who is not playing this round."),
     "start_total": _("Give a starting total from 0 to %(limit)s points, not “%(value)s”."),
     "join_full": _("A game has at most %(limit)s players playing: one must leave first."),

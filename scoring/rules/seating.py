@@ -11,7 +11,7 @@ from scoring.rules.rulebook import MAX_PLAYERS, MIN_PLAYERS
 
 
 def next_dealer(order: Sequence[int], last: int | None, playing: Iterable[int]) -> int:
-    """Who deals next (1.5): the next player of the deal's `order` (seats, every one once)
+    """Who deals next: the next player of the deal's `order` (seats, every one once)
     after `last` (the last round's dealer; None: before the first round, the order's first)
     who is `playing`; a player who left is passed over."""
     playing = set(playing)
@@ -21,7 +21,7 @@ def next_dealer(order: Sequence[int], last: int | None, playing: Iterable[int]) 
 
 
 def start_total(playing_totals: Iterable[int]) -> int:
-    """A joiner starts on the highest total of those playing (1.5): none gains by coming late."""
+    """A joiner starts on the highest total of those playing: none gains by coming late."""
     return max(playing_totals, default=0)
 
 
@@ -43,7 +43,7 @@ MAX_SEATS = 2 * MAX_PLAYERS
 
 
 def check_join(playing: int, seated: int = 0) -> None:
-    """A player may join while fewer than MAX_PLAYERS play (1.5), and while the game has
+    """A player may join while fewer than MAX_PLAYERS play, and while the game has
     seated fewer than MAX_SEATS players in all."""
     if playing >= MAX_PLAYERS:
         raise RulesError(Code.JOIN_FULL, limit=MAX_PLAYERS)
@@ -52,7 +52,7 @@ def check_join(playing: int, seated: int = 0) -> None:
 
 
 def check_leave(playing: int, player: int | None = None) -> None:
-    """A player may leave while at least MIN_PLAYERS others keep playing (1.5)."""
+    """A player may leave while at least MIN_PLAYERS others keep playing."""
     if playing - 1 < MIN_PLAYERS:
         raise RulesError(Code.LEAVE_LAST, player, limit=MIN_PLAYERS)
 

@@ -36,7 +36,7 @@ class Standing:
 def standing(totals: Sequence[int], target: int, playing: Iterable[int] | None = None) -> Standing:
     """The standing of a game from each player's total: over as soon as a total reaches the
     target, won by the lowest total, with tie-break rounds while the lowest is shared.
-    `playing` (indices; None: everyone) are the players still playing (1.5): one who left can
+    `playing` (indices; None: everyone) are the players still playing: one who left can
     no longer win, and neither ends the game nor shares a tie."""
     totals = tuple(totals)
     counted = range(len(totals)) if playing is None else sorted(set(playing))
@@ -65,9 +65,9 @@ def standings(
 ) -> list[Standing]:
     """The standing after each round in turn, from the points of each round (None for a
     player not playing it), counted on from the totals `start` (nothing yet when None). A
-    player who came back (1.5) counts on from the total they came back with: `restarts`
+    player who came back counts on from the total they came back with: `restarts`
     (round number -> {player: total before it}, as `restarts_of` gives it). After each round,
-    those who played it are the ones playing (1.5)."""
+    those who played it are the ones playing."""
     totals = list(start) if start is not None else [0] * players
     after = []
     for number, points in enumerate(round_points, 1):
@@ -81,7 +81,7 @@ def standings(
 
 @dataclass(frozen=True)
 class Span:
-    """The rounds a player plays (1.5): from round `joins` on, to round `leaves` (None: to
+    """The rounds a player plays: from round `joins` on, to round `leaves` (None: to
     the end of the game). A player who joins late starts with `start` points."""
 
     joins: int = 1
