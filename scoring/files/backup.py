@@ -1,43 +1,11 @@
-"""Backing up and restoring whole games, links included (`backup_games`, `restore_games`).
-
-A backup file is the game's rami-game/1 export with one more field, `"backup"`, which import
-ignores (docs/formats.md, backup files):
-
-    "backup": {"edit_token": "...", "view_token": "...", "first_dealer": 1,
-               "created_at": "2025-01-31T20:15:00+00:00"}
-
-A game whose seats or dealer were changed during it (Game.change_seating) keeps the changes,
-so that its rounds keep their dealers: `"seating": [{"from": 5, "dealer": 2, "order": [0, 2,
-1, 3]}]` (from round 5, seat 2 deals, then the deal goes round in that order).
-
-A game kept at a table says which, and which member each player is (null for a
-guest), by the member's name, which is unique in its table:
-
-    "backup": {..., "table": "<the table's edit token>", "members": ["Ana", null, "Cyril"]}
-
-A table is backed up in a file of its own (backup_table_document): its rami-table/1 document
-without games, which are in their own files, and a "backup" field with its tokens and when it
-began. Tables are restored first (restore_table), so that their games find them; a game whose
-table is not there is restored outside any table. A backup from before tables has neither, and
-restores as it always did.
-
-Every document is checked as an import is (exchange.parse_game: every round through the
-rules), and its "backup" field on top (read_backup, parse_backup). Then the game gets back its
-tokens, so that every shared link works again, and the facts that the exchange format does not
-hold: who dealt first (and any change of seats and dealer) and when the game began. The history
-of changes (and deleted rounds waiting to be restored) is not part of a backup: a restored
-game's history is one "added" event per round, as if its rounds had just been entered.
-
-A game or a table deleted on request (scoring/models/deleted.py) is left out of every restore,
-with the outcome DELETED, unless its link was forgotten first (`restore_games --bring-back`).
-
-Two ways store the same rows:
-
-- `restore(document)`: one game through `exchange.import_game`, round by round as the web form
-  records them (a lock, a version bump and a history event per round).
-- `restore_batch(documents)`: what `restore_games` uses, hundreds of games in one transaction,
-  each table filled with a few bulk inserts. tests/test_backup.py checks that both give the same
-  rows; 10,000 games take under a minute instead of 8 to 24 (bench/RESTORE.md).
+"""Backing up and restoring whole games and tables, links included (`backup_games`,
+`restore_games`). A backup file is a game's or a table's export with a "backup" field of what
+no export holds: its tokens, seats and start (docs/formats.md, "Backup files"). A restore
+checks each file as an import is, gives back its tokens, and leaves out what was deleted on
+request; tables first, so that their games find them. Two ways store the same rows: `restore`
+(one game, as the web records it) and `restore_batch` (hundreds in one transaction, 10,000
+games in under a minute: bench/RESTORE.md), held row for row to each other by
+tests/test_backup.py.
 """
 
 from __future__ import annotations

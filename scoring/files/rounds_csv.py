@@ -1,17 +1,8 @@
-"""The rounds of a game as CSV, for a spreadsheet: one row per round and player.
-
-Written from the rami-game/1 document (exchange.export_game), so that the CSV says exactly what
-the JSON export says and carries no token. Columns: round, kind, player, cards, hand value,
-opened, points, running total. A player who joins under way has a row of their starting total
-before their first round (its points the start, so that each player's points add up to their
-total), and one who leaves a row after their last round. The cards are written as the
-language's players type them in the round form (cards.typed_code: Swedish "EH KnC"), which the
-form reads back.
-
-Written as the visitor's spreadsheets read it: in the visitor's language, in UTF-8 with a byte
-order mark so that Excel reads the names. Fields are separated by a semicolon where the language
-writes decimals with a comma (Czech, Swedish, Bulgarian, Indonesian: a spreadsheet there splits
-a file on ";" and would put a comma-separated row in one cell), by a comma elsewhere.
+"""The rounds of a game as CSV, for a spreadsheet: one row per round and player, written from
+the rami-game/1 export (so it says what the JSON says, and carries no token), with a row for a
+player's start and leave. In the visitor's language and as their spreadsheets read it: UTF-8
+with a byte order mark, and ";" between fields where the language writes decimals with a comma
+(docs/at-the-table.md); the cards as that language's players type them.
 """
 
 from __future__ import annotations

@@ -1,18 +1,8 @@
 """Games, their players, rounds and hands, and the history of every change (game.py and its
-game_*.py parts, rounds.py); tables (a group's games: table.py and its table_*.py parts)
-and their members (members.py).
-
-A round is recorded, edited, deleted and restored only through the `Game` methods, each in one
-transaction with the game locked, the points computed by `scoring.rules` and stored. The web
-views and the importer both go through them. A table changes the same way, through its own
-methods (`Table.start` as `Game.start`, `new_game`, `keep_game`, `rename_member`, ...), each with
-the table locked; both take their lock through one helper (common._locked). Every write that
-spans a table and its games is table.py's (with the lock order), and a game's module imports
-nothing of tables: `rematch` and `rename_players` change any game, by its table when it has
-one. Reading a table's numbers is scoring/board/standings.py's.
-
-A game or a table deleted on request (`delete_on_request`) leaves the digests of its links
-behind (deleted.py), so that no restore brings it back unasked.
+game_*.py parts, rounds.py); tables, a group's games (table.py and its table_*.py parts), and
+their members (members.py); the links deleted on request (deleted.py). Every change is a method
+of its game or table under the row's lock; every write that spans a table and its games is the
+table's (docs/architecture.md, "Locks").
 """
 
 from scoring.models.common import (

@@ -1,19 +1,8 @@
-"""Tables (a group's games) and their members: a table changes only through its own
-methods, as a game does (scoring/models/game.py), under the same lock helper.
-
-Every write that spans a table and its games is here, a method of Table (gather, new_game,
-keep_game and keep_together, rematch, rename_member, rename_players), or for any game,
-at a table or not, a function below (rematch, rename_players). The importer of a table file
-(gather) and the restore's bulk store (files/backup.py, held row for row to Game.start and
-Game.record_round by tests/test_backup.py) write through here or make new rows only. A game
-knows nothing of tables: each game it changes, it changes through the game's own public
-methods.
-
-The lock order, the one place it is written: the table first, then its games in the order
-of their ids (_lock_games), then their players and members. Two changes that need the same
-rows then wait in turn instead of each holding what the other waits for (PostgreSQL answers
-that with "deadlock detected"). A game's own change (Game._changing) finds its lock held
-already when a table's change has taken it.
+"""A table, a group's games, reached like a game by an edit link and a view link: what it is,
+how it starts, its lock and its history. Its changes are by concern: its games
+(table_games.py) and its members (table_members.py). Every write that spans a table and its
+games is a method of Table, taking the locks in one order: the table, then its games by id
+(_lock_games), then their players and members (docs/architecture.md, "Locks").
 """
 
 from __future__ import annotations

@@ -1,15 +1,8 @@
 """Every message a person can read about a refused round, game, table or name: the one
-catalogue.
-
-`scoring.rules` (and scoring.web.limits, past a limit) raises `RulesError` with a code, the index
-of the player concerned (or None) and details. `rules_error_message(error, names)` says it in
-the active language, naming the player by name and a card by its name in that language
-(cards.card_name). `english(error)` says it in English, for the command line and the importer
-(each calls it: `str(error)` stays the plain module's code and details).
-
-Each code has a message without a player. The codes that can concern one player have a second
-message naming that player, used when the error carries one (the forms attach it with
-`RulesError.for_player`). tests/test_errors.py checks that every code raised has a message here.
+catalogue. `rules_error_message(error, names)` says a RulesError (or a limit's TooMany) in the
+active language, naming the player and a card by their names; `english(error)` says it in
+English, for the command line and the importer. tests/test_errors.py checks that every code
+raised has its message here.
 """
 
 from __future__ import annotations
