@@ -251,8 +251,9 @@ class Client:
 
 
 class Events(asyncio.Protocol):
-    """A phone's live stream (scoring/live.py): server-sent events over chunked HTTP/1.1, each
-    `version` event handed to `told`, the `retry:` it asks kept; `ended` is done when it closes."""
+    """A phone's live stream (scoring/live/stream.py): server-sent events over chunked
+    HTTP/1.1, each `version` event handed to `told`, the `retry:` it asks kept; `ended` is done
+    when it closes."""
 
     def __init__(self, told) -> None:
         self.told = told

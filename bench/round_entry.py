@@ -96,7 +96,8 @@ def play_round(page, players: int) -> int:
     return taps
 
 
-# Real hands (issue 49's evening): the losers keep four to six cards each, one rank tap a card.
+# Real hands, as an evening of six saw them: the losers keep four to six cards each, one rank
+# tap a card.
 REAL_HANDS = ["2 5 9 K", "3 3 7 Q A", "4 6 8 10 J JK", "2 4 6 8", "5 7 9 J Q"]
 CZECH_NAMES = ["Jana", "Petr", "Zdeňka", "Miroslav", "Kateřina", "Ondřej"]
 

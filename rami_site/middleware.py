@@ -88,7 +88,7 @@ class TokenPagesNoStoreMiddleware:
 
 
 class GZipMiddleware(DjangoGZipMiddleware):
-    """Django's GZipMiddleware, but for a live update's stream (scoring/live.py): compressed,
+    """Django's GZipMiddleware, but for a live update's stream (scoring/live/stream.py): compressed,
     its events would wait in the compressor's buffer instead of reaching the phone."""
 
     def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:

@@ -38,6 +38,8 @@ BASES = ("", "scoring", "templates", "static")
 # A file's name alone ("rami.js") is checked when it ends thus: it must be some file's name.
 SOURCE_SUFFIXES = (".py", ".html", ".js", ".css", ".md")
 
+# A path followed by "at <commit>" is history: it is looked for in that commit.
+#
 # Deliberately ignored:
 # - a path that starts with "/" (an address: /g/<token>/) or "../" outside a markdown link (a
 #   shell command's), holds a placeholder (<lang>, {…}, "…", "*", NAME), is a URL's (https://…),
@@ -219,7 +221,7 @@ def texts() -> Iterator[Text]:
 
 # Citations of what a clone does not hold ------------------------------------------------------
 
-SPECIFICATION = "the specification is not in the repository: cite docs/rules.md"
+SPECIFICATION = "the specification, not in the repository: cite docs/rules.md"
 CITATIONS = [
     (re.compile(r"\bSPEC\b"), SPECIFICATION),
     (re.compile(r"\bspecification\b", re.IGNORECASE), SPECIFICATION),
@@ -249,6 +251,7 @@ PATH = re.compile(
     r"(#[\w-]*)?"
     r"(?![\w<{*…/]|\.\w)"  # not followed by a placeholder or more of a name
 )
+AT_COMMIT = re.compile(r"\s+at\s+([0-9a-f]{7,40})\b")
 MARKDOWN_LINK = re.compile(r"\]\(([^)\s#]*)(#[^)\s]*)?\)")
 # A heading named in words after its file: docs/rules.md, "Players who come and go".
 NAMED_HEADING = re.compile(r"([\w./-]+\.md),\s*[\"'“‘]([^\"'”’\n]+)[\"'”’]")
@@ -379,6 +382,11 @@ def paths(text: Text) -> Iterator[tuple[int, str, str]]:
     for match in PATH.finditer(text.text):
         path, fragment = match.group(1), match.group(2)
         if match.start() in links or not is_checked(path):
+            continue
+        commit = AT_COMMIT.match(text.text, match.end())
+        if commit:  # a file as it was: "scoring/live/unchanged.py at 6d70ace"
+            if git("cat-file", "-e", f"{commit.group(1)}:{path}").returncode != 0:
+                yield match.start(), "path", f"{path} at {commit.group(1)}: not in that commit"
             continue
         found = find(path, text)
         if found is None:
@@ -555,6 +563,7 @@ def test_the_checks_find_what_is_gone_and_pass_what_is_not():
     gone = [
         "scoring/live.py",
         "tests/test_restore_speed.py",
+        "scoring/live/unchanged.py at 5b02816",
         "views/nowhere.py",
         "views._poll",
         "scoring.views.rules_page",
@@ -589,6 +598,7 @@ def test_the_checks_find_what_is_gone_and_pass_what_is_not():
         "game.players",
         "django.db.models",
         "bench/node_modules",
+        "scoring/live/unchanged.py at 6d70ace",
         "0.73 (1.1, 1.0)",
         "color #000",
     ]
