@@ -132,7 +132,8 @@ class _Seat:
     total: int
     # When the game began, for the standings of a period.
     started: datetime
-    # Whether they left the game before its end (SPEC 1.5): played, and not won.
+    # Whether they left the game before its end: played, and not won (docs/rules.md,
+    # "Part-games at a table").
     left: bool = False
     # Whether they joined the game under way, with the total they joined with.
     joined: bool = False
@@ -346,9 +347,9 @@ def head_to_head(
     table: Table, played: Played | None = None, period: str = ALL_TIME
 ) -> list[HeadToHead]:
     """Each pair of members who finished a game together (one begun in `period`, PERIODS),
-    both to its end (one who left a game is not compared in it: SPEC 1.5), in the table's
-    order of members. Two queries whatever the number of games (none, given what was
-    `played` already)."""
+    both to its end (one who left a game is not compared in it: docs/rules.md, "Part-games at
+    a table"), in the table's order of members. Two queries whatever the number of games
+    (none, given what was `played` already)."""
     played = played or Played.of(table)
     bounds = period_bounds(period)
     members = played.members

@@ -64,7 +64,7 @@ def _face(code: str, language: str | None) -> SafeString:
 
 @register.simple_tag
 def card(code: str) -> SafeString:
-    """A small card face with its full name for screen readers (scoring/cards.py)."""
+    """A small card face with its full name for screen readers (scoring/rules/cards.py)."""
     return _face(code, get_language())
 
 
