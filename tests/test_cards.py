@@ -1,4 +1,4 @@
-"""Card names, face letters and suit symbols in every language (scoring/cards.py)."""
+"""Card names, face letters and suit symbols in every language (scoring/rules/cards.py)."""
 
 from pathlib import Path
 

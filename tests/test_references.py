@@ -72,7 +72,7 @@ class Text:
     path: Path
     line: int
     text: str
-    cites_only: bool = False  # history: only its citations are checked
+    cites_only: bool = False  # history, or a name in code: only its citations are checked
 
 
 @dataclass(frozen=True, order=True)
@@ -118,6 +118,9 @@ def python_texts(path: Path) -> Iterator[Text]:
             yield Text(path, token.start[0], token.string)
     tree = ast.parse(source)
     for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            # A name cites too: test_the_interface_of_spec_2_1.
+            yield Text(path, node.lineno, node.name.replace("_", " "), cites_only=True)
         if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
             body = node.body
             if (
@@ -224,6 +227,7 @@ def texts() -> Iterator[Text]:
 SPECIFICATION = "the specification, not in the repository: cite docs/rules.md"
 CITATIONS = [
     (re.compile(r"\bSPEC\b"), SPECIFICATION),
+    (re.compile(r"^test .*\bspec\b"), SPECIFICATION),  # a test's name, its _ read as spaces
     (re.compile(r"\bspecification\b", re.IGNORECASE), SPECIFICATION),
     (re.compile(r"\bsections?\s+\d+(\.\d+)*", re.IGNORECASE), "a numbered section"),
     (re.compile(r"§\s*\d"), "a numbered section"),
@@ -577,6 +581,7 @@ def test_the_checks_find_what_is_gone_and_pass_what_is_not():
     ]
     for words in gone:
         assert found(words), words
+    assert list(citations(Text(ROOT / "tests/test_x.py", 1, "test the example of spec 2")))
     assert found("[the guide](nowhere.md)", "docs/deploy.md")
     assert found("[the guide](at-the-table.md#nowhere)", "docs/deploy.md")
     there = [

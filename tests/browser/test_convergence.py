@@ -9,10 +9,10 @@ polled again, its page must be the page its link gives now: no row lost for good
 no more rows than the page shows, no old count in "Show all N rounds", no old name or total.
 
 Three writer threads change one game through the model methods (the views call the same ones):
-rounds saved, edited, deleted, restored and undone, players renamed, leaving and joining (SPEC
-1.5); and they save rounds as a phone's round form posts them, from a form drawn a moment
-before (its round number moved by the others' deletions, restores and Undos meanwhile), several
-times a second, in bursts of a few seconds. Each such save is recorded once, even sent twice,
+rounds saved, edited, deleted, restored and undone, players renamed, leaving and joining; and
+they save rounds as a phone's round form posts them, from a form drawn a moment before (its
+round number moved by the others' deletions, restores and Undos meanwhile), several times a
+second, in bursts of a few seconds. Each such save is recorded once, even sent twice,
 or refused with a 409 that keeps the round; a 5xx fails the test. Three watching phones
 (separate browser contexts, one on a slow network so that its polls overlap the changes) look
 on: two on the view link, one on the edit link. After each burst, with the writers stopped,
