@@ -10,6 +10,7 @@ import importlib
 import importlib.util
 import inspect
 import io
+import os
 import re
 import subprocess
 import tokenize
@@ -116,21 +117,27 @@ def python_texts(path: Path) -> Iterator[Text]:
     for token in tokenize.generate_tokens(io.StringIO(source).readline):
         if token.type == tokenize.COMMENT:
             yield Text(path, token.start[0], token.string)
-    tree = ast.parse(source)
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
-            # A name cites too: test_the_interface_of_spec_2_1.
-            yield Text(path, node.lineno, node.name.replace("_", " "), cites_only=True)
-        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
-            body = node.body
-            if (
-                body
-                and isinstance(body[0], ast.Expr)
-                and isinstance(body[0].value, ast.Constant)
-                and isinstance(body[0].value.value, str)
-            ):
-                segment = ast.get_source_segment(source, body[0].value) or ""
-                yield Text(path, body[0].lineno, segment)
+    yield from docstrings(ast.parse(source), path, source)
+
+
+def docstrings(node: ast.AST, path: Path, source: str) -> Iterator[Text]:
+    """The docstrings of a module, its classes and functions (at any depth), and their names."""
+    if isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+        # A name cites too: test_the_interface_of_spec_2_1.
+        yield Text(path, node.lineno, node.name.replace("_", " "), cites_only=True)
+    body = getattr(node, "body", [])
+    if (
+        body
+        and isinstance(body[0], ast.Expr)
+        and isinstance(body[0].value, ast.Constant)
+        and isinstance(body[0].value.value, str)
+    ):
+        segment = ast.get_source_segment(source, body[0].value) or ""
+        yield Text(path, body[0].lineno, segment)
+    # Only statements hold definitions: the expressions are not walked.
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, ast.stmt):
+            yield from docstrings(child, path, source)
 
 
 TEMPLATE_COMMENT = re.compile(
@@ -258,7 +265,9 @@ PATH = re.compile(
 AT_COMMIT = re.compile(r"\s+at\s+([0-9a-f]{7,40})\b")
 MARKDOWN_LINK = re.compile(r"\]\(([^)\s#]*)(#[^)\s]*)?\)")
 # A heading named in words after its file: docs/rules.md, "Players who come and go".
-NAMED_HEADING = re.compile(r"([\w./-]+\.md),\s*[\"'“‘]([^\"'”’\n]+)[\"'”’]")
+NAMED_HEADING = re.compile(r"([\w./-]+\.md),\s*[\"'“‘]([^\"'”’]{1,80})[\"'”’]")
+# A line break inside the words, with the comment's marks that begin the next line.
+BREAK = re.compile(r"\s*\n\s*(?:#|//|\*)?\s*")
 
 
 def installed(first: str) -> bool:
@@ -290,13 +299,17 @@ def find(path: str, text: Text, *, link: bool = False) -> Path | None:
     bases += [ROOT / base for base in BASES]
     if text.path.suffix == ".md":
         bases.insert(0, text.path.parent)
-    for base in bases:
-        candidate = (base / path).resolve()
-        if (candidate == ROOT or ROOT in candidate.parents) and (
-            candidate.exists() or ignored(candidate)
-        ):
+    # ".." folded, links not followed: .venv may be a link to another checkout's.
+    inside = [
+        candidate
+        for candidate in (Path(os.path.normpath(base / path)) for base in bases)
+        if candidate == ROOT or ROOT in candidate.parents
+    ]
+    for candidate in inside:
+        if candidate.exists():
             return candidate
-    return None
+    made = Path(os.path.normpath(ROOT / path))  # by a run, as bench/node_modules is: git ignores it
+    return made if made in inside and ignored(made) else None
 
 
 def module_and_name(path: str) -> tuple[str, list[str]] | None:
@@ -401,9 +414,9 @@ def paths(text: Text) -> Iterator[tuple[int, str, str]]:
             for what in check_anchor(path, found, fragment):
                 yield match.start(), "anchor", what
     for match in NAMED_HEADING.finditer(text.text):
-        found = find(match.group(1), text)
-        if found is not None and found.is_file() and not named(match.group(2), found):
-            yield match.start(), "anchor", f"{match.group(1)}, {match.group(2)!r}: no such heading"
+        found, title = find(match.group(1), text), BREAK.sub(" ", match.group(2))
+        if found is not None and found.is_file() and not named(title, found):
+            yield match.start(), "anchor", f"{match.group(1)}, {title!r}: no such heading"
 
 
 # Dotted names --------------------------------------------------------------------------------
@@ -441,7 +454,8 @@ def modules() -> dict[str, tuple[str, ...]]:
     for path, parts in python_modules():
         if parts[0] not in ("scoring", "rami_site") or "migrations" in parts:
             continue
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
                 if node.module.split(".")[0] not in ROOTS:
                     continue
@@ -449,7 +463,7 @@ def modules() -> dict[str, tuple[str, ...]]:
                     full = f"{node.module}.{alias.name}"
                     if full in found:
                         found[alias.asname or alias.name].add(full)
-        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        for node in tree.body:
             if isinstance(node, ast.ClassDef):
                 classes[node.name].add(".".join(parts))
     prefixes = {
@@ -574,6 +588,7 @@ def test_the_checks_find_what_is_gone_and_pass_what_is_not():
         "Game.nowhere",
         "docs/at-the-table.md#nowhere",
         'docs/at-the-table.md, "Nowhere"',
+        '# docs/at-the-table.md, "Counting\n# nowhere"',
         "SPEC 1.5",
         "(1.5)",
         "issue 42",
@@ -591,11 +606,12 @@ def test_the_checks_find_what_is_gone_and_pass_what_is_not():
         "scoring/rami.js",
         "rami.js",
         "live.stream",
-        "models.game.Game.join",
-        "web.http.for_htmx",
+        "scoring.models.Game.edit_token",
+        "live.stream.key_for",
         "Game.edit_token",
         "docs/at-the-table.md#counting-points",
         'docs/deploy.md, "Upgrading"',
+        '# docs/at-the-table.md, "Counting\n# points"',
         "/g/<token>/poll",
         "locale/<lang>/LC_MESSAGES/django.po",
         "granian/server/common.py",
