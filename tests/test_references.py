@@ -24,7 +24,8 @@ from django.conf import settings
 
 ROOT = Path(settings.BASE_DIR)
 
-# What is read. Python: comments and docstrings only (a string in code is data). Templates:
+# What is read. Python: comments and docstrings only (a string in code is data); the shell
+# scripts of scripts/ and the Makefile: their comment lines. Templates:
 # their comments ({# #}, {% comment %}, <!-- -->), not their markup, whose paths are URLs or
 # names under static/. CSS and JavaScript: comments. Markdown: the whole text; but the
 # CHANGELOG's released entries say what was true then, so only their citations are checked.
@@ -150,6 +151,16 @@ def line_of(source: str, offset: int) -> int:
     return source.count("\n", 0, offset) + 1
 
 
+SHELL_COMMENT = re.compile(r"^[ \t]*#(?![!#]).*$", re.MULTILINE)
+
+
+def shell_texts(path: Path) -> Iterator[Text]:
+    """The comment lines of a shell script or the Makefile."""
+    source = path.read_text(encoding="utf-8")
+    for match in SHELL_COMMENT.finditer(source):
+        yield Text(path, line_of(source, match.start()), match.group())
+
+
 def template_texts(path: Path) -> Iterator[Text]:
     source = path.read_text(encoding="utf-8")
     for match in TEMPLATE_COMMENT.finditer(source):
@@ -218,6 +229,10 @@ def texts() -> Iterator[Text]:
         for path in sorted((ROOT / folder).rglob("*.py")):
             if path in repository:
                 yield from python_texts(path)
+    for path in sorted((ROOT / "scripts").iterdir()):
+        if path in repository and path.suffix != ".py" and path.read_bytes().startswith(b"#!"):
+            yield from shell_texts(path)
+    yield from shell_texts(ROOT / "Makefile")
     for path in sorted((ROOT / "templates").rglob("*.html")):
         yield from template_texts(path)
     for path in sorted((ROOT / "static" / "scoring").glob("*.css")):
