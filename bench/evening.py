@@ -1,48 +1,13 @@
 """`make bench-evening`: an evening of many tables against the production server, and what the
 players feel while it serves them.
 
-Each simulated table plays one game of four players with four phones, and one table in ten has a
-watch-only screen beside it (a laptop on the watch-only link). Every phone does what rami.js
-does:
-- it loads the game page when it joins (`page`);
-- it keeps the page's live stream open (`stream`: the time from its connection to its first
-  event, the current version) and, on each event newer than its page, asks with its poll
-  (`poll`: `?v=`, `shown`, `typing`, `rounds`, the fields rami.js and the poller send; once
-  more when an event came while a poll was on its way); a stream that ends is opened again
-  after its `retry:`, with its Last-Event-ID;
-- one phone in STREAMLESS has no stream (a phone behind a proxy that blocks them): it polls
-  every 2 s, and a tick is dropped while its poll is still on its way (htmx's hx-sync);
-- one phone of each table saves a round every 60 to 120 s (`save`: the round form through htmx,
-  with its CSRF token, its key and its round number, as the page gave them), and is marked as
-  typing for the 15 s before; the others get the round on their next poll.
-`seen` is what the players feel: from the tap on Save to the moment each other phone of the table
-has the round (its poll answered with the change), kept apart for the phones that hold a stream
-(the budget) and for the one in STREAMLESS that polls (bounded by its 2 s poll, whatever the
-server does): taken together, the pollers' 2 s would be the slowest 4 to 5 % of all and decide
-a p95 by the luck of their phase (`late`). Each step is measured long enough for at least
-SAVES_PER_STEP saves, so that their p99 is not the slowest one or two.
+Each table's phones do what rami.js does (load the page, keep its stream, pull on each event,
+save a round now and then; one phone in STREAMLESS polls instead), and `seen` is the time from a
+tap on Save until every other phone of the table has the round. The number of tables grows step
+by step until a step misses a budget, always up to 1,000. The model is told with the figures,
+in bench/RESULTS.md, "An evening". Only 127.0.0.1 is ever targeted.
 
-The curve raises the number of tables playing at once, step by step: the new tables join (their
-page loads spread over the ramp, 20 tables a second), then every phone is measured for a window
-at that number. Each step reports requests/s, p50/p99 of the poll, the save and the page, p50/p95
-of `seen`, the errors, and the machine's load (the CPU of the app server, of this load model and
-of the whole machine). The curve stops once a step has missed a budget, but always reaches 1,000
-tables, the budget's point.
-
-    python -m bench.evening sqlite         # make run's server on SQLite, the whole curve
-    python -m bench.evening polling        # the same with every phone polling every 2 s and
-                                           # no stream: the evening before the streams
-    python -m bench.evening postgres       # on $DATABASE_URL (scripts/with-postgres): one
-                                           # server, then two sharing $RAMI_REDIS_URL
-    python -m bench.evening restart        # 1,000 tables on one server (SQLite), every phone
-                                           # with its stream: the server's memory and CPU at
-                                           # rest, then restarted under them (rest_and_restart)
-    python -m bench.evening report         # bench/RESULTS.md's "An evening" section
-    python -m bench.evening sqlite --steps 1000 --profile 1000
-                                           # py-spy on the server during that step's window:
-                                           # bench/PROFILE.md (make bench-profile)
-
-`make bench-evening` runs them all, in at most 35 minutes. Only 127.0.0.1 is ever targeted.
+    python -m bench.evening sqlite|polling|postgres|restart|report [--steps N] [--profile N]
 """
 
 from __future__ import annotations
@@ -251,8 +216,9 @@ class Client:
 
 
 class Events(asyncio.Protocol):
-    """A phone's live stream (scoring/live.py): server-sent events over chunked HTTP/1.1, each
-    `version` event handed to `told`, the `retry:` it asks kept; `ended` is done when it closes."""
+    """A phone's live stream (scoring/live/stream.py): server-sent events over chunked
+    HTTP/1.1, each `version` event handed to `told`, the `retry:` it asks kept; `ended` is done
+    when it closes."""
 
     def __init__(self, told) -> None:
         self.told = told

@@ -1,20 +1,12 @@
 """The pages' cost in-process, against /healthz, and their budgets: `make bench-pages`.
 
-Each request goes through Django's test client (the whole middleware stack, the settings of
-`make run` but DEBUG's), on a throwaway SQLite database in a temporary folder: no server, no
-network, so what is measured is Django, the queries and the templates. Each request is timed
-many times in turn with /healthz; the figure is the median of its times over /healthz's median
-(a ratio, so that a busy machine moves both alike). The queries of each request are counted
-once. One row, "version check, ASGI", is sent to rami_site/asgi.py's application as granian
-sends it instead, on an event loop: what a page without a stream asks every 2 s under the
-server, answered 204 from what the live reader knows (scoring/live/check.py), without Django.
+Django's test client on a throwaway SQLite database (no server, no network: Django, the queries
+and the templates), each request timed in turn with /healthz, its figure the ratio of the two
+medians, so that a busy machine moves both alike; "version check, ASGI" goes to
+rami_site/asgi.py's application on an event loop instead. The game: 6 players, 60 rounds
+(bench/seed.py's kind); the table: 200 finished games of 3.
 
-    python -m bench.in_process              # the table below
-    python -m bench.in_process --profile game   # where the game page's time goes (cProfile)
-    python -m bench.in_process --no-cache       # every fragment drawn afresh (a DummyCache)
-
-The game is bench/seed.py's kind: 6 players, 60 rounds of small hands; the table has 200
-finished games of 3 players (one round each: a hand rummy), its members seated by name.
+    python -m bench.in_process [--profile game] [--no-cache]
 """
 
 from __future__ import annotations

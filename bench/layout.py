@@ -1,22 +1,10 @@
 """How wide the tables are on a phone, whether the charts' labels are whole, and how many
-elements the game page has: measured in Debian's Chromium, in each of the five languages.
+elements the game page has: measured in Debian's Chromium, in each of the five languages, on
+the games of scripts/layout_games.py and scripts/long_games.py served from a throwaway database.
+Each box's scrollWidth against its clientWidth and the viewport at 360 x 740, each chart label
+against its SVG at 320 to 1366 px; a Markdown report (--shots: a screenshot of each page).
 
     .venv/bin/python -m bench.layout [--out bench/LAYOUT.md] [--shots DIR]
-
-Serves the app from a throwaway database on 127.0.0.1 with Django's development server (as
-scripts/screenshots.py does), imports a finished four-player game of long-ish names with every
-kind of round and a group's table of thirteen games (scripts/layout_games.py), and a 6-player game
-of 80 rounds still being played (scripts/long_games.py). Then, for each language (the
-`django_language` cookie):
-
-- at 360 x 740, each table's box on the game page (the rounds, the statistics) and on the
-  table's page (standings, head to head): the width of what it holds (its scrollWidth) against
-  the width it shows (clientWidth) and the viewport, and the page's own scrollWidth;
-- at 320, 360, 390 and 1366 px, every text label of every chart against its SVG's box;
-- the elements of the 80-round game page, in all and in the round table, statistics and chart.
-
-Writes the figures as a Markdown report (standard output, or --out), and with --shots a
-full-page screenshot of each page in each language at 360 x 740.
 """
 
 from __future__ import annotations

@@ -1,21 +1,9 @@
 """Where the server's time goes under an evening's load: py-spy on every Python process of the
-server(s) while bench/evening.py measures a step (`make bench-profile`, or
-`python -m bench.evening sqlite --steps 1000 --profile 1000`), summed into bench/PROFILE.md.
-
-py-spy is a sampling profiler that reads a running process's stacks from outside it (as root,
-or with ptrace allowed): nothing in the server changes and nothing is imported into it, so the
-profile is of the very server `make run` starts. It samples 100 times a second without pausing
-the process (`--nonblocking`), each thread that is running (not waiting on a lock, a socket or
-its queue). Its own CPU is taken from the same cores: a profiled step's timings are not the
-budgets' (the evening measures those without it).
-
-Shares are of the samples of the server's processes in which a thread was working: *inclusive*,
-the samples in which a function is on the stack (anywhere: what it costs with all it calls);
-*self*, those in which it is the one running (the leaf). A thread that waits in Python's own
-waits (a view thread for its next request, the event loop for its sockets) is seen by py-spy
-as running all the same under `--nonblocking`: those samples (WAITING, by their leaf) are left
-out, and counted apart. `python -m bench.profile FILE...` sums raw files again.
-"""
+server(s) while bench/evening.py measures a step (`make bench-profile`), summed into
+bench/PROFILE.md. py-spy reads the stacks from outside (nothing changes in the server) 100 times
+a second; its CPU shares the cores, so a profiled step's timings are not the budgets'. Shares:
+*inclusive* (on the stack) and *self* (running), the samples of threads waiting in Python's own
+waits (WAITING) counted apart. `python -m bench.profile FILE...` sums raw files again."""
 
 from __future__ import annotations
 

@@ -1,18 +1,10 @@
-"""The round entry on the phones at the table, measured in Debian's Chromium.
+"""The round entry on the phones at the table, measured in Debian's Chromium: for four and six
+players at 320 to 1366 px, the round form's height, the taps a typical round takes and whether
+the answer, every total and the next Save are on the screen after it; then "real hands" (five
+and six players at 360 x 640 in Czech, three rounds in a row). Served from a throwaway database
+like scripts/screenshots.py; prints Markdown tables.
 
-    .venv/bin/python -m bench.round_entry [--out FILE]
-
-For four and six players at 360x740, 390x844, 320x640 and 1366x800: the height of the round
-form from its title to the bottom of Save; then a typical round played by taps (one winner,
-three losers with 4, 5 and 6 cards) and saved: the taps it took, where the page stands after
-the answer (scrollY), and whether the confirmation, every player's total and the next Save are
-all on the screen. Last, the size of an 80-round, 6-player game page (DOM elements, bytes of
-HTML). Then "real hands": five and six players at 360x640 in Czech, every loser's hand four to
-six cards, three rounds in a row from where each save left the page: the form's height with the
-hands typed in, the taps, and whether the answer, every total and the next Save are on the
-screen after the save (`--screenshots DIR` keeps the six-player round before and after its
-save). It serves the app with Django's development server on 127.0.0.1 from a throwaway
-database, like scripts/screenshots.py, and prints Markdown tables.
+    .venv/bin/python -m bench.round_entry [--out FILE] [--screenshots DIR]
 """
 
 from __future__ import annotations
@@ -96,7 +88,8 @@ def play_round(page, players: int) -> int:
     return taps
 
 
-# Real hands (issue 49's evening): the losers keep four to six cards each, one rank tap a card.
+# Real hands, as an evening of six saw them: the losers keep four to six cards each, one rank
+# tap a card.
 REAL_HANDS = ["2 5 9 K", "3 3 7 Q A", "4 6 8 10 J JK", "2 4 6 8", "5 7 9 J Q"]
 CZECH_NAMES = ["Jana", "Petr", "Zdeňka", "Miroslav", "Kateřina", "Ondřej"]
 

@@ -1,23 +1,7 @@
-"""ASGI entry point, served by granian (`make run`: scripts/serve).
-
-Two kinds of requests, each where it costs least:
-- The live updates' address, /live/: its streams stay open for minutes, and are answered on the
-  event loop by scoring.live.stream.asgi_stream, which holds no thread and no database
-  connection: one reader thread per process reads the versions for all of them (scoring/live/).
-  The version check that a page without a stream asks every 2 s, /live/<key>/version, is
-  answered there too, from what the reader knows (scoring/live/check.py). Every poll, and every
-  other URL, is Django's.
-- Every other URL is Django's, through its WSGI handler run by a fixed pool of threads
-  (a2wsgi's WSGIMiddleware; RAMI_THREADS, 4 by default), as under a WSGI server: the views are
-  synchronous, each thread keeps its database connection between requests (CONN_MAX_AGE), and a
-  burst of requests queues for the threads instead of opening a connection each.
-
-Why not Django's own ASGI handler for them: it runs each request in a thread of its own
-(asgiref's ThreadSensitiveContext), so a thousand phones asking at once meant a thousand threads,
-each opening a database connection: PostgreSQL refused past its max_connections (100) and the
-page answered "database unavailable", and persistent connections leak under it (Django's
-documentation: "When using ASGI, persistent connections should be disabled").
-"""
+"""ASGI entry point, served by granian (`make run`: scripts/serve): /live/ on the event loop,
+every other URL through Django's WSGI handler in a fixed pool of threads, so that a burst of
+requests queues for the threads instead of opening a database connection each
+(docs/architecture.md, "Serving")."""
 
 import ctypes
 import multiprocessing

@@ -1,24 +1,7 @@
-"""Log records as JSON lines, one object per line, for whatever collects the server's output.
-
-Settings use `JsonLinesFormatter` for every record that reaches the console. A record from
-`django.request` (an unhandled error, a 404) also carries the request's method, path and the
-response status. Tokens in paths (a game's /g/ and /v/, a table's /t/ and /w/) are replaced by
-`<token>`: a link is its key, and logs travel further than the database.
-
-The production server's own lines (granian's `_granian` logger) and its access log
-(`granian.access`) go through the same formatter onto the same stream: scripts/serve hands
-granian `rami_site/granian_logging.json`, so every line the server writes is a JSON line on
-standard error, its paths masked the same way. An access line also says the request's `method`,
-`path`, `status`, `ms` and `client`.
-
-`client` is the address of whoever sent the request: the peer's, or behind a proxy that appends
-it to X-Forwarded-For (RAMI_TRUST_X_FORWARDED_FOR=true), the last address there (client_address).
-
-A failure that repeats (the database down: every request fails the same way) writes its
-traceback once a minute: each failed request still has its line, with the exception's last
-line, but the same traceback (same exception type, raised at the same line) is left out for
-TRACEBACK_EVERY seconds after it was written.
-"""
+"""Log records as JSON lines on one stream, for whatever collects the server's output, with the
+tokens in paths masked (a link is its key, and logs travel further than the database): Django's
+lines here, granian's through rami_site/granian_logging.json. A repeated failure's traceback is
+written once every TRACEBACK_EVERY seconds (docs/deploy.md, "Logs")."""
 
 import json
 import logging

@@ -1,20 +1,5 @@
-"""Middleware of our own: a clear 503 when the database cannot be reached, and no caching of
-pages reached by a game's token.
-
-- `DatabaseUnavailableMiddleware`: a view (or the rendering of its template) that meets
-  django.db.OperationalError or InterfaceError (PostgreSQL down, SQLite locked beyond its
-  timeout) answers 503 with templates/503.html and `Retry-After`, instead of a bare 500. Nothing
-  was saved: the view's transaction, if any, was rolled back. The page is rendered without the
-  request, so that no context processor reaches for the session or the user (the database).
-  htmx does not swap a 503; static/scoring/rami.js then says so in the round form instead.
-- `GZipMiddleware`: Django's, which leaves a live update's stream uncompressed.
-- `TokenPagesNoStoreMiddleware`: every page and export reached by a token (a URL pattern with
-  a `token` argument: the game, its rounds, polls, exports, history, the view link) is
-  `Cache-Control: private, no-store`. The token is the key to the game: no shared cache or
-  browser cache may keep what it opens. The one exception is a link's QR code, which the
-  browser alone keeps (`private`, views.pages.qr_code): it shows only the link the page
-  showing it holds already.
-"""
+"""Middleware of our own: a clear 503 when the database cannot be reached, no gzip on a live
+stream, and no caching of pages reached by a token."""
 
 from __future__ import annotations
 
@@ -34,7 +19,13 @@ RETRY_AFTER_SECONDS = 5
 
 
 class DatabaseUnavailableMiddleware:
-    """Turns an unreachable database into a 503 page that says to try again in a moment."""
+    """Turns an unreachable database into a 503 page that says to try again in a moment: a view
+    (or the rendering of its template) that meets django.db.OperationalError or InterfaceError
+    (PostgreSQL down, SQLite locked beyond its timeout) answers 503 with templates/503.html and
+    `Retry-After`, instead of a bare 500. Nothing was saved: the view's transaction, if any, was
+    rolled back. The page is rendered without the request, so that no context processor reaches
+    for the session or the user (the database). htmx does not swap a 503; rami.js then says so
+    in the round form instead."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -66,7 +57,11 @@ class DatabaseUnavailableMiddleware:
 
 
 class TokenPagesNoStoreMiddleware:
-    """`Cache-Control: private, no-store` on every response to a URL holding a game's token."""
+    """`Cache-Control: private, no-store` on every response to a URL holding a token (a URL
+    pattern with a `token` argument: a game, its rounds, polls, exports, history, the view
+    link): the token is the key to the game, and no shared or browser cache may keep what it
+    opens. The one exception is a link's QR code, which the browser alone keeps (`private`,
+    views.pages.qr_code): it shows only the link the page showing it holds already."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -88,7 +83,7 @@ class TokenPagesNoStoreMiddleware:
 
 
 class GZipMiddleware(DjangoGZipMiddleware):
-    """Django's GZipMiddleware, but for a live update's stream (scoring/live.py): compressed,
+    """Django's GZipMiddleware, but for a live update's stream (scoring/live/stream.py): compressed,
     its events would wait in the compressor's buffer instead of reaching the phone."""
 
     def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:

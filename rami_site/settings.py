@@ -82,7 +82,7 @@ MIDDLEWARE = [
     # Names the phone that makes a change to a game, so that its Undo is offered there only.
     "scoring.web.phones.PhoneMiddleware",
     # A refused change (a view raises it) answered with its page and the status of its kind:
-    # 409, 429 with Retry-After (scoring/http.py).
+    # 409, 429 with Retry-After (scoring/web/http.py).
     "scoring.web.http.RefusalMiddleware",
 ]
 
@@ -136,7 +136,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Memory caches of each worker process: "default" for the page fragments (templates/scoring/
-# game.html), "limits" for the per-client counts of scoring/limits.py. Apart, so that a page
+# game.html), "limits" for the per-client counts of scoring/web/limits.py. Apart, so that a page
 # view never evicts a count: LocMemCache culls its oldest entries past MAX_ENTRIES (300 by
 # default, about 1,200 page views of fragments). A count is one entry per client, action and
 # minute.
@@ -169,7 +169,7 @@ if RAMI_REDIS_URL:
     CACHES["limits"] = {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": RAMI_REDIS_URL,
-        # A Redis that does not answer within a second is taken as away (scoring/limits.py
+        # A Redis that does not answer within a second is taken as away (scoring/web/limits.py
         # then lets the request through), not waited for.
         "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
     }
@@ -236,7 +236,7 @@ SECURE_CSP = {
     "object-src": [CSP.NONE],
 }
 
-# The address that share links and their QR codes use (scoring/sharing.py), e.g.
+# The address that share links and their QR codes use (scoring/web/sharing.py), e.g.
 # https://rami.example.org; empty: the address the page was opened at, or this machine's on the
 # local network when that was localhost.
 RAMI_PUBLIC_URL = os.environ.get("RAMI_PUBLIC_URL", "").strip()

@@ -1,16 +1,11 @@
-"""Retake the screenshots in docs/ (README.md and docs/at-the-table.md show them): a game in
-progress on a phone, the round form with the live preview, the phone after the save (and a
-360 x 740 phone after a save), the round taken back by Undo to be put right and the history
-after it, two phones' versions of one round, a 44-round game of six long names on a 320 px
-phone and on a laptop, six at a 360 x 640 phone (the board after a leave, the round table of
-six, the history of an evening), and a finished game with its chart and statistics in light
-and dark.
+"""Retake the screenshots in docs/ (README.md and docs/at-the-table.md show them): the game on a
+phone, the round form, after a save, Undo and the history, two phones' versions of one round,
+a long game, six at a small phone, a finished game light and dark.
 
     .venv/bin/python -m scripts.screenshots      (or: make screenshots)
 
 It serves the app from a throwaway database on 127.0.0.1 with Django's development server,
-fills it through `import_game`, and drives Debian's Chromium at a phone's size.
-"""
+fills it through `import_game`, and drives Debian's Chromium at a phone's size."""
 
 from __future__ import annotations
 

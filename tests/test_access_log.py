@@ -51,8 +51,7 @@ def test_the_access_log_and_the_app_log_hold_no_token(tmp_path):
         url("table_export_json", table.edit_token): 200,
         # Django logs a 404 too (django.request), with the path.
         f"/t/{unknown}/": 404,
-        # The unchanged poll: Django's the first time, then answered in front of Django
-        # (scoring/live/unchanged.py) once the reader knows the version; logged all the same.
+        # The poll of an unchanged game: 204, logged as any answer.
         f"/v/{game.view_token}/poll?v={game.version}": 204,
     }
     tokens = [game.edit_token, game.view_token, table.edit_token, table.view_token, unknown]

@@ -69,7 +69,8 @@ def test_a_backup_file_is_the_export_plus_the_links(games, tmp_path):
         "view_token": game.view_token,
         "first_dealer": game.first_dealer,
         "created_at": game.created_at.isoformat(),
-        # Each round's dealer (SPEC 1.5): the rematch's one round, dealt by its first dealer.
+        # Each round's dealer (docs/rules.md, "The deal"): the rematch's one round, dealt by its
+        # first dealer.
         "dealers": [game.first_dealer],
     }
     assert document == export_game(game)

@@ -1,4 +1,4 @@
-"""The score chart: scoring/chart.py drawn by templates/scoring/_chart.svg.html."""
+"""The score chart: scoring/board/chart.py drawn by templates/scoring/_chart.svg.html."""
 
 import itertools
 import re

@@ -1,6 +1,7 @@
-"""Players who leave or join during a game (SPEC 1.5): the rules' decisions, the game file of the
-SPEC, and the players page's leave and join with their answers, Undo and refusals; a round form
-drawn before a player left or joined; each round's dealer kept through a deletion."""
+"""Players who leave or join during a game (docs/rules.md, "Players who come and go"): the
+rules' decisions, a game file of such players, and the players page's leave and join with their
+answers, Undo and refusals; a round form drawn before a player left or joined; each round's
+dealer kept through a deletion."""
 
 import contextlib
 import json
@@ -96,11 +97,11 @@ def test_a_span_says_which_rounds_a_player_plays():
     assert rules.playing_in(2, spans) == [0, 2]
 
 
-# The SPEC's game file.
+# A game file of players who come and go (docs/formats.md).
 
 
 @pytest.mark.django_db
-def test_the_spec_file_of_a_leave_and_a_join():
+def test_the_game_file_of_a_leave_and_a_join():
     game = import_game(game_document("comings_and_goings"))
     assert game.totals() == [310, 35, 65, 0, 39]
     assert (game.target, game.status) == (300, Status.FINISHED)

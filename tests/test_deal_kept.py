@@ -82,7 +82,7 @@ def step(game: Game, rng: random.Random, checks: list[str]) -> None:
 
 
 def come_back(game: Game, player) -> None:
-    """A player who left plays again, where the game knows how (SPEC 1.5's coming back)."""
+    """A player who left plays again, where the game knows how (docs/rules.md, "Coming back")."""
     back = getattr(game, "come_back", None)
     if back is not None:
         back(player.seat, phone=PHONE)

@@ -83,7 +83,7 @@ REPLACED = {
 }
 
 # The last row of the table of card values: its name, and what such a card costs (None: the
-# issue's list of terms leaves it to the translator).
+# name is left to the translator).
 TWO_TO_TEN = {
     "en": ("Two to ten", "the number on the card"),
     "cs": ("Od dvojky po desítku", "hodnota karty"),

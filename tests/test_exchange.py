@@ -16,7 +16,7 @@ from tests.conftest import GAMES, game_document
 pytestmark = pytest.mark.django_db
 
 
-def test_import_then_export_gives_the_points_totals_status_and_winner_of_spec_1(every_kind_game):
+def test_import_then_export_gives_the_points_totals_status_and_winner(every_kind_game):
     exported = export_game(every_kind_game)
     assert exported["target"] == 300
     assert [round_["points"] for round_ in exported["rounds"]] == [
@@ -65,7 +65,7 @@ def test_export_of_an_import_imported_again_exports_the_same(every_kind_game):
     assert export_game(import_game(first)) == first
 
 
-def test_the_spec_example_document_imports():
+def test_the_example_document_of_formats_md_imports():
     document = {
         "format": "rami-game/1",
         "players": ["Ana", "Boris", "Cyril"],

@@ -1,4 +1,4 @@
-"""The rules module on its own: the rules of docs/at-the-table.md (counting points) one by one,
+"""The rules module on its own: the rules of docs/rules.md one by one,
 the worked examples, and properties."""
 
 import pytest
@@ -40,7 +40,7 @@ def cards(text: str) -> tuple[str, ...]:
 # The interface in docs/architecture.md, as written
 
 
-def test_the_interface_of_spec_2_1():
+def test_the_interface_in_architecture_md():
     assert card_points("JK", SEEDS) == 20
     assert card_points("10h", SEEDS) == 10
     assert hand_value(["AH", "JK", "5C"], SEEDS) == 36

@@ -1,4 +1,4 @@
-"""Player statistics and wins per name: scoring/statistics.py and their templates."""
+"""Player statistics and wins per name: scoring/board/statistics.py and their templates."""
 
 import pytest
 from django.template.loader import render_to_string

@@ -22,7 +22,7 @@ from tests.links import url
 pytestmark = pytest.mark.django_db
 
 
-def test_the_export_of_the_spec_example_states_its_standings(thursday_table):
+def test_the_export_of_the_worked_example_states_its_standings(thursday_table):
     exported = exchange.export_table(thursday_table)
     assert exported["format"] == "rami-table/1"
     assert (exported["name"], exported["members"]) == (

@@ -1,4 +1,4 @@
-"""A table's pages (scoring/views/tables.py, actions.py): starting a table, its page from the
+"""A table's pages (scoring/views/tables.py, table_changes.py): starting a table, its page from the
 edit link and the watch-only link, new games from it, members added and renamed, keeping a
 finished game's group together, the export, and the queries of a big table's page."""
 
@@ -107,7 +107,7 @@ def test_a_table_needs_a_member(client):
 # The table page
 
 
-def test_the_table_page_shows_the_spec_examples_standings(client, thursday_table):
+def test_the_table_page_shows_the_worked_examples_standings(client, thursday_table):
     html = client.get(url("table", thursday_table.edit_token)).content.decode()
     standings = {row[0]: row[1:5] for row in rows(html, "standings-table")[1:]}
     assert standings["Ana"] == ["2", "1", "50%", "130.0"]

@@ -37,7 +37,7 @@ def hand_rummy(seats: int, winner: int) -> RoundEntry:
 # The worked example (docs/formats.md, rami-table/1)
 
 
-def test_the_spec_example_gives_the_standings_spec_2_5_states(thursday_table):
+def test_the_worked_example_gives_the_standings_formats_md_states(thursday_table):
     standings = by_name(tables.standings(thursday_table))
     assert {
         name: (standing.games, standing.wins, standing.average_total)
@@ -50,7 +50,7 @@ def test_the_spec_example_gives_the_standings_spec_2_5_states(thursday_table):
     }
 
 
-def test_the_spec_example_counts_rounds_hand_rummies_and_best_and_worst_games(thursday_table):
+def test_the_worked_example_counts_rounds_hand_rummies_and_best_and_worst_games(thursday_table):
     standings = by_name(tables.standings(thursday_table))
     # Ana: a hand rummy made (0), then 60 and a hand rummy suffered (200).
     ana = standings["Ana"]
@@ -73,7 +73,7 @@ def test_the_spec_example_counts_rounds_hand_rummies_and_best_and_worst_games(th
     ]
 
 
-def test_head_to_head_of_the_spec_example(thursday_table):
+def test_head_to_head_of_the_worked_example(thursday_table):
     assert [
         (
             pair.first.name,

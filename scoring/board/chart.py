@@ -206,7 +206,7 @@ def score_chart(
     """The chart of a game. `totals` holds each player's running total after every round
     (one list per round, in seat order); `tie_break_rounds` the numbers (1-based) of the rounds
     played as a tie-break. A line starts at `starts` (0 for each by default) before the first
-    round. For a player who joined or left (SPEC 1.5), it runs along their `spans` only:
+    round. For a player who joined or left, it runs along their `spans` only:
     from before the first round they played to after the last (round numbers, 0 before the
     first round)."""
     highest = max([target, *(total for after in totals for total in after)])

@@ -131,7 +131,7 @@ class PlayerRow:
     # Won the game; leads it (the lowest total of a game still played).
     champion: bool = False
     leads: bool = False
-    # The last round a player who left played (SPEC 1.5), and the first a joiner played.
+    # The last round a player who left played, and the first a joiner played.
     left_after: int | None = None
     joined_at: int | None = None
 
@@ -231,7 +231,8 @@ class Scoreboard:
 
     @cached_property
     def starts(self) -> list[int]:
-        """What each player started with: 0, or a joiner's total on joining (SPEC 1.5)."""
+        """What each player started with: 0, or a joiner's total on joining (docs/rules.md,
+        "Joining")."""
         return [player.start for player in self.seated]
 
     @cached_property
@@ -330,7 +331,7 @@ class Scoreboard:
 
     @cached_property
     def left_players(self) -> list[PlayerRow]:
-        """The players who left (SPEC 1.5), shown apart with their total."""
+        """The players who left, shown apart with their total."""
         return [self._player_row(player.seat, player) for player in self.seated if player.left]
 
     @cached_property

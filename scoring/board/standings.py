@@ -1,21 +1,10 @@
-"""Reading a table: its members' standings across its games, who finished lower
-than whom (head to head), and its games with their players' totals (results).
-
-A table and its changes are the model's (models.Table: start, new_game, keep_game,
-rename_member, ...), and its exchange format rami-table/1 is scoring/files/table_file.py's. Here
-are only the reads, which change nothing.
-
-They take a fixed number of queries whatever the number of the table's games. They work on flat
-rows aggregated by the database: one row per player of a game (_Seat: their final total so far),
-and one per member for their rounds. Alone, `standings` takes three queries, `head_to_head`
-two and `results` two. A page that shows all three reads the members and the players' totals
-once (Played.of) and hands them to each: five queries in all with the table itself
-(tests/test_table_views.py counts them at 200 games).
-
-The standings and the head to head can count a period only (this month, this year: the games
-started in it, in the server's time zone). They use the same rows: the players' totals are
-filtered here, the members' rounds by the database, so that a period costs no query more.
-"""
+"""Reading a table: its members' standings across its games, who finished lower than whom (head
+to head), and its games with their players' totals (results). Reads only: a table changes
+through models.Table. Each takes a fixed number of queries whatever the number of games, on flat
+rows the database aggregates (one a player of a game, one a member for their rounds); a page
+that shows all three reads those rows once (Played.of) and hands them to each, five queries in
+all (tests/test_table_views.py counts them at 200 games). A period (this month, this year)
+filters the same rows and costs no query more."""
 
 from __future__ import annotations
 
@@ -132,7 +121,8 @@ class _Seat:
     total: int
     # When the game began, for the standings of a period.
     started: datetime
-    # Whether they left the game before its end (SPEC 1.5): played, and not won.
+    # Whether they left the game before its end: played, and not won (docs/rules.md,
+    # "Part-games at a table").
     left: bool = False
     # Whether they joined the game under way, with the total they joined with.
     joined: bool = False
@@ -346,9 +336,9 @@ def head_to_head(
     table: Table, played: Played | None = None, period: str = ALL_TIME
 ) -> list[HeadToHead]:
     """Each pair of members who finished a game together (one begun in `period`, PERIODS),
-    both to its end (one who left a game is not compared in it: SPEC 1.5), in the table's
-    order of members. Two queries whatever the number of games (none, given what was
-    `played` already)."""
+    both to its end (one who left a game is not compared in it: docs/rules.md, "Part-games at
+    a table"), in the table's order of members. Two queries whatever the number of games
+    (none, given what was `played` already)."""
     played = played or Played.of(table)
     bounds = period_bounds(period)
     members = played.members

@@ -16,7 +16,7 @@ from scoring.models import Game, Player, Status
 @dataclass(frozen=True)
 class PlayedRound:
     """One round as it was scored: who went out (None for a blocked round) and whether it was
-    a hand rummy. Per seat, the points scored (None for a player not playing it, SPEC 1.5)
+    a hand rummy. Per seat, the points scored (None for a player not playing it)
     and whether the player had opened."""
 
     winner: int | None

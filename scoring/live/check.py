@@ -1,17 +1,7 @@
-"""The version check, /live/<key>/version?v=N: what a page without a stream asks every 2 s
-before it pulls (scoring/live/__init__.py tells the whole protocol).
-
-Answered from what this process's reader knows, with no query and no Django: 204 when N is the
-version the reader read within the last FRESH_FOR seconds (nothing to pull); 200 and the word
-"pull" for anything else (another version, one not read yet or read too long ago, a game or
-table not there), and the page then pulls with its poll, which Django answers: the change, a
-204, or a 404. A 204 here vouches only for a page that was told nothing newer: a page told of a
-newer version (by its stream, before it broke) pulls without asking (rami.js). Each check keeps
-its game or table read with the watched ones for the next checks (`Reader.follow`).
-
-Its own address under the stream's prefix, its own headers: it answers for no Django URL, so it
-needs none of Django's checks (the host, HTTPS), and says nothing but "pull" or nothing.
-"""
+"""The version check of a page without a stream, /live/<key>/version?v=N: 204 when this
+process's reader read version N within the last second (live.reader.FRESH_FOR), else "pull",
+with no query and no Django; an address of its own, so it copies none of Django's checks
+(docs/architecture.md, "A page without a stream")."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """A page's stream, /live/<key>: its key, what it sends, and the two ways it is served, on
 granian's event loop (asgi_stream, rami_site/asgi.py) and, for a WSGI server, through the same
-coroutine (stream). scoring/live/__init__.py tells the whole protocol."""
+coroutine (stream). The protocol: docs/architecture.md, "Live updates"."""
 
 from __future__ import annotations
 

@@ -8,8 +8,8 @@ from django.db.models.deletion import SET_NULL
 
 
 def fill_name_keys(apps, schema_editor):
-    # The key as scoring.files.exchange.name_key makes it, written out here: a migration must not
-    # change when the app's code does. Stored names were cleaned already (trimmed, no control
+    # The key as name_key made it then (scoring/exchange.py at 9f37038), written out here: a
+    # migration must not change when the app's code does. Stored names were cleaned already (trimmed, no control
     # characters); invisible format characters, if any, are dropped from the key only.
     Player = apps.get_model("scoring", "Player")
     players = list(Player.objects.order_by("game_id", "seat"))

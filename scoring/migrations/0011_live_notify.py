@@ -1,6 +1,6 @@
 """On PostgreSQL, a game's or a table's version that moves (a game added to a table too) sends
 a notice on the channel "rami_live" when its transaction commits: a trigger, so that a save
-makes no query more. Every server's live reader (scoring/live.py) listens, and reads the
+makes no query more. Every server's live reader (scoring/live/reader.py) listens, and reads the
 versions at once instead of at its next tick. The notice only wakes the reader: the reader
 compares the versions it reads, so a notice lost, or none at all (SQLite), delays a move by at
 most one tick and loses nothing."""

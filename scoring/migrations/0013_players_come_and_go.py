@@ -1,6 +1,6 @@
-"""Players come and go (SPEC 1.5): a player's starting total, whether they joined or left;
-each round's dealer, kept whatever is deleted before it; how many played the first round (the
-target).
+"""Players come and go (docs/rules.md, "Players who come and go"): a player's starting total,
+whether they joined or left; each round's dealer, kept whatever is deleted before it; how many
+played the first round (the target).
 
 Every column is added with a default in the database or allows null, and nothing is removed:
 the previous release, which reads none of them, keeps serving while this runs

@@ -8,15 +8,12 @@
  *   preview request (the points come from the server).
  * - The start form: players 3 to 6 get a button to take them off. (The target line is the
  *   server's, drawn again through htmx as names and rules are typed.)
- * - Live updates: the page keeps a stream open (scoring/live/) that tells it the game's (or
- *   the table's) new version; the poller then asks what changed. Without a stream (but for
- *   the seconds one that broke takes to come back), every 2 s while the page is visible, the
- *   page checks its version at the stream's address and, when that does not vouch for it, the
- *   poller asks what changed (htmx swaps nothing on "204 No Content", and its hx-sync drops a
- *   tick while a poll is on its way); either way at once when the page is shown again. Once something is typed in
- *   the round form, #typing tells the server to leave it alone. What an answer changes is
- *   the server's to say (game.html): this file only keeps time. A page on its way to another
- *   (Rematch tapped) asks no more and takes no answer still on its way.
+ * - Live updates (the protocol: docs/architecture.md, "Live updates"): the stream of the
+ *   poller's data-live, and without one the version check every 2 s; the poller then asks
+ *   what changed. Once something is typed in the round form, #typing tells the server to
+ *   leave it alone. What an answer changes is the server's to say (game.html): this file only
+ *   keeps time. A page on its way to another (Rematch tapped) asks no more and takes no answer
+ *   still on its way.
  * - Sharing: copy a link, or hand it to the phone's share sheet where there is one.
  * - After a save (or an Undo), the answer is put in view (its hx-swap shows the new totals
  *   and the saved round's line, or after the Undo of a save the round back in the form) and
@@ -253,11 +250,9 @@
     if (poller) check(poller);
   }
 
-  // A page without a stream first checks its version at the stream's own address
-  // (/live/<key>/version, scoring/live/check.py), answered from what the server's live reader
-  // knows, without Django: 204 when the page shows the current version; anything else, and the
-  // page pulls with its poll, which Django answers. A page told of a newer version than it
-  // shows (by its stream, before it broke) pulls at once: no check vouches for an older one.
+  // A page without a stream checks its version first (docs/architecture.md, "A page without a
+  // stream"). One told of a newer version than it shows (by its stream, before it broke) pulls
+  // at once: no check vouches for an older one.
   var checking = false;
   function check(poller) {
     var version = Number(poller.dataset.version || 0);
@@ -284,15 +279,10 @@
     });
   }
 
-  // The stream (scoring/live/): it tells the page each new version of its game (or table),
-  // and the page then asks with its poll for what it lacks. While it is open, no poll runs on
-  // the clock; while it is not (refused by a proxy, no EventSource, not yet open), the 2 s
-  // poll does the work. A stream that was open and broke (the server restarted) is brought
-  // back by the browser itself after its retry (2-6 s), and tells the current version at once
-  // (the last one it told goes with it): the page waits for it and polls on the clock only
-  // once it has been away for STREAM_AWAY_MS, so that a restart does not have every phone of
-  // the evening polling the new server at once. A stream refused for good is tried again
-  // when the page is shown again.
+  // The stream: while it is open, nothing runs on the clock. One that was open and broke (the
+  // server restarted) comes back by itself within its retry and tells the current version at
+  // once: the clock waits STREAM_AWAY_MS for it, so that a restart does not have every phone
+  // polling the new server. One refused for good is tried again when the page is shown again.
   var STREAM_AWAY_MS = 20000;
   var announced = 0; // the newest version the stream told of
   var stream = null;

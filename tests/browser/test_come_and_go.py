@@ -1,8 +1,8 @@
-"""An evening of six on 360 x 740 phones (SPEC 1.5): Dana goes home after round 3, tapped on
-one phone; Gita arrives before round 5, added on a second phone; a watch-only page follows
-each change and then equals a fresh load of its link. An old round is deleted, and every
-round keeps the dealer it had. The screenshots of the board and of the round table are the
-closing note's (RAMI_SCREENSHOTS=folder keeps them)."""
+"""An evening of six on 360 x 740 phones (docs/rules.md, "Players who come and go"): Dana goes
+home after round 3, tapped on one phone; Gita arrives before round 5, added on a second phone;
+a watch-only page follows each change and then equals a fresh load of its link. An old round
+is deleted, and every round keeps the dealer it had. RAMI_SCREENSHOTS=folder keeps the
+screenshots of the board and of the round table."""
 
 import os
 import re

@@ -1,29 +1,12 @@
 """Every watching phone ends up showing what a fresh load of its link shows, whatever crossed.
 
-A phone keeps its page live by polling every 2 s (static/scoring/rami.js): it sends the version
-it shows and gets back nothing (204), the parts that follow the rounds (the #changes part:
-totals, banners and the rows the page shows) or the whole board (the #live part). Each answer
-is read while other phones keep changing the game, so a poll can cross a save, an edit, a
-deletion, a restore or a rename. Whatever the order, once the changes stop and the phone has
-polled again, its page must be the page its link gives now: no row lost for good, no row twice,
-no more rows than the page shows, no old count in "Show all N rounds", no old name or total.
-
-Three writer threads change one game through the model methods (the views call the same ones):
-rounds saved, edited, deleted, restored and undone, players renamed, leaving and joining (SPEC
-1.5); and they save rounds as a phone's round form posts them, from a form drawn a moment
-before (its round number moved by the others' deletions, restores and Undos meanwhile), several
-times a second, in bursts of a few seconds. Each such save is recorded once, even sent twice,
-or refused with a 409 that keeps the round; a 5xx fails the test. Three watching phones
-(separate browser contexts, one on a slow network so that its polls overlap the changes) look
-on: two on the view link, one on the edit link. After each burst, with the writers stopped,
-each watcher is given time to poll and is then compared with a fresh page of the same link,
-opened in the same browser context (the same cookies). Nothing is compared while a writer runs,
-so a difference is a page that stayed wrong, never one caught half-way. A script error on a
-watcher fails the test too: htmx logs an out-of-band part whose target is not on the page (a
-changed row the page lost, htmx:oobErrorNoTarget) as one.
-
-RAMI_CONVERGENCE_SECONDS (default 60) is how long it runs; `-s` shows the figures.
-"""
+Three writer threads change one game through the model methods (rounds saved as a phone's form
+posts them, edited, deleted, restored, undone; players renamed, leaving, joining) in bursts,
+while three watching phones follow it live, one on a slow network so that its pulls cross the
+changes. After each burst, with the writers stopped, each watcher is compared with a fresh page
+of its link: no row lost or twice, no old count, name or total. A save recorded twice, a 5xx or
+a script error on a watcher (htmx:oobErrorNoTarget: a row the page lost) fails the test too.
+RAMI_CONVERGENCE_SECONDS (default 60) is how long it runs; `-s` shows the figures."""
 
 import contextlib
 import itertools

@@ -1,4 +1,4 @@
-"""Five or six at a small phone, with real hands: the whole round on one screen (issue 49).
+"""Five or six at a small phone, with real hands: the whole round on one screen.
 
 At 360 x 640 and 360 x 740, in Czech, Bulgarian and Indonesian, five and six players play three
 rounds in a row, each loser's hand four to six cards tapped in on the table's one keyboard.

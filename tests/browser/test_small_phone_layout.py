@@ -1,4 +1,4 @@
-"""Six at a small phone (issue 56): at 360 x 640, what a user sees after someone has left and
+"""Six at a small phone: at 360 x 640, what a user sees after someone has left and
 in a tie-break, a long dealer's name in the round's title, a table's members beside their
 buttons, and the statistics of a game with seven seats (also on a laptop).
 
