@@ -1,8 +1,4 @@
-<<<<<<< ours
 """Card names, face letters and suit symbols in every language (scoring/rules/card_names.py)."""
-=======
-"""Card names, face letters and suit symbols in every language (scoring/rules/cards.py)."""
->>>>>>> theirs
 
 from pathlib import Path
 

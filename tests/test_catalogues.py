@@ -21,13 +21,8 @@ NPLURALS = {"cs": 3, "sv": 2, "bg": 2, "id": 1}
 PLACEHOLDER = re.compile(r"%\(\w+\)[sd]")
 # The only messages a language rightly leaves as in English; anything else equal to its msgid
 # is an English copy that was never translated. (The card face letters A K Q J are kept in every
-<<<<<<< ours
 # language on purpose: see scoring/rules/card_names.py; so is the example hand of the cards
 # field, "AH JK 5C", written with those letters. The card game is "Rami" but in Bulgarian, "Рами".)
-=======
-# language on purpose: see scoring/rules/cards.py; so is the example hand of the cards field, "AH JK
-# 5C", written with those letters. The card game is "Rami" but in Bulgarian, "Рами".)
->>>>>>> theirs
 SAME_AS_ENGLISH = {
     "cs": {"Rami", "AH JK 5C"},
     "sv": {"joker", "Joker", "Rami"},

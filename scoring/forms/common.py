@@ -17,7 +17,7 @@ class ShowsRefusals:
     """A form that shows the rules' refusals (a RulesError of any kind) where they belong:
     `refused(error)` is the one way a form takes one. Each form says beside which field
     (`field_for`; None is the top of the form) and which players' names the words may use
-    (`refusal_names`); the words are the catalogue's (scoring/errors.py)."""
+    (`refusal_names`); the words are the catalogue's (scoring/rules/messages.py)."""
 
     def field_for(self, error: rules.RulesError) -> str | None:
         return None

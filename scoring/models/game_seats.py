@@ -17,7 +17,7 @@ from scoring.models.rounds import (
 @dataclass(frozen=True)
 class Seating:
     """Who deals a round (a seat) and the order the deal goes round (every seat once), as
-    Game.seating_for gives it and the players page shows it."""
+    Game.next_deal gives it and the players page shows it."""
 
     dealer: int
     order: tuple[int, ...]

@@ -41,11 +41,7 @@ def _face(code: str, language: str | None) -> SafeString:
 
 @register.simple_tag
 def card(code: str) -> SafeString:
-<<<<<<< ours
     """A small card face with its full name for screen readers (scoring/rules/card_names.py)."""
-=======
-    """A small card face with its full name for screen readers (scoring/rules/cards.py)."""
->>>>>>> theirs
     return _face(code, get_language())
 
 
