@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from django import forms
 from django.utils.html import format_html_join
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 from django.utils.translation import pgettext_lazy
 
 from scoring import rules
@@ -414,9 +415,11 @@ class JoinForm(ShowsRefusals, forms.Form):
         if "name" in self.fields:
             self.fields["name"].validators = []
         self.fields["after"].choices = [(player.seat, player.name) for player in players]
-        self.fields["start"].help_text = _("%(points)s points unless you type another total") % {
-            "points": start
-        }
+        self.fields["start"].help_text = ngettext(
+            "%(points)s point unless you type another total",
+            "%(points)s points unless you type another total",
+            start,
+        ) % {"points": start}
         self.fields["start"].widget.attrs["placeholder"] = str(start)
 
     def clean_start(self) -> int | None:
