@@ -12,8 +12,7 @@ from dataclasses import dataclass, replace
 from django import forms
 from django.utils.html import format_html_join
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import ngettext, pgettext_lazy
 
 from scoring import rules
 from scoring.models import Game, Player, Round, Seating
