@@ -17,9 +17,9 @@ pytestmark = pytest.mark.django_db
 # The round table's and the history's note on a blocked round's winner, and "Rounds won".
 WON = {
     "en": ("won: lowest hand", "Rounds won"),
-    "cs": ("výhra: nejnižší hodnota", "Vyhraná kola"),
-    "sv": ("vann: lägsta handen", "Vunna omgångar"),
-    "bg": ("спечели: най-ниска ръка", "Спечелени раздавания"),
+    "cs": ("vyhrává nejnižší hodnotou", "Vyhraná kola"),
+    "sv": ("vann: lägst värde", "Vunna omgångar"),
+    "bg": ("спечели: най-ниска стойност", "Спечелени раздавания"),
     "id": ("menang: nilai terendah", "Ronde yang dimenangkan"),
 }
 

@@ -145,3 +145,27 @@ def test_no_message_is_hidden_from_makemessages_inside_an_f_string():
         if (lines := gettext_inside_f_strings(path.read_text()))
     }
     assert hidden == {}
+
+
+# Czech typography never ends a line with a one-letter word (the prepositions v, s, z, k, o, u
+# and the conjunctions a, i, capitals too) or with an ordinal's number ("po 3. kole"): each
+# is joined to the next word by a no-break space, in the catalogue, so that every page, form
+# and message carries it without a filter over the HTML.
+LEFT_AT_THE_END_OF_A_LINE = re.compile(
+    r"(?<![^\s(„\u00a0])(?:[vszkouiaVSZKOUIA]|(?:%\(\w+\)[sd]|\d+)\.) (?=\w|%\()"
+)
+
+
+def test_a_czech_one_letter_word_is_joined_to_the_next_by_a_no_break_space():
+    assert LEFT_AT_THE_END_OF_A_LINE.search("karet v ruce")
+    assert LEFT_AT_THE_END_OF_A_LINE.search("po %(number)s. kole")
+    assert not LEFT_AT_THE_END_OF_A_LINE.search("karet v\u00a0ruce, po %(number)s.\u00a0kole")
+    assert not LEFT_AT_THE_END_OF_A_LINE.search('<a href="%(help_url)s">')  # a tag, no word
+    left = [
+        (entry.msgid, text)
+        for entry in po_file("cs")
+        if not entry.obsolete and entry.msgctxt not in ("card face", "card notation")
+        for text in (entry.msgstr_plural.values() if entry.msgid_plural else [entry.msgstr])
+        if LEFT_AT_THE_END_OF_A_LINE.search(text)
+    ]
+    assert left == []

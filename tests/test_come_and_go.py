@@ -243,7 +243,7 @@ def test_a_leave_is_refused_when_two_would_be_left_or_the_game_is_over(db):
     game = Game.start(["Ana", "Boris", "Cyril"])
     client = Client()
     assert leave(client, game, 2).status_code == 400  # no round played yet
-    assert "start a new game without them" in read(leave(client, game, 2)).text
+    assert "start a new game without this player" in read(leave(client, game, 2)).text
     play(game)
     assert leave(client, game, 2).status_code == 200
     answer = leave(client, game, 1)
@@ -289,8 +289,8 @@ def test_the_players_page_offers_a_leave_only_to_those_who_have_played(game, pho
     assert page.texts(".leave-form button") == [f"{name} leaves" for name in NAMES]
     why = page.texts(".leave-list li.meta")
     assert why == [
-        "Emil has not played a round yet, so cannot leave: a join is taken back with its Undo, "
-        "on the phone that made it; before the first round, start a new game without them."
+        "Emil has not played a round yet, so cannot leave: take the join back with its Undo, "
+        "on the phone that made it."
     ]
     assert leave(phone, game, 4).status_code == 400
     new = Game.start(["Ana", "Boris", "Cyril"])

@@ -101,7 +101,9 @@ def test_a_deck_check_failure_names_the_player_and_the_card():
     with translation.override("cs"):
         message = messages.rules_error_message(raised.value, NAMES)
     assert message == (
-        "Cyril – s kartami v ruce je „srdcové eso“ v tomto kole 3×, ve hře ale jen 2×."
+        # Czech joins each one-letter word to the next by a no-break space.
+        "Cyril – s\u00a0kartami v\u00a0ruce je „srdcové eso“ v\u00a0tomto kole 3×, ve hře ale "
+        "jen 2×."
     )
     with translation.override("en"):
         message = messages.rules_error_message(raised.value, NAMES)
@@ -133,7 +135,7 @@ def test_czech_counts_the_copies_of_a_card_in_times():
     many_kings = RulesError("too_many_copies", card="K", count=9, limit=8)
     with translation.override("cs"):
         assert messages.rules_error_message(many_kings) == (
-            "„král“ je v tomto kole 9×, ve hře ale jen 8×."
+            "„král“ je v\u00a0tomto kole 9×, ve hře ale jen 8×."
         )
 
 

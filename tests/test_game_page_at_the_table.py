@@ -108,7 +108,7 @@ def test_undo_after_a_save_puts_the_round_back_into_the_form_to_be_put_right(cli
     data = round_post(1, {0: "AH JK", 2: 20, 3: 4}, action="correct")
     data.update(round=str(round_.pk), revision="1", for_round="2")
     answer = read(client.post(page, data, headers=HTMX))
-    assert "Round 2 changed." in answer.text
+    assert "Round 2 saved with your changes." in answer.text
     round_.refresh_from_db()
     assert (round_.number, round_.revision) == (2, 2)
     assert four_players.rounds.count() == 2

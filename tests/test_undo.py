@@ -240,7 +240,7 @@ def test_a_conflict_shows_where_the_two_versions_differ_and_can_replace_the_save
     data = round_post(2, {0: 12, 1: 4, 3: 13}, action="replace")
     data.update({name: fields[name] for name in ("round", "revision", "number")})
     replaced = boris.post(address, data, headers=HTMX)
-    assert "Round 3 changed." in text(replaced) and undos(replaced) == ["Undo"]
+    assert "Round 3 saved with your changes." in text(replaced) and undos(replaced) == ["Undo"]
     assert two_saved_by_ana.rounds.count() == 3 and two_saved_by_ana.totals()[3] == 30 + 7 + 13
     # The replacement has its own Undo, on Boris's phone.
     event = two_saved_by_ana.events.first()

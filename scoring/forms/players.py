@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from scoring import rules
 from scoring.forms.common import HiddenNumber, ShowsRefusals
@@ -179,9 +180,11 @@ class JoinForm(ShowsRefusals, forms.Form):
         if "name" in self.fields:
             self.fields["name"].validators = []
         self.fields["after"].choices = [(player.seat, player.name) for player in players]
-        self.fields["start"].help_text = _("%(points)s points unless you type another total") % {
-            "points": start
-        }
+        self.fields["start"].help_text = ngettext(
+            "%(points)s point unless you type another total",
+            "%(points)s points unless you type another total",
+            start,
+        ) % {"points": start}
         self.fields["start"].widget.attrs["placeholder"] = str(start)
 
     def clean_start(self) -> int | None:

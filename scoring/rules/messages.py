@@ -223,8 +223,8 @@ PLAYER_MESSAGES = {
         "finish the game instead."
     ),
     "leave_unplayed": _(
-        "%(player)s has not played a round yet, so cannot leave: a join is taken back with its "
-        "Undo, on the phone that made it; before the first round, start a new game without them."
+        "%(player)s has not played a round yet, so cannot leave: take the join back with its "
+        "Undo, on the phone that made it."
     ),
     "left_already": _("%(player)s has already left the game."),
     "playing_already": _("%(player)s is playing already."),

@@ -18,7 +18,7 @@ from django.core.exceptions import BadRequest
 from django.http import Http404, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import reverse
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, ngettext
 from django.views.decorators.http import require_GET
 
 from scoring import rules
@@ -210,8 +210,8 @@ SAID = {
         gettext_lazy("Round %(number)s was saved on another phone, just as you typed it:"),
     ),
     "changed": (
-        gettext_lazy("Round %(number)s changed."),
-        gettext_lazy("Round %(number)s changed:"),
+        gettext_lazy("Round %(number)s saved with your changes."),
+        gettext_lazy("Round %(number)s saved with your changes:"),
     ),
     "back": (
         gettext_lazy("Round %(number)s is back as it was."),
@@ -355,9 +355,17 @@ def player_page(request: HtmxHttpRequest, game: Game, pk: int) -> TemplateRespon
     elif event.undoes_id is not None:
         said = gettext("%(name)s plays again from round %(number)s.")
     elif event.after.get("back"):
-        said = gettext("%(name)s comes back from round %(number)s with %(points)s points.")
+        said = ngettext(
+            "%(name)s comes back from round %(number)s with %(points)s point.",
+            "%(name)s comes back from round %(number)s with %(points)s points.",
+            points,
+        )
     else:
-        said = gettext("%(name)s joins from round %(number)s with %(points)s points.")
+        said = ngettext(
+            "%(name)s joins from round %(number)s with %(points)s point.",
+            "%(name)s joins from round %(number)s with %(points)s points.",
+            points,
+        )
     # A leave's round is the last its player played; a return is to the round after it.
     number = event.number + (event.undoes_id is not None)
     said %= {"name": player.name, "number": number, "points": points}

@@ -100,6 +100,9 @@ def leave(request: HtmxHttpRequest, token: str) -> HttpResponse:
     try:
         left = game.leave(seat, phone=phones.of(request))
     except rules.RulesError as error:
+        if error.code == rules.Code.LEAVE_UNPLAYED and not game.rounds.exists():
+            # Before the first round there is no late join to undo: the way is a new game.
+            error = rules.RulesError(error.code)
         _refuse(request, game_or_404(edit_token=game.edit_token), error, "leave")
     return redirect(request, reverse("game", args=[game.edit_token]) + f"?player={left.pk}")
 

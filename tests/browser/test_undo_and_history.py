@@ -58,7 +58,7 @@ def test_anas_undo_to_fix_while_boriss_phone_is_open(page: Page, boris: Page):
         lambda response: "action=correct" in (response.request.post_data or "")
     ):
         ana.get_by_role("button", name="Save the corrected round").click()
-    expect(ana.locator(".banner.saved")).to_contain_text("Round 2 changed.")
+    expect(ana.locator(".banner.saved")).to_contain_text("Round 2 saved with your changes.")
     expect_totals(ana, 12, 10, 65, 38)
     # Boris's phone follows within a poll, and still has no Undo.
     expect(boris.locator(".total .sum")).to_have_text(["12", "10", "65", "38"], timeout=5_000)
@@ -118,7 +118,7 @@ def test_a_conflict_shows_the_difference_and_mine_can_replace_it(page: Page, bor
     assert_accessible(boris)
 
     boris.get_by_role("button", name="Replace round 1 with mine").click()
-    expect(boris.locator(".banner.saved")).to_contain_text("Round 1 changed.")
+    expect(boris.locator(".banner.saved")).to_contain_text("Round 1 saved with your changes.")
     expect_totals(boris, 0, 5, 7, 13)
     expect(ana.locator(".total .sum")).to_have_text(["0", "5", "7", "13"], timeout=5_000)
     # The replacement has its own Undo, on Boris's phone only.
