@@ -236,6 +236,15 @@ def test_every_change_of_a_table_and_every_new_thing_answers_each_refusal_with_i
         assert answer.status_code == REFUSAL_STATUS[type(error)], (address, answer.content[:300])
 
 
+def test_a_page_and_its_changes_at_one_address_take_no_other_method(client, game, table):
+    """An address with a page and the changes of a page drawn before (web.http.by_method)
+    answers any other method as Django's require_http_methods does: 405, saying which."""
+    for address in (url("game", game.edit_token), url("table", table.edit_token), "/"):
+        answer = client.put(address)
+        assert answer.status_code == 405, address
+        assert answer["Allow"] == "GET, POST", address
+
+
 def test_a_refusal_no_view_answers_is_still_answered_with_its_status(client, game):
     """A refusal raised where no view catches it is answered by the middleware, with its
     reason in plain text and its status, not as a 500."""

@@ -1,5 +1,5 @@
 """What the views of games and of tables both stand on: the typed request, the redirect that
-suits htmx and plain forms alike, and the method check of a view that both links open. Also a
+suits htmx and plain forms alike, and a page and a change at one address (by_method). Also a
 number as a request carries it, and what a refusal is in HTTP (RefusalMiddleware)."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import re
 from collections.abc import Callable
 from functools import wraps
 
-from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, HttpResponseRedirect
-from django.utils.log import log_response
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.views.decorators.http import require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
@@ -136,21 +136,11 @@ def _cut(response: HttpResponse, part: str) -> None:
 def by_method(**views: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     """One address, a view for each method (`GET=...`, `POST=...`): where a page and a change
     share an address (a page drawn before each change had its own, scoring/views/legacy.py).
-    Any other method is 405, as require_http_methods answers it."""
+    Any other method is 405 with Allow, by Django's require_http_methods."""
 
+    @require_http_methods(list(views))
     def view(request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        chosen = views.get(request.method)
-        if chosen is None:
-            response = HttpResponseNotAllowed(list(views))
-            log_response(
-                "Method Not Allowed (%s): %s",
-                request.method,
-                request.path,
-                response=response,
-                request=request,
-            )
-            return response
-        return chosen(request, *args, **kwargs)
+        return views[request.method](request, *args, **kwargs)
 
     return view
 
@@ -169,25 +159,3 @@ def with_query(request: HttpRequest, **changed: str) -> str:
 def token_lookup(token: str, editable: bool) -> dict[str, str]:
     """The lookup of a game or table by its edit link's token (`editable`) or watch-only one."""
     return {"edit_token": token} if editable else {"view_token": token}
-
-
-def require_GET_when_watch_only(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """A view that both links open, which takes changes from the edit link only: from the
-    watch-only link (`editable` false) anything but GET is 405 Method Not Allowed, as
-    require_GET answers it."""
-
-    @wraps(view)
-    def watched(request: HttpRequest, *args, editable: bool, **kwargs) -> HttpResponse:
-        if not editable and request.method != "GET":
-            response = HttpResponseNotAllowed(["GET"])
-            log_response(
-                "Method Not Allowed (%s): %s",
-                request.method,
-                request.path,
-                response=response,
-                request=request,
-            )
-            return response
-        return view(request, *args, editable=editable, **kwargs)
-
-    return watched
