@@ -78,7 +78,7 @@ def table_start(request: HtmxHttpRequest) -> HttpResponse:
             )
         except rules.RulesError as error:
             form.refused(error)
-            return http.showing(error, page)
+            raise http.Refused(error, page, on_form=True) from None
         return redirect(request, reverse("table", args=[table.edit_token]))
     return page
 
@@ -315,7 +315,7 @@ def table_rules(request: HtmxHttpRequest, token: str) -> HttpResponse:
             table.refresh_from_db()
             context |= {"form": TableRulesForm(table=table), "refused": rules_error_message(error)}
             page = TemplateResponse(request, "scoring/table_rules.html", context)
-            return http.showing(error, page)
+            raise http.Refused(error, page, on_form=True) from None
         return redirect(request, reverse("table", args=[table.edit_token]))
     context["form"] = form
     if request.method == "GET":
@@ -389,6 +389,6 @@ def keep_together(request: HtmxHttpRequest, token: str) -> HttpResponse:
             table = Table.keep_together(game, name=form.cleaned_data["name"])
         except rules.RulesError as error:
             form.refused(error)
-            return http.showing(error, page)
+            raise http.Refused(error, page, on_form=True) from None
         return redirect(request, reverse("table", args=[table.edit_token]))
     return page
