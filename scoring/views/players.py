@@ -133,10 +133,16 @@ def join(request: HtmxHttpRequest, game: Game) -> HttpResponse:
         return _players_page(request, game, join_form=form)
     chosen = form.cleaned_data
     try:
-        game.join(chosen["name"], chosen["after"], chosen["start"], phone=phones.of(request))
+        player = game.join(
+            chosen["name"], chosen["after"], chosen["start"], phone=phones.of(request)
+        )
     except rules.RulesError as error:
         _refuse_sitting_down(request, game, error, form, "join_form")
-    joined = game.events.filter(kind=GameEvent.Kind.JOINED).order_by("-pk").first()
+    # The join of the player this phone just seated (a join taken back frees its seat: the
+    # name tells this one's from an earlier one's).
+    joined = game.events.filter(
+        kind=GameEvent.Kind.JOINED, after__seat=player.seat, after__name=player.name
+    ).latest("pk")
     return redirect(request, reverse("game", args=[game.edit_token]) + f"?player={joined.pk}")
 
 
