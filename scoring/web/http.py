@@ -22,11 +22,10 @@ from scoring.web.limits import TooMany
 # What each kind of refusal is in HTTP (scoring.rules; a limit's is web.limits.TooMany): the
 # page older than the game or the table, or a yes asked for, is 409 Conflict (htmx swaps it in:
 # base.html's responseHandling); a limit is 429 Too Many Requests, with Retry-After. A mistake
-# in what was typed is no refusal: it is a form's error, beside its field, on the page answered
-# as any form with an error is (200). Raised all the same (a request no page of ours sends), it
-# is a 400.
+# (a RulesError itself) said beside what was typed is a form's error, answered as any form with
+# an error is (200: ON_FORM_STATUS, Refused.on_form); anywhere else (a request no page of ours
+# sends), a 400.
 REFUSAL_STATUS = {Conflict: 409, ConfirmFirst: 409, TooMany: 429, RulesError: 400}
-# The same, said beside what was typed on a form (Refused.on_form): a mistake is the form's.
 ON_FORM_STATUS = {**REFUSAL_STATUS, RulesError: 200}
 
 
