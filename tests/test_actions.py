@@ -236,6 +236,71 @@ def test_every_change_of_a_table_and_every_new_thing_answers_each_refusal_with_i
         assert answer.status_code == REFUSAL_STATUS[type(error)], (address, answer.content[:300])
 
 
+# A mistake in what was sent (a RulesError itself): said beside its field where the change has
+# a form, or beside the changes the history lists (200, as Django answers a form with an
+# error), else a 400, the page saying why.
+MISTAKE = rules.RulesError(rules.Code.NAME_TAKEN)
+
+
+@pytest.mark.parametrize(
+    ("change", "status"),
+    [
+        ("delete", 400),
+        ("undo", 400),
+        ("restore", 200),
+        ("go_back", 200),
+        ("leave", 400),
+        ("seats", 200),
+        ("join", 200),
+    ],
+)
+def test_a_mistake_is_said_beside_its_field_or_refused_with_a_400(client, game, change, status):
+    phone(client)
+    name, data, method = game_changes(game)[change]
+    with mock.patch.object(Game, method, side_effect=MISTAKE):
+        answer = client.post(url(name, game.edit_token), data)
+    assert answer.status_code == status, answer.content[:300]
+    assert "already has this name" in read(answer).text
+
+
+def test_a_mistake_of_a_table_or_a_new_thing_is_said_beside_its_field(client, table):
+    ana = members_of(table)["Ana"]
+    changes = [
+        (url("add_member", table.edit_token), {"add-name": "Eva"}, Table, "add_member"),
+        (
+            url("rename_member", table.edit_token),
+            {"member": str(ana.pk), f"rename-{ana.pk}-name": "Anna"},
+            Table,
+            "rename_member",
+        ),
+        (reverse("start"), {"player_0": "Ana", "player_1": "Boris"}, Game, "start"),
+        (reverse("table_start"), {"name": "Thursday", "member_0": "Ana"}, Table, "start"),
+    ]
+    for address, data, model, method in changes:
+        with mock.patch.object(model, method, side_effect=MISTAKE):
+            answer = client.post(address, data)
+        assert answer.status_code == 200, (address, answer.content[:300])
+        assert "already has this name" in read(answer).text, address
+
+
+def test_the_start_page_refused_is_kept_private_too(client):
+    """The start page lists this browser's games by their edit links: its answer to a refused
+    game, too, is for no cache to keep."""
+    for error in (MISTAKE, KINDS["limit"]):
+        with mock.patch.object(Game, "start", side_effect=error):
+            answer = client.post(reverse("start"), {"player_0": "Ana", "player_1": "Boris"})
+        assert "no-store" in answer["Cache-Control"] and "private" in answer["Cache-Control"]
+
+
+def test_a_page_and_its_changes_at_one_address_take_no_other_method(client, game, table):
+    """An address with a page and the changes of a page drawn before (web.http.by_method)
+    answers any other method as Django's require_http_methods does: 405, saying which."""
+    for address in (url("game", game.edit_token), url("table", table.edit_token), "/"):
+        answer = client.put(address)
+        assert answer.status_code == 405, address
+        assert answer["Allow"] == "GET, POST", address
+
+
 def test_a_refusal_no_view_answers_is_still_answered_with_its_status(client, game):
     """A refusal raised where no view catches it is answered by the middleware, with its
     reason in plain text and its status, not as a 500."""

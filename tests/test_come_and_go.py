@@ -272,6 +272,21 @@ def test_a_player_joins_with_the_highest_total_of_those_playing(game, phone):
     assert Game.objects.get(pk=game.pk).totals()[-1] == 0
 
 
+def test_a_join_says_the_player_this_phone_seated(game, phone, monkeypatch):
+    """Two phones seat a player at once: each is told of its own, whichever join came last."""
+    seat = Game.join
+
+    def and_another_phone_too(self, *args, **kwargs):
+        mine = seat(self, *args, **kwargs)
+        seat(Game.objects.get(pk=self.pk), "Filip", phone="the other phone")
+        return mine
+
+    monkeypatch.setattr(Game, "join", and_another_phone_too)
+    page = read(join(phone, game, "Emil"))
+    # Not Filip, whose join came after (and so takes away the Undo of Emil's).
+    assert page.one("#answer .banner").text.startswith("Emil joins from round 4")
+
+
 def test_the_undo_of_a_join_takes_the_player_out_again(game, phone):
     join(phone, game, "Emil")
     joined = Game.objects.get(pk=game.pk).events.filter(kind=GameEvent.Kind.JOINED).first()

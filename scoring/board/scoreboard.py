@@ -212,11 +212,6 @@ class Scoreboard:
         return made[index]
 
     @cached_property
-    def rounds_in_order(self) -> list[StoredRound]:
-        """The rounds with their hands by seat, in order (see _round)."""
-        return [self._round(index) for index in range(len(self._by_round))]
-
-    @cached_property
     def points(self) -> list[list[int | None]]:
         """Each round's points, by seat (None for a player not playing it), straight from
         the stored rows."""

@@ -23,9 +23,9 @@ class ComingAndGoing:
         are not in it and the deal passes over them; their total stays, but they can no longer
         win (refresh_standing counts the players still playing). Refused: fewer than
         MIN_PLAYERS left playing ("leave_last"); a player who has played no round yet
-        ("leave_unplayed": start the game without them); one who left already ("left_already":
-        a form sent twice); anyone from a finished game. A game file's players leave as its
-        rounds say (`past_the_end`: exchange's import)."""
+        ("leave_unplayed": their join's Undo, or before the first round a new game); one who
+        left already ("left_already": a form sent twice); anyone from a finished game. A game
+        file's players leave as its rounds say (`past_the_end`: exchange's import)."""
         with self._changing() as game:
             player = game._player(seat)
             if player.left:
@@ -36,7 +36,10 @@ class ComingAndGoing:
             after = last.first()
             if not past_the_end:  # a file's players leave as its rounds say
                 if after is None:
-                    raise rules.RulesError(rules.Code.LEAVE_UNPLAYED, seat)
+                    # A late joiner is named, and their join's Undo is the way; before the
+                    # first round nobody is, and the way is a new game without them.
+                    named = seat if game.rounds.exists() else None
+                    raise rules.RulesError(rules.Code.LEAVE_UNPLAYED, named)
                 rules.check_leave(len(game.playing), seat)
             player.left = True
             Player.objects.filter(pk=player.pk).update(left=True)

@@ -41,6 +41,11 @@ def game_or_404(**lookup: str) -> Game:
         raise Http404 from None
 
 
+def edited_game(token: str) -> Game:
+    """The game of this edit link's token (game_or_404): what a change view changes."""
+    return game_or_404(edit_token=token)
+
+
 # What a page of a game says when its game is not on the server (base.html's data-gone).
 GAME_GONE = gettext_lazy(
     "This game is not on the server right now (deleted, or on its way back from a backup). "
@@ -191,7 +196,7 @@ class Told(TypedDict, total=False):
     # changed is the players (a name, the seats).
     typing: bool
     players_changed: bool
-    # A player who just left or joined (SPEC 1.5), as the page says it; `undo` is its Undo.
+    # A player who just left or joined, as the page says it; `undo` is its Undo.
     player_said: str
     # Who plays the next game, as chosen and refused (a finished game's page).
     rematch_form: RematchForm
@@ -410,11 +415,10 @@ def fixing_page(
     return game_response(request, game, form, fixing=round_, **told)
 
 
-def refused_page(request: HtmxHttpRequest, game: Game, error: rules.RulesError) -> http.Refused:
-    """The refusal to raise: the game page saying why a change was not made (for htmx, the
-    part the view's for_htmx names), sent with the status of the refusal."""
-    page = game_response(request, game, refused=rules_error_message(error, game.names))
-    return http.Refused(error, page)
+def refused_page(request: HtmxHttpRequest, game: Game, error: rules.RulesError) -> TemplateResponse:
+    """The game page saying why a change was not made (`error`): a change view's refusal
+    (http.change_view), sent with the status of its kind."""
+    return game_response(request, game, refused=rules_error_message(error, game.names))
 
 
 def number(text: str | None) -> int:

@@ -4,19 +4,16 @@ to the version before. Template: scoring/history.html."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import wraps
-
-from django.http import Http404, HttpResponse
+from django.http import HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET
 
 from scoring import rules
 from scoring.board import history
 from scoring.models import Game, GameEvent, Round
 from scoring.rules.messages import rules_error_message
-from scoring.views.games import followed, following_game, game_or_404, number
+from scoring.views.games import edited_game, followed, following_game, game_or_404, number
 from scoring.web import http, phones
 from scoring.web.http import HtmxHttpRequest, redirect
 
@@ -50,46 +47,43 @@ def _history(
     return TemplateResponse(request, "scoring/history.html", context)
 
 
-def history_action(
-    view: Callable[[HtmxHttpRequest, Game, GameEvent], Round],
-) -> Callable[..., HttpResponse]:
-    """A change made from the history (a POST naming its `event`): done, the game page says
-    the round "is back as it was" (a 303); refused, the history again, saying why."""
-
-    @require_POST
-    @wraps(view)
-    def action(request: HtmxHttpRequest, token: str) -> HttpResponse:
-        game = game_or_404(edit_token=token)
-        event = GameEvent(pk=number(request.POST.get("event")))
-        here = reverse("game", args=[game.edit_token])
-        try:
-            round_ = view(request, game, event)
-        except GameEvent.DoesNotExist:
-            raise Http404 from None
-        except rules.ConfirmFirst as error:
-            confirm = {"event": event.pk, **error.details}
-            raise http.Refused(error, _history(request, game, error, confirm)) from None
-        except rules.RulesError as error:
-            if error.code == rules.Code.ALREADY_RESTORED:  # this form sent twice
-                return redirect(request, here)
-            return http.showing(error, _history(request, game, error))
-        return redirect(request, f"{here}?back={round_.pk}")
-
-    return action
+# A change made from the history (a POST naming its `event`): done, the game page says the
+# round "is back as it was" (_back, a 303); refused, the history again, saying why beside the
+# changes it lists.
+history_change = http.change_view(find=edited_game, page=_history, on_form=True)
 
 
-@history_action
-def restore(request: HtmxHttpRequest, game: Game, deletion: GameEvent) -> Round:
-    """A deleted round back: at its place while nothing has filled it since; else only with
-    `as_round`, the number the confirmation showed (an extra round, after the others), the
-    page first asking for it (409, nothing changed)."""
+def _back(request: HtmxHttpRequest, game: Game, round_: Round | None = None) -> HttpResponse:
+    """The game page, saying that `round_` is back as it was."""
+    here = reverse("game", args=[game.edit_token])
+    return redirect(request, here if round_ is None else f"{here}?back={round_.pk}")
+
+
+@history_change
+def restore(request: HtmxHttpRequest, game: Game) -> HttpResponse:
+    """A deleted round (the `event` that deleted it) back: at its place while nothing has
+    filled it since; else only with `as_round`, the number the confirmation showed (an extra
+    round, after the others), the page first asking for it (409, nothing changed)."""
+    deletion = GameEvent(pk=number(request.POST.get("event")))
     as_round = request.POST.get("as_round")
-    return game.restore_round(
-        deletion, phones.of(request), as_round=number(as_round) if as_round else None
-    )
+    try:
+        round_ = game.restore_round(
+            deletion, phones.of(request), as_round=number(as_round) if as_round else None
+        )
+    except rules.ConfirmFirst as error:
+        confirm = {"event": deletion.pk, **error.details}
+        raise http.Refused(error, _history(request, game, error, confirm)) from None
+    except rules.Conflict:
+        if game.events.filter(pk=deletion.pk, restored=True).exists():
+            return _back(request, game)  # restored already: this form sent twice
+        raise
+    return _back(request, game, round_)
 
 
-@history_action
-def go_back(request: HtmxHttpRequest, game: Game, change: GameEvent) -> Round:
-    """A round back to the version it had before an edit (`change`): one more edit."""
-    return game.go_back(change, number(request.POST.get("revision")), phones.of(request))
+@history_change
+def go_back(request: HtmxHttpRequest, game: Game) -> HttpResponse:
+    """A round back to the version it had before an edit (the `event` of that change): one
+    more edit."""
+    change = GameEvent(pk=number(request.POST.get("event")))
+    revision = number(request.POST.get("revision"))
+    return _back(request, game, game.go_back(change, revision, phones.of(request)))

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from django.http import HttpResponse, HttpResponseBadRequest
+from django.core.exceptions import BadRequest
+from django.http import HttpResponse
 from django.views.decorators.http import require_POST
 
 from scoring.views import history, players, rounds, start, table_changes
@@ -26,7 +27,7 @@ def dispatching(
     def dispatched(request: HtmxHttpRequest, **kwargs) -> HttpResponse:
         action = actions.get(request.POST.get("action"), otherwise)
         if action is None:
-            return HttpResponseBadRequest("unknown action", content_type="text/plain")
+            raise BadRequest("unknown action")
         return action(request, **{name: kwargs[name] for name in taken})
 
     return dispatched

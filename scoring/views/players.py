@@ -1,25 +1,25 @@
-"""The players page of a game (its edit link): the players' names, each in a field to correct
-it during the game. Until the game is over it also holds who deals next and the order the deal
-goes round, a player leaving and one joining (SPEC 1.5). Template: scoring/players.html; context:
-`game`, `form` (forms.PlayersForm), `seating_form` (forms.SeatingForm), `join_form`
-(forms.JoinForm), `leaving` (the players who may leave), the last two None for a finished
-game, and `refused`. Each change is a POST of its own (names, seats, leave, join); done, it
-goes back to the game page."""
+"""The players page of a game (its edit link): the names, and until the game is over who deals
+next, the deal's order, a player leaving, joining or coming back (docs/rules.md). Each change
+is a POST of its own; done, it goes back to the game page."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import NoReturn
 
 from django.contrib import messages
 from django.http import HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET
 
 from scoring import rules
 from scoring.forms import ComeBackForm, JoinForm, PlayersForm, SeatingForm
 from scoring.models import Game, GameEvent, Hand, Status, rename_players
 from scoring.rules.messages import rules_error_message
-from scoring.views.games import followed, following_game, game_or_404, number
+from scoring.views.games import edited_game, followed, following_game, game_or_404, number
 from scoring.web import http, phones
 from scoring.web.http import HtmxHttpRequest, redirect
 
@@ -34,13 +34,31 @@ def players_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
     return page
 
 
-@require_POST
-def names(request: HtmxHttpRequest, token: str) -> HttpResponse:
+def _refused(
+    request: HtmxHttpRequest, game: Game, error: rules.RulesError, card: str = "seating"
+) -> TemplateResponse:
+    """The page as things are now (the game read again: another phone's change may be why),
+    saying why a change was not made: in the `card` of that change ("seating", "leave"), or
+    at the top ("top", and once the game is over, which has no cards)."""
+    now = game_or_404(edit_token=game.edit_token)
+    refused = rules_error_message(error, now.names)
+    return _players_page(request, now, refused=refused, refused_card=card)
+
+
+def players_change(
+    card: str = "seating",
+) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
+    """A change from the players page: a refusal it does not answer itself is raised with the
+    page as things are now, saying why in `card` (_refused)."""
+    return http.change_view(find=edited_game, page=partial(_refused, card=card))
+
+
+@players_change()
+def names(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     """The names posted: those changed renamed (Game.rename_players: kept in the history, every
     phone redraws), then the game page. A name refused stays as typed beside its reason; a
     player renamed on another phone since is refused (409), the form then knowing that name,
     so that saving again renames knowingly."""
-    game = game_or_404(edit_token=token)
     form = PlayersForm(request.POST, players=game.seated_players)
     if not form.is_valid():
         return _players_page(request, game, form)
@@ -55,20 +73,19 @@ def names(request: HtmxHttpRequest, token: str) -> HttpResponse:
         if isinstance(error, rules.Conflict):  # a name changed on another phone: now known
             form = form.showing(game.names)
         form.refused(error)
-        return http.showing(error, _players_page(request, game, form))
+        raise http.Refused(error, _players_page(request, game, form), on_form=True) from None
     return redirect(request, reverse("game", args=[game.edit_token]))
 
 
-@require_POST
-def seats(request: HtmxHttpRequest, token: str) -> HttpResponse:
+@players_change()
+def seats(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     """The seats and the dealer posted (Game.change_seating): changed from the next round on,
     then the game page saying so. A choice refused stays as chosen beside its reason. A change
     made on another phone since (or a round saved there, which moves the deal on), or the
     game's end, is refused (409), the page showing the seats and the dealer as they are now."""
-    game = game_or_404(edit_token=token)
     seating_form = _seating_form(game, request.POST)
     if seating_form is None:
-        _refuse(request, game, rules.Conflict(rules.Code.GAME_FINISHED))
+        raise rules.Conflict(rules.Code.GAME_FINISHED)
     if not seating_form.is_valid():
         return _players_page(request, game, seating_form=seating_form)
     chosen = seating_form.cleaned_data
@@ -76,12 +93,12 @@ def seats(request: HtmxHttpRequest, token: str) -> HttpResponse:
         game.change_seating(
             chosen["dealer"], chosen["order"], seen=chosen["seen"], phone=phones.of(request)
         )
-    except rules.RulesError as error:
-        if type(error) is rules.RulesError:  # a choice refused: beside it, as chosen
-            seating_form.refused(error)
-            return _players_page(request, game, seating_form=seating_form)
-        # Shown as they are now, another phone's change (or the end) read again.
-        _refuse(request, game_or_404(edit_token=game.edit_token), error)
+    except rules.Conflict:  # another phone's change, or the end: shown as they are now
+        raise
+    except rules.RulesError as error:  # a choice refused: beside it, as chosen
+        seating_form.refused(error)
+        page = _players_page(request, game, seating_form=seating_form)
+        raise http.Refused(error, page, on_form=True) from None
     names = game.names
     said = gettext("Seats changed: %(order)s; %(dealer)s deals next.") % {
         "order": ", ".join(names[seat] for seat in chosen["order"]),
@@ -91,63 +108,53 @@ def seats(request: HtmxHttpRequest, token: str) -> HttpResponse:
     return redirect(request, reverse("game", args=[game.edit_token]))
 
 
-@require_POST
-def leave(request: HtmxHttpRequest, token: str) -> HttpResponse:
+@players_change(card="leave")
+def leave(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     """The player at `seat` leaves after the last round saved (Game.leave): the game page then
     says so, with the Undo on this phone."""
-    game = game_or_404(edit_token=token)
-    seat = number(request.POST.get("seat"))
-    try:
-        left = game.leave(seat, phone=phones.of(request))
-    except rules.RulesError as error:
-        if error.code == rules.Code.LEAVE_UNPLAYED and not game.rounds.exists():
-            # Before the first round there is no late join to undo: the way is a new game.
-            error = rules.RulesError(error.code)
-        _refuse(request, game_or_404(edit_token=game.edit_token), error, "leave")
+    left = game.leave(number(request.POST.get("seat")), phone=phones.of(request))
     return redirect(request, reverse("game", args=[game.edit_token]) + f"?player={left.pk}")
 
 
-@require_POST
-def join(request: HtmxHttpRequest, token: str) -> HttpResponse:
+@players_change()
+def join(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     """A player joins before the next round (Game.join), named, seated and starting as the
     form says; the game page then says so, with the Undo on this phone. A name refused stays
     as typed beside its reason; so does a join that another phone's join made one too many
     (409: that change came first)."""
-    game = game_or_404(edit_token=token)
     form = _join_form(game, request.POST)
     if form is None:
-        _refuse(request, game, rules.Conflict(rules.Code.GAME_FINISHED))
+        raise rules.Conflict(rules.Code.GAME_FINISHED)
     if not form.is_valid():
         return _players_page(request, game, join_form=form)
     chosen = form.cleaned_data
     try:
-        game.join(chosen["name"], chosen["after"], chosen["start"], phone=phones.of(request))
+        player = game.join(
+            chosen["name"], chosen["after"], chosen["start"], phone=phones.of(request)
+        )
     except rules.RulesError as error:
-        if error.code == rules.Code.GAME_FINISHED:  # the game over meanwhile
-            _refuse(request, game_or_404(edit_token=game.edit_token), error)
-        form.refused(error)
-        page = _players_page(request, game, join_form=form)
-        if form.field_for(error) is None:  # not the name typed: a refusal of the join
-            raise http.Refused(error, page) from None
-        return page
-    joined = game.events.filter(kind=GameEvent.Kind.JOINED).order_by("-pk").first()
+        _refuse_sitting_down(request, game, error, form, "join_form")
+    # The join of the player this phone just seated (a join taken back frees its seat: the
+    # name tells this one's from an earlier one's).
+    joined = game.events.filter(
+        kind=GameEvent.Kind.JOINED, after__seat=player.seat, after__name=player.name
+    ).latest("pk")
     return redirect(request, reverse("game", args=[game.edit_token]) + f"?player={joined.pk}")
 
 
-@require_POST
-def come_back(request: HtmxHttpRequest, token: str) -> HttpResponse:
+@players_change(card="top")
+def come_back(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     """A player who left comes back before the next round (Game.come_back), seated and
     starting as the form says; the game page then says so, with the Undo on this phone. One
     brought back on another phone meanwhile, or a game another join has filled, is refused
     (409) with what was typed kept."""
-    game = game_or_404(edit_token=token)
     form = _come_back_form(game, request.POST)
     if form is None:  # the game over, or nobody left to come back, meanwhile
         if game.status == Status.FINISHED:
-            _refuse(request, game, rules.Conflict(rules.Code.GAME_FINISHED))
+            raise rules.Conflict(rules.Code.GAME_FINISHED)
         seat = http.whole_number(request.POST.get("back-seat"))
         seat = seat if seat is not None and seat < len(game.seated_players) else None
-        _refuse(request, game, rules.Conflict(rules.Code.PLAYING_ALREADY, seat), "top")
+        raise rules.Conflict(rules.Code.PLAYING_ALREADY, seat)
     if not form.is_valid():
         return _players_page(request, game, back_form=form)
     chosen = form.cleaned_data
@@ -156,21 +163,26 @@ def come_back(request: HtmxHttpRequest, token: str) -> HttpResponse:
             chosen["seat"], chosen["after"], chosen["start"], phone=phones.of(request)
         )
     except rules.RulesError as error:
-        if error.code == rules.Code.GAME_FINISHED:
-            _refuse(request, game_or_404(edit_token=game.edit_token), error)
-        form.refused(error)
-        raise http.Refused(error, _players_page(request, game, back_form=form)) from None
+        _refuse_sitting_down(request, game, error, form, "back_form")
     return redirect(request, reverse("game", args=[game.edit_token]) + f"?player={event.pk}")
 
 
-def _refuse(
-    request: HtmxHttpRequest, game: Game, error: rules.RulesError, card: str = "seating"
-) -> None:
-    """Raise the page as things are now, saying why a change was not made: in the `card` of
-    that change ("seating", "leave"), or at the top ("top", and once the game is over)."""
-    refused = rules_error_message(error, game.names)
-    page = _players_page(request, game, refused=refused, refused_card=card)
-    raise http.Refused(error, page)
+def _refuse_sitting_down(
+    request: HtmxHttpRequest,
+    game: Game,
+    error: rules.RulesError,
+    form: JoinForm,
+    shown_as: str,
+) -> NoReturn:
+    """Raise the refusal of a join or a coming back (`form`, the players page's `shown_as`):
+    over, the game has no such form any more, and says why at the top; else the form comes
+    back as typed, saying why beside the name, or above the form (a refusal of the sitting
+    down itself)."""
+    if Game.objects.filter(pk=game.pk, status=Status.FINISHED).exists():  # over meanwhile
+        raise http.Refused(error, _refused(request, game, error)) from None
+    form.refused(error)
+    page = _players_page(request, game, **{shown_as: form})
+    raise http.Refused(error, page, on_form=form.field_for(error) is not None) from None
 
 
 def _players_page(

@@ -1,5 +1,5 @@
-"""The pull: what a game page asks for when its stream tells of a newer version, or every 2 s
-without a stream (scoring/live/__init__.py tells the protocol). Answered with the parts of the
+"""The pull: what a game page asks for when its stream tells of a newer version, or when its
+version check says to (docs/architecture.md, "Live updates"). Answered with the parts of the
 game page's template that change (#changes, #live)."""
 
 from __future__ import annotations

@@ -2,18 +2,15 @@
 preview its points, correct a round taken back, replace one another phone saved first, delete
 one, undo a change, rematch. Each answers with the game page (for htmx, its #game_body part)
 or, without JavaScript, a 303 to the page; a refusal is raised with the page that says why
-(game_action). Every change is made by this phone (scoring.web.phones), through the Game's own
+(game_change). Every change is made by this phone (scoring.web.phones), through the Game's own
 methods. And the round's own page, to edit it (round_page)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import wraps
-
 from django.http import Http404, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import reverse
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods
 
 from scoring import rules
 from scoring.board import history
@@ -23,6 +20,7 @@ from scoring.models import Game, GameEvent, Round
 from scoring.models import rematch as rematch_game
 from scoring.rules.messages import rules_error_message
 from scoring.views.games import (
+    edited_game,
     filled_with,
     fixing_page,
     followed,
@@ -41,27 +39,9 @@ from scoring.views.games import (
 from scoring.web import following, http, limits, phones
 from scoring.web.http import HtmxHttpRequest, redirect
 
-
-def game_action(
-    view: Callable[[HtmxHttpRequest, Game], HttpResponse],
-) -> Callable[..., HttpResponse]:
-    """A change to the game from its edit link: a POST, the game found by its token (404
-    else) and given to `view`. A refusal that the view does not answer itself is raised with
-    the game page that says why; an event that is not the game's is a 404."""
-
-    @require_POST
-    @http.for_htmx("game_body")
-    @wraps(view)
-    def action(request: HtmxHttpRequest, token: str) -> HttpResponse:
-        game = game_or_404(edit_token=token)
-        try:
-            return view(request, game)
-        except GameEvent.DoesNotExist:
-            raise Http404 from None
-        except rules.RulesError as error:
-            raise refused_page(request, game, error) from None
-
-    return action
+# A change to the game from its edit link: a refusal that the view does not answer itself is
+# raised with the game page that says why; an event that is not the game's is a 404.
+game_change = http.change_view(find=edited_game, page=refused_page, part="game_body")
 
 
 def _page_after(request: HtmxHttpRequest, game: Game, query: str = "") -> HttpResponse:
@@ -71,7 +51,7 @@ def _page_after(request: HtmxHttpRequest, game: Game, query: str = "") -> HttpRe
     return redirect(request, reverse("game", args=[game.edit_token]) + query)
 
 
-@game_action
+@game_change
 def save(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     """A new round: the new standing with the round just saved and its Undo. A round typed
     wrong comes back with everything typed kept and every error shown at once; one that is
@@ -79,7 +59,9 @@ def save(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     form = round_form(game, request.POST)
     if not form.is_valid():
         page = game_response(request, game, with_points(game, form))
-        return http.showing(form.conflict, page) if form.conflict else page
+        if form.conflict:  # the form drawn before another phone's change: 409
+            raise http.Refused(form.conflict, page)
+        return page
     try:
         saved = game.record_round(
             form.cleaned_data["entry"],
@@ -98,7 +80,7 @@ def _not_recorded(
     request: HtmxHttpRequest, game: Game, form: RoundForm, error: rules.RulesError
 ) -> HttpResponse:
     """Why the round of `form` was not recorded: a refusal (the game over, its 500 rounds) is
-    raised with the page that says why (http.showing).
+    raised with the page that says why, everything typed kept.
 
     Another phone may have saved the round this form was for first. When it is this very
     round (the same hands, as happens when two people at the table enter it), it counts as
@@ -107,9 +89,10 @@ def _not_recorded(
     everything typed and the two versions side by side for the players whose hands differ.
     It offers three choices: keep the saved one, replace it with this one (`replace`), or
     save this one as the next round (the form now says that number)."""
+    # The one refusal whose answer needs its details: no class of its own tells it yet.
     if error.code != rules.Code.ROUND_TAKEN:
         form.refused(error)
-        return http.showing(error, game_response(request, game, form))
+        raise http.Refused(error, game_response(request, game, form), on_form=True)
     entry = form.cleaned_data["entry"]
     taken, following = error.details["number"], error.details["next"]
     board = Scoreboard.for_game(game)
@@ -124,7 +107,7 @@ def _not_recorded(
     data["round"], data["revision"] = saved.round.pk, saved.round.revision
     form = with_points(game, round_form(game, data))
     conflict = {"number": taken, "next": following, "differences": board.differences(saved, entry)}
-    return http.showing(error, game_response(request, game, form, board=board, conflict=conflict))
+    raise http.Refused(error, game_response(request, game, form, board=board, conflict=conflict))
 
 
 def _next_deal(request: HtmxHttpRequest, number: int) -> dict:
@@ -138,7 +121,7 @@ def _next_deal(request: HtmxHttpRequest, number: int) -> dict:
     return {"number": number, "fields": [*fields, ("for_round", str(number))]}
 
 
-@game_action
+@game_change
 def preview(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     """The points of the round as typed so far, and its errors (the #preview part)."""
     form = with_points(game, posted_round_form(game, request.POST))
@@ -176,37 +159,38 @@ def _store_again(request: HtmxHttpRequest, game: Game, taken_back: bool) -> Http
     except rules.RulesError as error:
         now = game.rounds.filter(pk=seen.pk).first()
         if now is None or not taken_back:
-            raise refused_page(request, game, error) from None
+            raise
         data = request.POST.copy()
         data["revision"], data["for_round"] = now.revision, now.number
         form = with_points(game, posted_round_form(game, data))
         refused = rules_error_message(error, game.names)
-        return http.showing(error, fixing_page(request, game, now, form, refused=refused))
+        page = fixing_page(request, game, now, form, refused=refused)
+        raise http.Refused(error, page, on_form=True) from None
     if request.htmx:
         return saved_page(request, game, Scoreboard.for_game(game), round_.pk, "changed")
     return redirect(request, f"{reverse('game', args=[game.edit_token])}?changed={round_.pk}")
 
 
-@game_action
+@game_change
 def correct(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     """A round this phone took back (the Undo of its save), put right (_store_again)."""
     return _store_again(request, game, taken_back=True)
 
 
-@game_action
+@game_change
 def replace(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     """A round another phone saved first, replaced with the one typed here (_store_again)."""
     return _store_again(request, game, taken_back=False)
 
 
-@game_action
+@game_change
 def delete(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     """Delete a round: its `round` id, `number` and `revision` as the phone saw them."""
     game.delete_round(round_as_seen(request.POST), phone=phones.of(request))
     return _page_after(request, game)
 
 
-@game_action
+@game_change
 def undo(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     """One more change that undoes one this phone made (its `event`); a round that comes back
     (as it was before an edit, or where it was deleted) is shown as back."""
@@ -222,7 +206,7 @@ def undo(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     return _page_after(request, game, f"?changed={undone.round_id}")
 
 
-@game_action
+@game_change
 def rematch(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     """The next game, with the players ticked and a name added (forms.RematchForm; a post
     without the choice keeps those playing). A new game is counted with the start page's and
@@ -238,11 +222,14 @@ def rematch(request: HtmxHttpRequest, game: Game) -> HttpResponse:
         limits.spend(request, "new-game")
     try:
         next_game = rematch_game(game, seats, added)
+    except rules.Conflict:  # another phone's change came first: the game page says why
+        raise
     except rules.RulesError as error:
-        if form is None or type(error) is not rules.RulesError:
+        if form is None:  # a plain Rematch button's: no choice to say it beside
             raise
         form.refused(error)  # who plays, as chosen, beside why not
-        return game_response(request, game, rematch_form=form)
+        page = game_response(request, game, rematch_form=form)
+        raise http.Refused(error, page, on_form=True) from None
     tell_new_game(request, next_game)
     return redirect(request, reverse("game", args=[next_game.edit_token]))
 
@@ -283,12 +270,13 @@ def round_page(request: HtmxHttpRequest, token: str, number: int) -> HttpRespons
             try:
                 game.edit_round(seen, form.cleaned_data["entry"], phones.of(request))
             except rules.RulesError as error:
-                if error.code == rules.Code.ROUND_GONE:
-                    raise refused_page(request, game, error) from None
+                now = game.rounds.filter(pk=seen.pk).values_list("number", flat=True).first()
+                if now is None:  # deleted since: the game page says so
+                    raise http.Refused(error, refused_page(request, game, error)) from None
                 # Moved or changed: the round as it is now, the typed form kept, its hidden
                 # fields brought up to date so that the next save goes to that round.
                 refused = error
-                number = error.details.get("now", number)
+                number = now
             else:
                 here = reverse("game", args=[game.edit_token])
                 return redirect(request, f"{here}?changed={seen.pk}")
@@ -312,4 +300,5 @@ def round_page(request: HtmxHttpRequest, token: str, number: int) -> HttpRespons
     context["now"] = history.round_as_it_was(
         round_.document(names), names, number, game.target, game.rules
     )
-    return http.showing(refused, TemplateResponse(request, "scoring/round.html", context))
+    page = TemplateResponse(request, "scoring/round.html", context)
+    raise http.Refused(refused, page, on_form=True)

@@ -3,9 +3,13 @@ scoring/start.html; its #target_line part is the target for the names typed so f
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import wraps
+
 from django.http import HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import reverse
+from django.utils.cache import patch_cache_control
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -18,7 +22,22 @@ from scoring.web.http import HtmxHttpRequest, redirect
 
 # The page lists this browser's recent games and tables by their edit links: no cache may keep
 # it, as none may keep a page reached by a token (rami_site.middleware).
-private = cache_control(private=True, no_store=True)
+_KEPT_PRIVATE = {"private": True, "no_store": True}
+
+
+def private(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Django's cache_control(private=True, no_store=True), on the page of a refusal too."""
+
+    @wraps(view)
+    @cache_control(**_KEPT_PRIVATE)
+    def kept_private(request: HtmxHttpRequest, *args, **kwargs) -> HttpResponse:
+        try:
+            return view(request, *args, **kwargs)
+        except http.Refused as refused:
+            patch_cache_control(refused.page, **_KEPT_PRIVATE)
+            raise
+
+    return kept_private
 
 
 @require_http_methods(["GET", "POST"])
@@ -39,7 +58,7 @@ def start(request: HtmxHttpRequest) -> HttpResponse:
             )
         except rules.RulesError as error:
             form.refused(error)
-            return http.showing(error, start_page(request, form))
+            raise http.Refused(error, start_page(request, form), on_form=True) from None
         return redirect(request, reverse("game", args=[game.edit_token]))
     return start_page(request, form)
 

@@ -9,11 +9,10 @@ with 429, a member's change from a page older than the table's last change with 
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import wraps
 
 from django.http import Http404, HttpResponse
+from django.template.response import TemplateResponse
 from django.urls import reverse
-from django.views.decorators.http import require_POST
 
 from scoring import rules
 from scoring.forms.tables import MemberNameForm, NewGameForm
@@ -23,26 +22,27 @@ from scoring.web import http, limits
 from scoring.web.http import HtmxHttpRequest, redirect
 
 
-def table_action(
-    view: Callable[[HtmxHttpRequest, Table, list[Member]], HttpResponse],
-) -> Callable[..., HttpResponse]:
-    """A change to the table from its edit link: a POST, the table and its members found by
-    its token (404 else) and given to `view`."""
+def _edited(token: str) -> tuple[Table, list[Member]]:
+    return table_and_members_or_404(edit_token=token)
 
-    @require_POST
-    @wraps(view)
-    def action(request: HtmxHttpRequest, token: str) -> HttpResponse:
-        table, members = table_and_members_or_404(edit_token=token)
-        return view(request, table, members)
 
-    return action
+def _refused(
+    request: HtmxHttpRequest, table: Table, members: list[Member], error: rules.RulesError
+) -> TemplateResponse:
+    """The table's page saying why a change was not made, above its members."""
+    return table_response(request, table, members, True, member_refused=(None, error))
+
+
+# A change to the table from its edit link: the table and its members given to the view; a
+# refusal the view does not answer itself is raised with the table's page saying why.
+table_change = http.change_view(find=_edited, page=_refused)
 
 
 def _members_part(table: Table) -> str:
     return reverse("table", args=[table.edit_token]) + "#members"
 
 
-@table_action
+@table_change
 def play(request: HtmxHttpRequest, table: Table, members: list[Member]) -> HttpResponse:
     """A new game of the members who play today, guests and new members (NewGameForm), with
     the game's own rules when changed from the table's: its page. Counted with the start
@@ -56,14 +56,13 @@ def play(request: HtmxHttpRequest, table: Table, members: list[Member]) -> HttpR
             )
         except rules.RulesError as error:
             form.refused(error)
-            return http.showing(
-                error, table_response(request, table, members, True, play_form=form)
-            )
+            page = table_response(request, table, members, True, play_form=form)
+            raise http.Refused(error, page, on_form=True) from None
         return redirect(request, reverse("game", args=[game.edit_token]))
     return table_response(request, table, members, True, play_form=form)
 
 
-@table_action
+@table_change
 def add_member(request: HtmxHttpRequest, table: Table, members: list[Member]) -> HttpResponse:
     """A new member, by the name typed."""
     form = MemberNameForm(request.POST, prefix="add")
@@ -72,12 +71,13 @@ def add_member(request: HtmxHttpRequest, table: Table, members: list[Member]) ->
             table.add_member(form.cleaned_data["name"])
         except rules.RulesError as error:
             form.refused(error)
-            return http.showing(error, table_response(request, table, members, True, add_form=form))
+            page = table_response(request, table, members, True, add_form=form)
+            raise http.Refused(error, page, on_form=True) from None
         return redirect(request, _members_part(table))
     return table_response(request, table, members, True, add_form=form)
 
 
-@table_action
+@table_change
 def rename_member(request: HtmxHttpRequest, table: Table, members: list[Member]) -> HttpResponse:
     """A member (`member`, their id) renamed as typed, in every game of the table."""
     member = _member(members, request.POST.get("member"))
@@ -88,7 +88,7 @@ def rename_member(request: HtmxHttpRequest, table: Table, members: list[Member])
         except rules.RulesError as error:
             form.refused(error)
             page = table_response(request, table, members, True, renamed=(member.pk, form))
-            return http.showing(error, page)
+            raise http.Refused(error, page, on_form=True) from None
         return redirect(request, _members_part(table))
     return table_response(request, table, members, True, renamed=(member.pk, form))
 
@@ -100,26 +100,26 @@ def member_change(change: str, gone_is_done: bool = False) -> Callable[..., Http
     another phone, or by this form sent twice (`gone_is_done`: a removal): a page that knew them is
     out of date."""
 
-    @table_action
+    @table_change
     def changed(request: HtmxHttpRequest, table: Table, members: list[Member]) -> HttpResponse:
         # No version: as if from a page older than any change.
         seen = http.whole_number(request.POST.get("seen"))
         seen = -1 if seen is None else seen
         posted = http.whole_number(request.POST.get("member"))
         member = next((member for member in members if member.pk == posted), None)
+        if member is None:
+            # Another table's member, or no member at all: no page of ours sends that.
+            if posted is None or Member.objects.filter(pk=posted).exists():
+                raise Http404
+            if not gone_is_done:
+                raise rules.Conflict(rules.Code.TABLE_CHANGED)
+            return redirect(request, _members_part(table))
         try:
-            if member is None:
-                # Another table's member, or no member at all: no page of ours sends that.
-                if posted is None or Member.objects.filter(pk=posted).exists():
-                    raise Http404
-                if not gone_is_done:
-                    raise rules.Conflict(rules.Code.TABLE_CHANGED)
-            else:
-                getattr(table, change)(member, seen)
-        except rules.RulesError as error:
-            refused = (None if member is None else member.pk, error)
+            getattr(table, change)(member, seen)
+        except rules.RulesError as error:  # said beside the member
+            refused = (member.pk, error)
             page = table_response(request, table, members, True, member_refused=refused)
-            return http.showing(error, page)
+            raise http.Refused(error, page, on_form=True) from None
         return redirect(request, _members_part(table))
 
     changed.__name__ = changed.__qualname__ = change

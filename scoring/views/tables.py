@@ -1,17 +1,7 @@
-"""Views of a table: a group's own page, its new games, its standings across games.
-
-A table is reached like a game: by its edit link `/t/<edit-token>/` (start games, add and rename
-members) and by its watch-only link `/w/<view-token>/`. The watch-only link changes nothing and
-shows no edit token, neither the table's nor any of its games' (its games are linked by their
-view links). Every change is a form post of its own (actions.py), made by a `Table` method as a
-game's is by a `Game` method. The rules of tables, members and games are the models' and
-scoring.rules', never written here.
-
-A table's page reads its numbers in five queries, whatever the number of its games: the members
-and the players' totals are read once for the standings, head to head and results
-(scoring.board.standings.Played). Its history takes one more. tests/test_table_views.py counts
-them for 3 and for 200 games, and `make bench-pages` measures the page of a 200-game table.
-"""
+"""A table's pages, by its edit link `/t/<edit-token>/` and its watch-only link `/w/<view-token>/`
+(which changes nothing and shows no edit token): its games, members and standings across games,
+read in five queries whatever the number of its games (scoring.board.standings.Played;
+tests/test_table_views.py counts them). Its changes are table_changes.py's."""
 
 from __future__ import annotations
 
@@ -78,7 +68,7 @@ def table_start(request: HtmxHttpRequest) -> HttpResponse:
             )
         except rules.RulesError as error:
             form.refused(error)
-            return http.showing(error, page)
+            raise http.Refused(error, page, on_form=True) from None
         return redirect(request, reverse("table", args=[table.edit_token]))
     return page
 
@@ -315,7 +305,7 @@ def table_rules(request: HtmxHttpRequest, token: str) -> HttpResponse:
             table.refresh_from_db()
             context |= {"form": TableRulesForm(table=table), "refused": rules_error_message(error)}
             page = TemplateResponse(request, "scoring/table_rules.html", context)
-            return http.showing(error, page)
+            raise http.Refused(error, page, on_form=True) from None
         return redirect(request, reverse("table", args=[table.edit_token]))
     context["form"] = form
     if request.method == "GET":
@@ -389,6 +379,6 @@ def keep_together(request: HtmxHttpRequest, token: str) -> HttpResponse:
             table = Table.keep_together(game, name=form.cleaned_data["name"])
         except rules.RulesError as error:
             form.refused(error)
-            return http.showing(error, page)
+            raise http.Refused(error, page, on_form=True) from None
         return redirect(request, reverse("table", args=[table.edit_token]))
     return page

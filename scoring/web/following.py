@@ -1,11 +1,8 @@
-"""Every page of a game or of a table follows it live, as its board does (scoring/live/): the
-history, the players, a round, the rules. base.html draws, for a page whose context holds
-`following` (context), the stream's address and the poller around the page, and rami.js keeps
-the stream open: when it tells of a newer version (or every 2 s without a stream, after the
-version check), the poller asks for the page again with `?v=` the version it shows, and swaps
-it whole, but for a form someone has typed in, which stays as typed (its save then says what
-changed). A 204 while the page is up to date (`seen`); a 404 once the game or table is gone,
-and the page says so (base.html's data-gone, `gone` here)."""
+"""Every page of a game or table besides its board follows it live: base.html draws the
+stream's address and the poller for a page whose context holds `following`, and a pull asks
+for the page again with `?v=`: 204 while it is up to date (`seen`), 404 once the game or table
+is gone (`gone`), else the page, swapped whole but for a form someone has typed in
+(docs/architecture.md, "The pull")."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
 """What the views of games and of tables both stand on: the typed request, the redirect that
-suits htmx and plain forms alike, and the method check of a view that both links open. Also a
-number as a request carries it, and what a refusal is in HTTP (RefusalMiddleware)."""
+suits htmx and plain forms alike, a change view (change_view) and a page and a change at one
+address (by_method). Also a number as a request carries it, and what a refusal is in HTTP
+(RefusalMiddleware)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ import re
 from collections.abc import Callable
 from functools import wraps
 
-from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, HttpResponseRedirect
-from django.utils.log import log_response
+from django.core.exceptions import ObjectDoesNotExist
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
@@ -20,42 +22,40 @@ from scoring.web.limits import TooMany
 # What each kind of refusal is in HTTP (scoring.rules; a limit's is web.limits.TooMany): the
 # page older than the game or the table, or a yes asked for, is 409 Conflict (htmx swaps it in:
 # base.html's responseHandling); a limit is 429 Too Many Requests, with Retry-After. A mistake
-# in what was typed is no refusal: it is a form's error, beside its field, on the page answered
-# as any form with an error is (200). Raised all the same (a request no page of ours sends), it
-# is a 400.
+# (a RulesError itself) said beside what was typed is a form's error, answered as any form with
+# an error is (200: ON_FORM_STATUS, Refused.on_form); anywhere else (a request no page of ours
+# sends), a 400.
 REFUSAL_STATUS = {Conflict: 409, ConfirmFirst: 409, TooMany: 429, RulesError: 400}
+ON_FORM_STATUS = {**REFUSAL_STATUS, RulesError: 200}
 
 
 class Refused(Exception):
-    """Raised by a view whose change was refused (`error`), with the page that says why
-    (`page`, the page as it is now, everything typed kept): RefusalMiddleware sends it with
-    the status of the refusal. A view never sets that status itself."""
+    """A change refused (`error`), raised with the page that says why (`page`, the page as it
+    is now, everything typed kept): RefusalMiddleware sends it with the status of the
+    refusal's kind. `on_form`: the page says it beside what was typed, on its form, where a
+    mistake in it (a RulesError itself) is the form's answer (200), as Django answers a form
+    with an error. A view never sets the status itself."""
 
-    def __init__(self, error: RulesError, page: HttpResponse) -> None:
+    def __init__(self, error: RulesError, page: HttpResponse, on_form: bool = False) -> None:
         super().__init__(error)
         self.error = error
         self.page = page
+        self.on_form = on_form
 
 
-def showing(error: RulesError, page: HttpResponse) -> HttpResponse:
-    """`page`, which shows `error`. A mistake in what was typed (a RulesError itself) is a
-    form's error, and the page is the answer. Any other kind is a refusal, raised (Refused)
-    for RefusalMiddleware to send with the status of its kind."""
-    if type(error) is RulesError:
-        return page
-    raise Refused(error, page)
-
-
-def status_of(error: RulesError) -> int:
-    """The status of a refusal of `error`'s kind (REFUSAL_STATUS), the most particular first."""
-    return next(status for kind, status in REFUSAL_STATUS.items() if isinstance(error, kind))
+def status_of(error: RulesError, on_form: bool = False) -> int:
+    """The status of a refusal of `error`'s kind (REFUSAL_STATUS; ON_FORM_STATUS said on a
+    form), the most particular kind first."""
+    statuses = ON_FORM_STATUS if on_form else REFUSAL_STATUS
+    return next(status for kind, status in statuses.items() if isinstance(error, kind))
 
 
 class RefusalMiddleware:
     """The one place where a refusal becomes an answer, as Django's response_for_exception
-    turns Http404 into a 404. A view raises http.Refused with the page that says why, or the
-    refusal alone (any RulesError that no view caught: its reason in plain text). The answer
-    goes out with the status of its kind (status_of) and, for a limit, Retry-After."""
+    turns Http404 into a 404. A view raises http.Refused with the page that says why (a change
+    view's refusals are raised so by change_view), or the refusal alone (any RulesError that
+    no view caught: its reason in plain text). The answer goes out with the status of its
+    kind (status_of) and, for a limit, Retry-After."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -66,12 +66,13 @@ class RefusalMiddleware:
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if isinstance(exception, Refused):
             error, response = exception.error, exception.page
+            response.status_code = status_of(error, exception.on_form)
         elif isinstance(exception, RulesError):
             error = exception
             response = HttpResponse(rules_error_message(error), content_type="text/plain")
+            response.status_code = status_of(error)
         else:
             return None
-        response.status_code = status_of(error)
         if isinstance(error, TooMany):
             response["Retry-After"] = str(error.details["retry_after"])
         return response
@@ -136,23 +137,47 @@ def _cut(response: HttpResponse, part: str) -> None:
 def by_method(**views: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     """One address, a view for each method (`GET=...`, `POST=...`): where a page and a change
     share an address (a page drawn before each change had its own, scoring/views/legacy.py).
-    Any other method is 405, as require_http_methods answers it."""
+    Any other method is 405 with Allow, by Django's require_http_methods."""
 
+    @require_http_methods(list(views))
     def view(request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        chosen = views.get(request.method)
-        if chosen is None:
-            response = HttpResponseNotAllowed(list(views))
-            log_response(
-                "Method Not Allowed (%s): %s",
-                request.method,
-                request.path,
-                response=response,
-                request=request,
-            )
-            return response
-        return chosen(request, *args, **kwargs)
+        return views[request.method](request, *args, **kwargs)
 
     return view
+
+
+def change_view(
+    find: Callable[[str], object],
+    page: Callable[..., HttpResponse],
+    part: str | None = None,
+    on_form: bool = False,
+) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
+    """A change from an edit link: a POST, what the link's token names found by `find` (which
+    raises Http404 for none; a tuple is handed on as several arguments) and given to the
+    view. Any refusal the view raises (a RulesError) is raised again with `page`, the page
+    that says why: `page(request, *found, error)`, sent by RefusalMiddleware with the status
+    of its kind (`on_form`: the page says it where the change was asked, Refused.on_form). A
+    view that draws its own page raises Refused itself. Anything else the post names that is
+    not there (an event, a round: ObjectDoesNotExist) is a 404. With `part`, for htmx the
+    answer is that part of its template (for_htmx)."""
+
+    def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+        @wraps(view)
+        def changed(request: HtmxHttpRequest, token: str) -> HttpResponse:
+            found = find(token)
+            found = found if isinstance(found, tuple) else (found,)
+            try:
+                return view(request, *found)
+            except ObjectDoesNotExist:
+                raise Http404 from None
+            except RulesError as error:
+                raise Refused(error, page(request, *found, error), on_form) from None
+
+        if part is not None:
+            changed = for_htmx(part)(changed)
+        return require_POST(changed)
+
+    return decorate
 
 
 def with_query(request: HttpRequest, **changed: str) -> str:
@@ -169,25 +194,3 @@ def with_query(request: HttpRequest, **changed: str) -> str:
 def token_lookup(token: str, editable: bool) -> dict[str, str]:
     """The lookup of a game or table by its edit link's token (`editable`) or watch-only one."""
     return {"edit_token": token} if editable else {"view_token": token}
-
-
-def require_GET_when_watch_only(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """A view that both links open, which takes changes from the edit link only: from the
-    watch-only link (`editable` false) anything but GET is 405 Method Not Allowed, as
-    require_GET answers it."""
-
-    @wraps(view)
-    def watched(request: HttpRequest, *args, editable: bool, **kwargs) -> HttpResponse:
-        if not editable and request.method != "GET":
-            response = HttpResponseNotAllowed(["GET"])
-            log_response(
-                "Method Not Allowed (%s): %s",
-                request.method,
-                request.path,
-                response=response,
-                request=request,
-            )
-            return response
-        return view(request, *args, editable=editable, **kwargs)
-
-    return watched
