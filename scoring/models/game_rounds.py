@@ -71,7 +71,7 @@ class RoundChanges:
             # Round numbers run from 1 without a gap: the last is the count.
             number = (last_round or 0) + 1
             if for_round is not None and 0 < for_round < number:
-                raise rules.Conflict(rules.Code.ROUND_TAKEN, number=for_round, next=number)
+                raise rules.RoundTaken(rules.Code.ROUND_TAKEN, number=for_round, next=number)
             game._check_room(number)
             if not past_the_end:  # a file's round names its own players (exchange)
                 game.check_players(entry)

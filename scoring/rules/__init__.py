@@ -45,6 +45,7 @@ from scoring.rules.refusals import (
     Code,
     ConfirmFirst,
     Conflict,
+    RoundTaken,
     RulesError,
 )
 from scoring.rules.rounds import (
@@ -119,6 +120,7 @@ __all__ = [
     "Hand",
     "NotOpenedSum",
     "RoundEntry",
+    "RoundTaken",
     "Rules",
     "RulesError",
     "Span",

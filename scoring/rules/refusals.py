@@ -143,6 +143,12 @@ class Conflict(RulesError):
     Nothing is changed; the page is shown as it is now, with the reason."""
 
 
+class RoundTaken(Conflict):
+    """Another phone saved the round this one was typed for first: `number` is that round,
+    `next` the number this one would be saved as (details), so that the page can show the two
+    side by side, or count this one as saved when they are the same round."""
+
+
 class ConfirmFirst(RulesError):
     """The change waits for the player's yes (a round deleted long ago comes back as an extra
     round, after the others): nothing is changed until the page asks and they confirm."""

@@ -55,7 +55,7 @@ def _page_after(request: HtmxHttpRequest, game: Game, query: str = "") -> HttpRe
 def save(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     """A new round: the new standing with the round just saved and its Undo. A round typed
     wrong comes back with everything typed kept and every error shown at once; one that is
-    not recorded says why (_not_recorded)."""
+    not recorded says why, or, taken first by another phone, shows both (_taken_first)."""
     form = round_form(game, request.POST)
     if not form.is_valid():
         page = game_response(request, game, with_points(game, form))
@@ -69,30 +69,27 @@ def save(request: HtmxHttpRequest, game: Game) -> HttpResponse:
             for_round=form.cleaned_data.get("for_round"),
             phone=phones.of(request),
         )
+    except rules.RoundTaken as error:
+        return _taken_first(request, game, form, error)
     except rules.RulesError as error:
-        return _not_recorded(request, game, form, error)
+        # A refusal (the game over, its 500 rounds): the page says why, everything typed kept.
+        form.refused(error)
+        raise http.Refused(error, game_response(request, game, form), on_form=True) from None
     if request.htmx:
         return saved_page(request, game, Scoreboard.for_game(game), saved.pk, "saved")
     return redirect(request, f"{reverse('game', args=[game.edit_token])}?saved={saved.pk}")
 
 
-def _not_recorded(
-    request: HtmxHttpRequest, game: Game, form: RoundForm, error: rules.RulesError
+def _taken_first(
+    request: HtmxHttpRequest, game: Game, form: RoundForm, error: rules.RoundTaken
 ) -> HttpResponse:
-    """Why the round of `form` was not recorded: a refusal (the game over, its 500 rounds) is
-    raised with the page that says why, everything typed kept.
-
-    Another phone may have saved the round this form was for first. When it is this very
+    """Another phone saved the round this form was for first. When it is this very
     round (the same hands, as happens when two people at the table enter it), it counts as
     saved here too. The phone is offered to save the one typed here as the next round all the
     same (the rare next deal that came out alike). Otherwise the form comes back (409) with
     everything typed and the two versions side by side for the players whose hands differ.
     It offers three choices: keep the saved one, replace it with this one (`replace`), or
     save this one as the next round (the form now says that number)."""
-    # The one refusal whose answer needs its details: no class of its own tells it yet.
-    if error.code != rules.Code.ROUND_TAKEN:
-        form.refused(error)
-        raise http.Refused(error, game_response(request, game, form), on_form=True)
     entry = form.cleaned_data["entry"]
     taken, following = error.details["number"], error.details["next"]
     board = Scoreboard.for_game(game)
