@@ -1,23 +1,11 @@
-"""Cards in the visitor's language: full names, the letters on a card face, suit symbols.
-
-The Django side of the card codes that `scoring.rules` defines ("AH", "10S", "K", "JK"); the
-rules stay free of Django. A full card name is one translated message per card (context "card"),
-not a rank and a suit glued together, because the grammar differs between languages. Czech suit
-adjectives agree with the rank's gender ("srdcové eso", "srdcový král", "srdcová dáma");
-Bulgarian and Indonesian put the rank first (id "As hati"), Swedish the suit ("hjärter ess").
-That makes 13 ranks x 4 suits + 13 ranks alone (a card of unknown suit) + the
-joker = 66 names.
-
-The table below was written out by a short loop over `rules.RANKS` and `rules.SUITS`; it stays
-spelled out so that `makemessages` can find every message. `tests/test_cards.py` checks that it
-covers every card code and that each English name matches its code.
-
-Face letters go through gettext (context "card face"), so that a language whose packs print
-other indices shows those. Swedish packs print E, Kn, D and K (World of Playing Cards, "Sweden":
-the standard Swedish pattern's indices; A. Pollett's list of card indices), so the Swedish
-catalogue says so, and `read_typed` understands them when typed; the card notation's letters
-stay understood. Czech players say "kluk" for the jack but read "J" on the card, and no
-published source confirmed other letters for Bulgarian or Indonesian packs: they keep A K Q J.
+"""Cards in the visitor's language: full names, the letters on a card face, suit symbols; the
+Django side of the card codes of scoring/rules/cards.py. A full name is one message per card
+(context "card"), not a rank and a suit glued together, because the grammar differs: Czech suit
+adjectives agree with the rank ("srdcové eso", "srdcový král"), Swedish puts the suit first
+("hjärter ess"). The table below stays spelled out so that makemessages finds every name
+(tests/test_cards.py checks it covers every code). Face letters are messages too (context "card
+face"): Swedish packs print E, Kn, D, K, and read_typed understands them when typed; no source
+confirmed other letters for Czech, Bulgarian or Indonesian packs, which keep A K Q J.
 """
 
 from __future__ import annotations
