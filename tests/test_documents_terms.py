@@ -363,7 +363,9 @@ FOURTH_PASS = {
         # The sixth pass: "zavřeno" agrees with anyone, as "nevyloženo" does ("vítěz" is a man).
         (None, "out"): "zavřeno",
         (None, "went out"): "zavřeno",
-        (None, "%(player)s went out, so no cards are left in that hand."): "Kolo vyhrává",
+        # The seventh reading: "má zavřeno", as "už má vyloženo" (a blocked round's winner
+        # still holds cards, so "Kolo vyhrává" said too much).
+        (None, "%(player)s went out, so no cards are left in that hand."): "má zavřeno",
         (
             None,
             "%(player)s is chosen for two seats and %(missing)s for none: choose each player for "
