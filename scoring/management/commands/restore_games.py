@@ -1,6 +1,7 @@
 """`manage.py restore_games FOLDER [--bring-back LINK ...]`: re-create the tables and games of a
 backup_games folder. A game or table deleted on request (delete_game, delete_table) is left
-out, unless its link is given with --bring-back."""
+out, unless its link is given with --bring-back. Each file is read only when it is a regular
+file within the size limit (scoring/files/backup_files.py)."""
 
 import time
 from collections.abc import Iterator
@@ -18,7 +19,8 @@ from scoring.files.backup import (
     restore_batch,
     restore_table,
 )
-from scoring.files.exchange import ExchangeError, loads
+from scoring.files.backup_files import game_files, load_file, subfolder
+from scoring.files.exchange import ExchangeError
 from scoring.management.commands.backup_games import plural_tables
 from scoring.models import DeletedLink, Game, token_of_link
 
@@ -53,12 +55,12 @@ class Command(BaseCommand):
                 self.stderr.write(f"{link}: not deleted on request; restored as any other")
         failed = self.restore_tables(folder)
         restored = present = deleted = read = 0
-        paths = sorted(folder.glob("*.json"))
+        paths = game_files(folder)
         said = time.monotonic()
         # Batches of a few hundred games, each in one short transaction (scoring.files.backup), a
         # pause between two so that a live server's saves get the lock (exchange.let_others_write).
         for batch in read_in_batches(paths):
-            outcomes: dict[Path, Game | ExchangeError | OSError | LeftOut | None] = {
+            outcomes: dict[Path, Game | ExchangeError | LeftOut | None] = {
                 path: error for path, error in batch.items() if isinstance(error, Exception)
             }
             documents = {
@@ -92,7 +94,12 @@ class Command(BaseCommand):
     def restore_tables(self, folder: Path) -> list[str]:
         """The tables first (FOLDER/tables, absent from a backup older than tables), so that
         their games find them; the names of the files not restored."""
-        paths = sorted((folder / TABLES).glob("*.json"))
+        try:
+            tables = subfolder(folder, TABLES)
+        except ExchangeError as error:
+            self.stderr.write(f"{TABLES}: {error}")
+            return [TABLES]
+        paths = sorted(tables.glob("*.json")) if tables is not None else []
         if not paths:
             return []
         restored = present = deleted = 0
@@ -100,8 +107,8 @@ class Command(BaseCommand):
         for path in paths:
             name = f"{TABLES}/{path.name}"
             try:
-                table = restore_table(loads(path.read_bytes()))
-            except (ExchangeError, OSError) as error:
+                table = restore_table(load_file(path))
+            except ExchangeError as error:
                 failed.append(name)
                 self.stderr.write(f"{name}: {error}")
                 continue
@@ -129,8 +136,8 @@ def read_in_batches(paths: list[Path]) -> Iterator[dict[Path, object]]:
     rounds = 0
     for path in paths:
         try:
-            document = loads(path.read_bytes())
-        except (ExchangeError, OSError) as error:
+            document = load_file(path)
+        except ExchangeError as error:
             document = error
         batch[path] = document
         if isinstance(document, dict) and isinstance(document.get("rounds"), list):
