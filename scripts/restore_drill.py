@@ -36,6 +36,7 @@ def drill(backup: Path) -> list[str]:
         from django.core.management import call_command
 
         from scoring.files.backup import FIELD
+        from scoring.files.backup_files import game_files
         from scoring.files.exchange import export_game
         from scoring.models import Game, Table
 
@@ -44,7 +45,7 @@ def drill(backup: Path) -> list[str]:
             call_command("restore_games", str(games))
         except Exception as error:  # a CommandError names the files not restored
             problems.append(f"restore_games: {error}")
-        files = sorted(games.glob("*.json"))
+        files = game_files(games)
         back = 0
         for path in files:
             document = json.loads(path.read_text())

@@ -164,3 +164,16 @@ def test_a_fifo_or_a_folder_is_not_read(backup):
         assert f"{name}: not a regular file (a folder, a device or a FIFO): not read" in out
     assert failure == "not restored: game-fifo.json, game-folder.json"
     assert "4 games restored" in out
+
+
+def test_a_deleted_list_that_is_a_link_restores_nothing(backup):
+    folder, _, _ = backup
+    (folder / "deleted.json").rename(folder.parent / "deleted-elsewhere.json")
+    (folder / "deleted.json").symlink_to(folder.parent / "deleted-elsewhere.json")
+    with pytest.raises(CommandError, match=r"^deleted.json: a symbolic link, not a file"):
+        restore_folder_strict(folder)
+    assert not Game.objects.exists()
+
+
+def restore_folder_strict(folder) -> None:
+    call_command("restore_games", str(folder), stdout=StringIO(), stderr=StringIO())

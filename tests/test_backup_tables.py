@@ -149,7 +149,7 @@ def test_the_one_game_restore_links_as_the_batch_does(two_tables, tmp_path, monk
     Game.objects.all().delete()
     for path in sorted((tmp_path / "tables").glob("*.json")):
         assert isinstance(restore_table(loads(path.read_bytes())), Table)
-    for path in sorted(tmp_path.glob("*.json")):
+    for path in sorted(tmp_path.glob("game-*.json")):
         assert isinstance(restore(loads(path.read_bytes())), Game)
     assert everything() == before
     # And in batches of two.

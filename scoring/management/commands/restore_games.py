@@ -1,7 +1,8 @@
 """`manage.py restore_games FOLDER [--bring-back LINK ...]`: re-create the tables and games of a
-backup_games folder. A game or table deleted on request (delete_game, delete_table) is left
-out, unless its link is given with --bring-back. Each file is read only when it is a regular
-file within the size limit (scoring/files/backup_files.py)."""
+backup_games folder. A game or table deleted on request (delete_game, delete_table), here or
+when the backup was made (its deleted.json, merged into the database's first), is left out,
+unless its link is given with --bring-back. Each file is read only when it is a regular file
+within the size limit (scoring/files/backup_files.py)."""
 
 import time
 from collections.abc import Iterator
@@ -19,7 +20,14 @@ from scoring.files.backup import (
     restore_batch,
     restore_table,
 )
-from scoring.files.backup_files import game_files, load_file, subfolder
+from scoring.files.backup_files import (
+    DELETED_FILE,
+    game_files,
+    load_file,
+    merge_deleted,
+    read_deleted,
+    subfolder,
+)
 from scoring.files.exchange import ExchangeError
 from scoring.management.commands.backup_games import plural_tables
 from scoring.models import DeletedLink, Game, token_of_link
@@ -47,10 +55,14 @@ class Command(BaseCommand):
         folder: Path = options["folder"]
         if not folder.is_dir():
             raise CommandError(f"{folder} is not a folder")
+        links = []
         for link in options["bring_back"]:
             token = token_of_link(link)
             if token is None:
                 raise CommandError(f"not a link to a game or a table: {link}")
+            links.append(token)
+        self.merge_deleted(folder)
+        for link, token in zip(options["bring_back"], links, strict=True):
             if not DeletedLink.forget(token):
                 self.stderr.write(f"{link}: not deleted on request; restored as any other")
         failed = self.restore_tables(folder)
@@ -90,6 +102,26 @@ class Command(BaseCommand):
             self.stdout.write(f"{deleted} games left out: deleted on request")
         if failed:
             raise CommandError(f"not restored: {', '.join(failed)}")
+
+    def merge_deleted(self, folder: Path) -> None:
+        """The links deleted on request when the backup was made (FOLDER/deleted.json, absent
+        from a backup older than it), remembered beside the database's own before anything is
+        restored; a CommandError, nothing restored, when that file cannot be read."""
+        path = folder / DELETED_FILE
+        if not path.exists() and not path.is_symlink():
+            return
+        try:
+            entries = read_deleted(load_file(path))
+        except ExchangeError as error:
+            raise CommandError(
+                f"{DELETED_FILE}: {error}; nothing restored (it lists the games and tables "
+                "deleted on request, which no restore may bring back)"
+            ) from None
+        new = merge_deleted(entries)
+        if new:
+            self.stdout.write(
+                f"{new} deleted on request as {DELETED_FILE} lists them: remembered here, left out"
+            )
 
     def restore_tables(self, folder: Path) -> list[str]:
         """The tables first (FOLDER/tables, absent from a backup older than tables), so that
