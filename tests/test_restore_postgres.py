@@ -2,7 +2,8 @@
 its own set up as "Installing" sets one up: a superuser (postgres), the app's role `rami`, no
 superuser, owning its database. scripts/restore brings a night's database.dump back as `rami`,
 so the app's role owns every table and the pages answer; the restore drill does the same with
---into."""
+--into. And the advice that keeps links out of PostgreSQL's log: what `rami` may not set itself,
+and what the superuser's settings for it keep out of the log."""
 
 from __future__ import annotations
 
@@ -259,3 +260,33 @@ def test_the_restore_drill_restores_the_dump_with_scripts_restore(cluster, night
     ) in done.stdout
     assert "drill: every game came back" in done.stderr
     assert owners(cluster, "rami_drill") == {"rami"}
+
+
+def test_the_apps_role_settings_keep_links_out_of_postgresqls_log(cluster):
+    """A failed query's STATEMENT: line (and a unique key's DETAIL:) quote the query whole, a
+    token with it. The app's role may not change what is logged itself; the superuser sets it
+    for the role, and the next session logs the error's first line alone."""
+    with pytest.raises(subprocess.CalledProcessError) as refused:
+        cluster.sql("ALTER ROLE rami SET log_min_error_statement = 'panic'", "rami", "rami")
+    assert 'permission denied to set parameter "log_min_error_statement"' in refused.value.stderr
+
+    def fail_with(token: str) -> None:
+        with pytest.raises(subprocess.CalledProcessError):
+            query = "create temporary table links (token text unique); insert into links values "
+            cluster.sql(f"{query} ('{token}'), ('{token}')", "rami", "rami")
+
+    before = secrets.token_urlsafe(24)
+    fail_with(before)
+    assert "STATEMENT:  create temporary table links" in cluster.log()
+    assert before in cluster.log()
+
+    cluster.sql("ALTER ROLE rami SET log_min_error_statement = 'panic'")
+    cluster.sql("ALTER ROLE rami SET log_error_verbosity = 'terse'")
+    after = secrets.token_urlsafe(24)
+    logged = len(cluster.log())
+    fail_with(after)
+    since = cluster.log()[logged:]
+    assert 'duplicate key value violates unique constraint "links_token_key"' in since
+    assert after not in since
+    assert "STATEMENT:" not in since and "DETAIL:" not in since
+    cluster.sql("ALTER ROLE rami RESET ALL")
