@@ -16,7 +16,6 @@ scripts/backup, tests/test_restore_postgres.py with --into.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import subprocess
@@ -52,8 +51,8 @@ def drill(backup: Path, into: str | None = None) -> list[str]:
         from django.core.management import call_command
 
         from scoring.files.backup import FIELD
-        from scoring.files.backup_files import game_files
-        from scoring.files.exchange import export_game
+        from scoring.files.backup_files import game_files, load_file
+        from scoring.files.exchange import ExchangeError, export_game
         from scoring.models import Game, Table
 
         if into is None:
@@ -65,8 +64,12 @@ def drill(backup: Path, into: str | None = None) -> list[str]:
         files = game_files(games)
         back = 0
         for path in files:
-            document = json.loads(path.read_text())
-            tokens = document.get(FIELD, {})
+            try:  # read as restore_games reads it: a regular file, within the size limit
+                document = load_file(path)
+            except ExchangeError as error:
+                problems.append(f"{path.name}: {error}")
+                continue
+            tokens = _fields(document, FIELD)
             game = Game.objects.filter(
                 edit_token=tokens.get("edit_token"), view_token=tokens.get("view_token")
             ).first()
@@ -80,7 +83,12 @@ def drill(backup: Path, into: str | None = None) -> list[str]:
                 back += 1
         tables = sorted((games / "tables").glob("*.json"))
         for path in tables:
-            tokens = json.loads(path.read_text()).get(FIELD, {})
+            try:
+                document = load_file(path)
+            except ExchangeError as error:
+                problems.append(f"tables/{path.name}: {error}")
+                continue
+            tokens = _fields(document, FIELD)
             if not Table.objects.filter(edit_token=tokens.get("edit_token")).exists():
                 problems.append(f"tables/{path.name}: not back at its links")
         where = "from database.dump, in the database given" if into else "in a throwaway database"
@@ -100,6 +108,13 @@ def drill(backup: Path, into: str | None = None) -> list[str]:
         else:
             print("drill: database.dump reads with pg_restore")
     return problems
+
+
+def _fields(document: object, name: str) -> dict:
+    """The field `name` ("backup") of a file's document, or {} when it has none worth the
+    name."""
+    fields = document.get(name) if isinstance(document, dict) else None
+    return fields if isinstance(fields, dict) else {}
 
 
 def main() -> int:
