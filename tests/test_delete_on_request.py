@@ -200,15 +200,41 @@ def test_a_deleted_table_stays_deleted_when_an_older_backup_follows_the_newest(
     assert client.get(url("table", thursday_table.edit_token)).status_code == 404
     assert client.get(url("table_view", thursday_table.view_token)).status_code == 404
 
-    # An older backup restored first into the new database: the newest one's list is honoured
-    # as well, whichever comes first.
+    # An older backup restored first into the new database (or an older night's whole
+    # database.dump): the newest one's list is honoured as well, whichever comes first, and what
+    # it names that the older one brought back is deleted again.
     lose_the_database()
     run("restore_games", tmp_path / "monday")
     assert Table.objects.exists()  # nothing said it was deleted yet: it was not, on Monday
     said = run("restore_games", tmp_path / "tuesday")
-    assert "4 deleted on request as deleted.json lists them" in said
+    assert said == (
+        "4 deleted on request as deleted.json lists them: remembered here, left out\n"
+        "3 games and 1 table here deleted again: deleted on request after they were saved, as "
+        "deleted.json lists them\n"
+        "0 games restored, 1 already there\n"
+    )
+    assert not Table.objects.exists()
+    assert list(Game.objects.values_list("edit_token", flat=True)) == [kept.edit_token]
+    assert client.get(url("table_view", thursday_table.view_token)).status_code == 404
     # ...and the list is in the database from then on, for every later restore.
     assert DeletedLink.deleted([thursday_table.edit_token]) == {thursday_table.edit_token}
+
+
+def test_a_link_brought_back_is_not_deleted_again(thursday_table, tmp_path):
+    """The newest backup's list names a table that an older restore brought back: named with
+    --bring-back, it stays."""
+    run("backup_games", tmp_path / "monday")
+    run("delete_table", link_of_table(thursday_table))  # its games stay, at no table
+    run("backup_games", tmp_path / "tuesday")
+    lose_the_database()
+    run("restore_games", tmp_path / "monday")
+    said = run("restore_games", tmp_path / "tuesday", "--bring-back", link_of_table(thursday_table))
+    assert said == (
+        "1 deleted on request as deleted.json lists them: remembered here, left out\n"
+        "0 games restored, 3 already there\n"
+    )
+    assert Table.objects.get().edit_token == thursday_table.edit_token
+    assert not DeletedLink.objects.exists()
 
 
 def link_of_table(table: Table) -> str:

@@ -18,7 +18,8 @@ from django.db.models import Q
 
 from scoring.files import exchange
 from scoring.files.exchange import ExchangeError
-from scoring.models import DeletedLink
+from scoring.models import DeletedLink, Game, Table, delete_game
+from scoring.models.deleted import digest
 
 # The largest file a restore reads. The biggest game a file can hold (500 rounds, six players,
 # the whole deck written out in every round) is about 1.2 MB as backup_games writes it; a table
@@ -154,18 +155,18 @@ def _is_digest(value: object) -> bool:
     return isinstance(value, str) and len(value) == 64 and set(value) <= HEX
 
 
-def merge_deleted(entries: list[dict]) -> int:
+def merge_deleted(entries: list[dict]) -> list[dict]:
     """Remember the deleted links of a backup beside the database's own (one transaction):
-    a restore then leaves out what either lists. How many were new here."""
+    a restore then leaves out what either lists. Those that were new here."""
     digests = {entry[field] for entry in entries for field in ("edit_digest", "view_digest")}
     if not digests:
-        return 0
+        return []
     with transaction.atomic():
         known = DeletedLink.objects.filter(
             Q(edit_digest__in=digests) | Q(view_digest__in=digests)
         ).values_list("edit_digest", "view_digest")
         seen = {digest for pair in known for digest in pair}
-        new = 0
+        new = []
         for entry in entries:
             if {entry["edit_digest"], entry["view_digest"]} & seen:
                 continue
@@ -177,5 +178,35 @@ def merge_deleted(entries: list[dict]) -> int:
             # deleted_at is auto_now_add: when it was deleted goes in afterwards.
             DeletedLink.objects.filter(pk=row.pk).update(deleted_at=entry["deleted_at"])
             seen |= {entry["edit_digest"], entry["view_digest"]}
-            new += 1
+            new.append(entry)
     return new
+
+
+def delete_again(entries: list[dict]) -> tuple[int, int]:
+    """The games and tables here that these deleted links name (a database restored from a
+    night before their deletion, then a later backup's list merged), deleted on request again,
+    each as delete_game and delete_table (its games each by their own link) delete them; but
+    none whose link is no longer remembered (brought back, --bring-back). How many games and
+    tables."""
+    still = DeletedLink.objects.filter(
+        edit_digest__in={entry["edit_digest"] for entry in entries}
+    ).values_list("edit_digest", "view_digest")
+    listed = {digest_ for pair in still for digest_ in pair}
+    if not listed:
+        return 0, 0
+    counts = []
+    for model in (Table, Game):
+        rows = model.objects.order_by("pk").values_list("pk", "edit_token", "view_token")
+        named = [
+            pk
+            for pk, edit_token, view_token in rows.iterator(chunk_size=2000)
+            if digest(edit_token) in listed or digest(view_token) in listed
+        ]
+        for row in model.objects.filter(pk__in=named).order_by("pk"):
+            if isinstance(row, Table):
+                row.delete_on_request(with_games=False)
+            else:
+                delete_game(row)
+        counts.append(len(named))
+    tables, games = counts
+    return games, tables

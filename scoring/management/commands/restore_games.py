@@ -1,8 +1,8 @@
 """`manage.py restore_games FOLDER [--bring-back LINK ...]`: re-create the tables and games of a
 backup_games folder. A game or table deleted on request (delete_game, delete_table), here or
-when the backup was made (its deleted.json, merged into the database's first), is left out,
-unless its link is given with --bring-back. Each file is read only when it is a regular file
-within the size limit (scoring/files/backup_files.py)."""
+when the backup was made (its deleted.json, merged into the database's first, and any of them
+found here deleted again), is left out, unless its link is given with --bring-back. Each file
+is read only when it is a regular file within the size limit (scoring/files/backup_files.py)."""
 
 import time
 from collections.abc import Iterator
@@ -22,6 +22,7 @@ from scoring.files.backup import (
 )
 from scoring.files.backup_files import (
     DELETED_FILE,
+    delete_again,
     game_files,
     load_file,
     merge_deleted,
@@ -61,10 +62,16 @@ class Command(BaseCommand):
             if token is None:
                 raise CommandError(f"not a link to a game or a table: {link}")
             links.append(token)
-        self.merge_deleted(folder)
+        merged = self.merge_deleted(folder)
         for link, token in zip(options["bring_back"], links, strict=True):
             if not DeletedLink.forget(token):
                 self.stderr.write(f"{link}: not deleted on request; restored as any other")
+        games, tables = delete_again(merged)
+        if games or tables:
+            self.stdout.write(
+                f"{games} games and {tables} {plural_tables(tables)} here deleted again: "
+                f"deleted on request after they were saved, as {DELETED_FILE} lists them"
+            )
         failed = self.restore_tables(folder)
         restored = present = deleted = read = 0
         paths = game_files(folder)
@@ -103,13 +110,13 @@ class Command(BaseCommand):
         if failed:
             raise CommandError(f"not restored: {', '.join(failed)}")
 
-    def merge_deleted(self, folder: Path) -> None:
+    def merge_deleted(self, folder: Path) -> list[dict]:
         """The links deleted on request when the backup was made (FOLDER/deleted.json, absent
         from a backup older than it), remembered beside the database's own before anything is
         restored; a CommandError, nothing restored, when that file cannot be read."""
         path = folder / DELETED_FILE
         if not path.exists() and not path.is_symlink():
-            return
+            return []
         try:
             entries = read_deleted(load_file(path))
         except ExchangeError as error:
@@ -120,8 +127,10 @@ class Command(BaseCommand):
         new = merge_deleted(entries)
         if new:
             self.stdout.write(
-                f"{new} deleted on request as {DELETED_FILE} lists them: remembered here, left out"
+                f"{len(new)} deleted on request as {DELETED_FILE} lists them: remembered here, "
+                "left out"
             )
+        return new
 
     def restore_tables(self, folder: Path) -> list[str]:
         """The tables first (FOLDER/tables, absent from a backup older than tables), so that
