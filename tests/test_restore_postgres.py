@@ -232,6 +232,21 @@ def test_scripts_restore_brings_the_database_back_as_the_apps_own_role(cluster, 
     # The game deleted on request stays deleted: the dump holds its digests as well.
     assert cluster.sql("select count(*) from scoring_deletedlink", "restored") == "1"
 
+    if os.getuid() == 0:
+        # Run as another user than the backups' (postgres, as by the docs before): said so.
+        other = subprocess.run(  # noqa: S603 (our own script)
+            as_owner(str(HERE / "scripts" / "restore"), str(backup)),  # as postgres
+            env={**os.environ, "DATABASE_URL": url},
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        assert other.returncode == 1
+        assert other.stderr.startswith(
+            f"restore: cannot read {backup} as postgres: run it as the user the backups belong to"
+        )
+
     # A database that holds tables already is left alone.
     again = run([str(HERE / "scripts" / "restore"), str(backup)], url)
     assert again.returncode == 1
