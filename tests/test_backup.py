@@ -46,7 +46,7 @@ def test_backup_delete_restore_gives_the_same_games_at_the_same_links(games, tmp
     assert run("backup_games", tmp_path) == f"3 games backed up to {tmp_path}\n"
     # Named by number, never by a token: a listing of the folder gives no key away.
     assert sorted(path.name for path in tmp_path.iterdir()) == sorted(
-        f"game-{game.pk}.json" for game in games
+        ["deleted.json", *(f"game-{game.pk}.json" for game in games)]
     )
 
     Game.objects.all().delete()
@@ -223,7 +223,7 @@ def restored_by(restore_all, folder) -> dict:
 
 
 def restore_one_by_one(folder) -> None:
-    for path in sorted(folder.glob("*.json")):
+    for path in sorted(folder.glob("game-*.json")):
         assert isinstance(restore(loads(path.read_bytes())), Game)
 
 

@@ -42,7 +42,12 @@ def test_a_backup_folder_is_new_and_private_and_names_no_token(games, tmp_path):
     assert (folder / "tables").stat().st_mode & 0o777 == 0o700
     names = sorted(path.name for path in folder.rglob("*"))
     assert names == sorted(
-        ["tables", *(f"game-{game.pk}.json" for game in games), f"table-{games[0].table_id}.json"]
+        [
+            "tables",
+            "deleted.json",
+            *(f"game-{game.pk}.json" for game in games),
+            f"table-{games[0].table_id}.json",
+        ]
     )
     tokens = [token for game in games for token in (game.edit_token, game.view_token)]
     assert not any(token in name for token in tokens for name in names)
@@ -61,7 +66,7 @@ def test_a_folder_with_anything_in_it_is_refused(games, tmp_path):
     run(tmp_path / "first")
     with pytest.raises(CommandError, match="is not empty: back up into a new folder each time"):
         run(tmp_path / "first")
-    assert len(list((tmp_path / "first").glob("*.json"))) == len(games)
+    assert len(list((tmp_path / "first").glob("game-*.json"))) == len(games)
 
 
 def test_a_full_disk_is_one_line_and_leaves_nothing(games, tmp_path, monkeypatch):

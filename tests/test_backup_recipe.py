@@ -1,10 +1,11 @@
 """The backup recipe of docs/deploy.md, run as the timer runs it: scripts/backup makes a dated
 private folder with the games (and the database: pg_dump on PostgreSQL, SQLite's own copy
 otherwise), keeps the newest RAMI_BACKUPS_KEPT; the restore drill (scripts/restore_drill.py)
-brings every game of the newest back in a throwaway database. On the test database, as the
-server's environment names it."""
+brings every game of the newest back in a throwaway database; scripts/restore brings its whole
+database back (SQLite here). On the test database, as the server's environment names it."""
 
 import os
+import sqlite3
 import subprocess
 import sys
 import time
@@ -59,3 +60,30 @@ def test_the_nightly_backup_and_the_restore_drill(thursday_table, tmp_path):
         drill.stdout
     )
     assert "drill: every game came back" in drill.stderr
+
+    if connection.vendor == "sqlite":
+        # The whole database back with scripts/restore, into a file that is not there yet (on
+        # PostgreSQL: tests/test_restore_postgres.py).
+        restored = tmp_path / "restored.sqlite3"
+        into = {**environment, "DATABASE_URL": f"sqlite:///{restored}"}
+        done = restore(newest, into)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout == f"restored {newest / 'database.sqlite3'} to {restored}\n"
+        with sqlite3.connect(restored) as database:
+            assert database.execute("select count(*) from scoring_game").fetchone() == (4,)
+        again = restore(newest, into)
+        assert again.returncode == 1
+        assert again.stderr == (
+            f"restore: {restored} exists already: stop the servers and move it aside first\n"
+        )
+
+
+def restore(backup, environment) -> subprocess.CompletedProcess:
+    return subprocess.run(  # noqa: S603 (our own script)
+        [str(settings.BASE_DIR / "scripts" / "restore"), str(backup)],
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )

@@ -2,6 +2,8 @@
 gone for good: its pages are 404s, and no restore of a backup made before brings it back,
 unless it is asked for by its link (restore_games --bring-back)."""
 
+import json
+from datetime import datetime
 from io import StringIO
 
 import pytest
@@ -114,9 +116,7 @@ def test_a_deleted_game_stays_deleted_through_a_restore_unless_asked_for(
     assert not DeletedLink.objects.exists()
 
 
-def test_a_table_deleted_with_its_games_stays_deleted_through_a_restore(
-    thursday_table, tmp_path
-):
+def test_a_table_deleted_with_its_games_stays_deleted_through_a_restore(thursday_table, tmp_path):
     run("backup_games", tmp_path / "backup")
     run("delete_table", thursday_table.edit_token, "--with-games")
     said = run("restore_games", tmp_path / "backup")
@@ -163,3 +163,161 @@ def test_the_admin_shows_tables_and_deletes_on_request(operator, thursday_table,
         game.edit_token,
         friday_table.view_token,
     }
+
+
+def lose_the_database() -> None:
+    """What a new database rebuilt from backups starts from: nothing, not even the list of
+    links deleted on request."""
+    Game.objects.all().delete()
+    Table.objects.all().delete()
+    DeletedLink.objects.all().delete()
+
+
+def test_a_deleted_table_stays_deleted_when_an_older_backup_follows_the_newest(
+    client, thursday_table, tmp_path
+):
+    """The database rebuilt from the newest backup, then an older night's restored: the table
+    deleted on request in between stays deleted, because every backup carries the deleted
+    links (deleted.json) and every restore remembers them first."""
+    kept = finished_game()
+    run("backup_games", tmp_path / "monday")
+    run("delete_table", link_of_table(thursday_table), "--with-games")
+    run("backup_games", tmp_path / "tuesday")
+    lose_the_database()
+
+    said = run("restore_games", tmp_path / "tuesday")
+    assert said == (
+        "4 deleted on request as deleted.json lists them: remembered here, left out\n"
+        "1 games restored, 0 already there\n"
+    )
+    said = run("restore_games", tmp_path / "monday")
+    assert said == (
+        "0 tables restored, 0 already there\n1 table left out: deleted on request\n"
+        "0 games restored, 1 already there\n3 games left out: deleted on request\n"
+    )
+    assert not Table.objects.exists()
+    assert list(Game.objects.values_list("edit_token", flat=True)) == [kept.edit_token]
+    assert client.get(url("table", thursday_table.edit_token)).status_code == 404
+    assert client.get(url("table_view", thursday_table.view_token)).status_code == 404
+
+    # An older backup restored first into the new database (or an older night's whole
+    # database.dump): the newest one's list is honoured as well, whichever comes first, and what
+    # it names that the older one brought back is deleted again.
+    lose_the_database()
+    run("restore_games", tmp_path / "monday")
+    assert Table.objects.exists()  # nothing said it was deleted yet: it was not, on Monday
+    said = run("restore_games", tmp_path / "tuesday")
+    assert said == (
+        "4 deleted on request as deleted.json lists them: remembered here, left out\n"
+        "3 games and 1 table here deleted again: deleted on request after they were saved, as "
+        "deleted.json lists them\n"
+        "0 games restored, 1 already there\n"
+    )
+    assert not Table.objects.exists()
+    assert list(Game.objects.values_list("edit_token", flat=True)) == [kept.edit_token]
+    assert client.get(url("table_view", thursday_table.view_token)).status_code == 404
+    # ...and the list is in the database from then on, for every later restore.
+    assert DeletedLink.deleted([thursday_table.edit_token]) == {thursday_table.edit_token}
+
+
+def test_a_link_brought_back_is_not_deleted_again(thursday_table, tmp_path):
+    """The newest backup's list names a table that an older restore brought back: named with
+    --bring-back, it stays."""
+    run("backup_games", tmp_path / "monday")
+    run("delete_table", link_of_table(thursday_table))  # its games stay, at no table
+    run("backup_games", tmp_path / "tuesday")
+    lose_the_database()
+    run("restore_games", tmp_path / "monday")
+    said = run("restore_games", tmp_path / "tuesday", "--bring-back", link_of_table(thursday_table))
+    assert said == (
+        "1 deleted on request as deleted.json lists them: remembered here, left out\n"
+        "0 games restored, 3 already there\n"
+    )
+    assert Table.objects.get().edit_token == thursday_table.edit_token
+    assert not DeletedLink.objects.exists()
+
+
+def link_of_table(table: Table) -> str:
+    return f"https://rami.example.org/t/{table.edit_token}/"
+
+
+def test_an_older_backup_brings_a_deleted_table_back_only_when_asked(thursday_table, tmp_path):
+    run("backup_games", tmp_path / "monday")
+    games = [game.edit_token for game in thursday_table.games.all()]
+    run("delete_table", link_of_table(thursday_table), "--with-games")
+    run("backup_games", tmp_path / "tuesday")
+    lose_the_database()
+    run("restore_games", tmp_path / "tuesday")
+    said = run(
+        "restore_games",
+        tmp_path / "monday",
+        "--bring-back",
+        link_of_table(thursday_table),
+        *(arg for token in games for arg in ("--bring-back", token)),
+    )
+    assert said == ("1 table restored, 0 already there\n3 games restored, 0 already there\n")
+    assert Table.objects.get().edit_token == thursday_table.edit_token
+
+
+def test_the_deleted_links_of_a_backup_are_digests_only(four_players, three_players, tmp_path):
+    run("delete_game", link(four_players))
+    run("backup_games", tmp_path)
+    path = tmp_path / "deleted.json"
+    assert path.stat().st_mode & 0o777 == 0o600
+    document = json.loads(path.read_text())
+    assert document["format"] == "rami-deleted/1"
+    [entry] = document["deleted"]
+    assert entry["kind"] == "game"
+    assert entry["edit_digest"] == digest(four_players.edit_token)
+    assert entry["view_digest"] == digest(four_players.view_token)
+    assert datetime.fromisoformat(entry["deleted_at"]) == DeletedLink.objects.get().deleted_at
+    text = path.read_text()
+    assert four_players.edit_token not in text and four_players.view_token not in text
+
+    # Merged into another database, it keeps when the game was deleted.
+    lose_the_database()
+    run("restore_games", tmp_path)
+    assert DeletedLink.objects.get().deleted_at == datetime.fromisoformat(entry["deleted_at"])
+
+
+@pytest.mark.parametrize(
+    ("change", "why"),
+    [
+        (lambda d: d.update(format="rami-game/1"), 'not a list of deleted links: "format"'),
+        (
+            lambda d: d["deleted"][0].update(edit_digest="abc"),
+            '"deleted" 1: "edit_digest" is not a SHA-256',
+        ),
+        (
+            lambda d: d["deleted"][0].update(kind="round"),
+            '"deleted" 1: "kind" is "game" or "table"',
+        ),
+        (lambda d: d["deleted"][0].pop("deleted_at"), '"deleted" 1: must have kind, edit_digest'),
+    ],
+)
+def test_a_backup_whose_deleted_links_cannot_be_read_restores_nothing(
+    four_players, three_players, tmp_path, change, why
+):
+    """Restored without its list, a backup could bring back what was deleted on request."""
+    run("delete_game", link(four_players))
+    run("backup_games", tmp_path)
+    path = tmp_path / "deleted.json"
+    document = json.loads(path.read_text())
+    change(document)
+    path.write_text(json.dumps(document))
+    lose_the_database()
+    with pytest.raises(CommandError) as refused:
+        run("restore_games", tmp_path)
+    assert str(refused.value).startswith(f"deleted.json: {why}")
+    assert str(refused.value).endswith(
+        "; nothing restored (it lists the games and tables "
+        "deleted on request, which no restore may bring back)"
+    )
+    assert not Game.objects.exists()
+
+
+def test_a_backup_from_before_the_deleted_links_restores_as_it_did(four_players, tmp_path):
+    run("backup_games", tmp_path)
+    (tmp_path / "deleted.json").unlink()
+    Game.objects.all().delete()
+    assert run("restore_games", tmp_path) == "1 games restored, 0 already there\n"

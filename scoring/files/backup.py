@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -43,6 +43,10 @@ TOKEN = re.compile(TOKEN_PATTERN)
 CLASH = f'"{FIELD}": a token belongs to another game'
 SAME_TOKENS = f'"{FIELD}": "edit_token" and "view_token" are the same token'
 TABLE_CLASH = f'"{FIELD}": a token belongs to another table'
+# A game's token that is a table's (or the other way round): its watch-only link would edit,
+# or a link would open the other.
+A_TABLES = f'"{FIELD}": a token belongs to a table'
+A_GAMES = f'"{FIELD}": a token belongs to a game'
 # The folder, within a backup's, of the tables' files.
 TABLES = "tables"
 # Games per transaction in restore_games: big enough that the bulk inserts pay off, small
@@ -259,6 +263,9 @@ def restore_table(document: object) -> Table | LeftOut | None:
         return None
     if DeletedLink.deleted([edit_token, view_token]):
         return DELETED
+    taken = _tokens_taken([edit_token, view_token])
+    if taken:
+        raise ExchangeError(A_GAMES if "game" in taken.values() else TABLE_CLASH)
     if document.get("games"):
         raise ExchangeError('"games": a table\'s backup holds none (each has its own file)')
     parsed = exchange.parse_table(document)
@@ -317,8 +324,9 @@ def restore(document: object) -> Game | LeftOut | None:
         return None
     if DeletedLink.deleted([backup.edit_token, backup.view_token]):
         return DELETED
-    if _tokens_taken([backup]):
-        raise ExchangeError(CLASH)
+    taken = _tokens_taken([backup.edit_token, backup.view_token])
+    if taken:
+        raise ExchangeError(_clash(taken.values()))
     try:
         with transaction.atomic():
             players = len(exchange.parse_names(backup.document.get("players")))
@@ -351,17 +359,27 @@ def restore(document: object) -> Game | LeftOut | None:
     return game
 
 
-def _tokens_taken(backups: Sequence[Backup]) -> set[str]:
-    """The tokens of these backups that a game here already has, as its edit or its watch-only
-    token (one query): a game restored with one of them would open another game's page, or
-    its watch-only link would. A game whose edit token is there already is restored already:
-    leave it out."""
-    tokens = {token for backup in backups for token in (backup.edit_token, backup.view_token)}
+def _tokens_taken(tokens: Iterable[str]) -> dict[str, str]:
+    """Those of `tokens` that a game or a table here already has, as its edit or its
+    watch-only token, each with whose ("game" or "table"; two queries): a game or a table
+    restored with one of them would open another's page, or its watch-only link would edit.
+    (A game whose edit token is a game's here is restored already: the caller leaves it out
+    first, as a table does a table's.)"""
+    tokens = set(tokens)
     if not tokens:
-        return set()
-    games = Game.objects.filter(Q(edit_token__in=tokens) | Q(view_token__in=tokens))
-    found = games.values_list("edit_token", "view_token")
-    return {token for pair in found for token in pair} & tokens
+        return {}
+    taken = {}
+    for kind, model in (("table", Table), ("game", Game)):
+        rows = model.objects.filter(Q(edit_token__in=tokens) | Q(view_token__in=tokens))
+        for pair in rows.values_list("edit_token", "view_token"):
+            taken.update(dict.fromkeys(set(pair) & tokens, kind))
+    return taken
+
+
+def _clash(kinds: Iterable[str]) -> str:
+    """What a game's backup is refused with when its tokens are those `kinds`' ("game",
+    "table")."""
+    return CLASH if "game" in kinds else A_TABLES
 
 
 def restore_batch(
@@ -410,7 +428,12 @@ def _restore_together(
             edit_token__in={backup.edit_token for backup in backups.values()}
         ).values_list("edit_token", flat=True)
     )
-    taken = _tokens_taken([backup for backup in backups.values() if backup.edit_token not in there])
+    taken = _tokens_taken(
+        token
+        for backup in backups.values()
+        if backup.edit_token not in there
+        for token in (backup.edit_token, backup.view_token)
+    )
     deleted = DeletedLink.deleted(
         token for backup in backups.values() for token in (backup.edit_token, backup.view_token)
     )
@@ -421,8 +444,9 @@ def _restore_together(
         if {backup.edit_token, backup.view_token} & deleted:
             outcomes[index] = DELETED
             continue
-        if {backup.edit_token, backup.view_token} & taken:
-            outcomes[index] = ExchangeError(CLASH)
+        clash = {taken[token] for token in (backup.edit_token, backup.view_token) if token in taken}
+        if clash:
+            outcomes[index] = ExchangeError(_clash(clash))
             continue
         try:
             parsed = parse_backup(backup)
@@ -432,11 +456,11 @@ def _restore_together(
         if parsed.come_and_go:  # the rare game whose players came and went: the one-game path
             outcomes[index] = _restore_or_error(backup.document)
             there.add(backup.edit_token)
-            taken |= {backup.edit_token, backup.view_token}
+            taken.update(dict.fromkeys((backup.edit_token, backup.view_token), "game"))
             continue
         there.add(backup.edit_token)
         # A later document of the batch with one of these tokens is another game's.
-        taken |= {backup.edit_token, backup.view_token}
+        taken.update(dict.fromkeys((backup.edit_token, backup.view_token), "game"))
         checked.append((index, backup, parsed))
     if checked:
         with transaction.atomic():

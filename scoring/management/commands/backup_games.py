@@ -1,5 +1,6 @@
 """`manage.py backup_games FOLDER`: every game as a rami-game/1 backup file in FOLDER, and
-every table (its name, members and house rules) in FOLDER/tables.
+every table (its name, members and house rules) in FOLDER/tables, and the links deleted on
+request, as digests, in FOLDER/deleted.json.
 
 The files hold the edit tokens, the keys to every game: FOLDER is made readable by its owner
 only (0700), and each file too (0600). The files are named by the game's (or table's) number
@@ -15,6 +16,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from scoring.files.backup import TABLES, backup_document, backup_table_document
+from scoring.files.backup_files import DELETED_FILE, deleted_document
 from scoring.files.exchange import dumps
 from scoring.models import Game, Table
 
@@ -23,7 +25,8 @@ class Command(BaseCommand):
     help = (
         "Write every game to FOLDER as game-<number>.json: its rami-game/1 export plus the "
         "tokens that restore_games needs to keep its links working; and every table to "
-        "FOLDER/tables/table-<number>.json. FOLDER must be new or empty; it is made readable "
+        "FOLDER/tables/table-<number>.json; the links deleted on request (digests) to "
+        "FOLDER/deleted.json. FOLDER must be new or empty; it is made readable "
         "by its owner only."
     )
 
@@ -42,6 +45,11 @@ class Command(BaseCommand):
                 write_privately(path, dumps(backup_document(game)))
                 written.append(path)
                 count += 1
+            # The links deleted on request, so that a restore of this backup into another
+            # database (or after it) leaves them out as this one does.
+            path = folder / DELETED_FILE
+            write_privately(path, dumps(deleted_document()))
+            written.append(path)
             tables = list(Table.objects.order_by("pk"))
             if tables:
                 (folder / TABLES).mkdir(mode=0o700)

@@ -1,6 +1,8 @@
 """`manage.py restore_games FOLDER [--bring-back LINK ...]`: re-create the tables and games of a
-backup_games folder. A game or table deleted on request (delete_game, delete_table) is left
-out, unless its link is given with --bring-back."""
+backup_games folder. A game or table deleted on request (delete_game, delete_table), here or
+when the backup was made (its deleted.json, merged into the database's first, and any of them
+found here deleted again), is left out, unless its link is given with --bring-back. Each file
+is read only when it is a regular file within the size limit (scoring/files/backup_files.py)."""
 
 import time
 from collections.abc import Iterator
@@ -18,7 +20,16 @@ from scoring.files.backup import (
     restore_batch,
     restore_table,
 )
-from scoring.files.exchange import ExchangeError, loads
+from scoring.files.backup_files import (
+    DELETED_FILE,
+    delete_again,
+    game_files,
+    load_file,
+    merge_deleted,
+    read_deleted,
+    subfolder,
+)
+from scoring.files.exchange import ExchangeError
 from scoring.management.commands.backup_games import plural_tables
 from scoring.models import DeletedLink, Game, token_of_link
 
@@ -45,20 +56,30 @@ class Command(BaseCommand):
         folder: Path = options["folder"]
         if not folder.is_dir():
             raise CommandError(f"{folder} is not a folder")
+        links = []
         for link in options["bring_back"]:
             token = token_of_link(link)
             if token is None:
                 raise CommandError(f"not a link to a game or a table: {link}")
+            links.append(token)
+        merged = self.merge_deleted(folder)
+        for link, token in zip(options["bring_back"], links, strict=True):
             if not DeletedLink.forget(token):
                 self.stderr.write(f"{link}: not deleted on request; restored as any other")
+        games, tables = delete_again(merged)
+        if games or tables:
+            self.stdout.write(
+                f"{games} games and {tables} {plural_tables(tables)} here deleted again: "
+                f"deleted on request after they were saved, as {DELETED_FILE} lists them"
+            )
         failed = self.restore_tables(folder)
         restored = present = deleted = read = 0
-        paths = sorted(folder.glob("*.json"))
+        paths = game_files(folder)
         said = time.monotonic()
         # Batches of a few hundred games, each in one short transaction (scoring.files.backup), a
         # pause between two so that a live server's saves get the lock (exchange.let_others_write).
         for batch in read_in_batches(paths):
-            outcomes: dict[Path, Game | ExchangeError | OSError | LeftOut | None] = {
+            outcomes: dict[Path, Game | ExchangeError | LeftOut | None] = {
                 path: error for path, error in batch.items() if isinstance(error, Exception)
             }
             documents = {
@@ -89,10 +110,37 @@ class Command(BaseCommand):
         if failed:
             raise CommandError(f"not restored: {', '.join(failed)}")
 
+    def merge_deleted(self, folder: Path) -> list[dict]:
+        """The links deleted on request when the backup was made (FOLDER/deleted.json, absent
+        from a backup older than it), remembered beside the database's own before anything is
+        restored; a CommandError, nothing restored, when that file cannot be read."""
+        path = folder / DELETED_FILE
+        if not path.exists() and not path.is_symlink():
+            return []
+        try:
+            entries = read_deleted(load_file(path))
+        except ExchangeError as error:
+            raise CommandError(
+                f"{DELETED_FILE}: {error}; nothing restored (it lists the games and tables "
+                "deleted on request, which no restore may bring back)"
+            ) from None
+        new = merge_deleted(entries)
+        if new:
+            self.stdout.write(
+                f"{len(new)} deleted on request as {DELETED_FILE} lists them: remembered here, "
+                "left out"
+            )
+        return new
+
     def restore_tables(self, folder: Path) -> list[str]:
         """The tables first (FOLDER/tables, absent from a backup older than tables), so that
         their games find them; the names of the files not restored."""
-        paths = sorted((folder / TABLES).glob("*.json"))
+        try:
+            tables = subfolder(folder, TABLES)
+        except ExchangeError as error:
+            self.stderr.write(f"{TABLES}: {error}")
+            return [TABLES]
+        paths = sorted(tables.glob("*.json")) if tables is not None else []
         if not paths:
             return []
         restored = present = deleted = 0
@@ -100,8 +148,8 @@ class Command(BaseCommand):
         for path in paths:
             name = f"{TABLES}/{path.name}"
             try:
-                table = restore_table(loads(path.read_bytes()))
-            except (ExchangeError, OSError) as error:
+                table = restore_table(load_file(path))
+            except ExchangeError as error:
                 failed.append(name)
                 self.stderr.write(f"{name}: {error}")
                 continue
@@ -129,8 +177,8 @@ def read_in_batches(paths: list[Path]) -> Iterator[dict[Path, object]]:
     rounds = 0
     for path in paths:
         try:
-            document = loads(path.read_bytes())
-        except (ExchangeError, OSError) as error:
+            document = load_file(path)
+        except ExchangeError as error:
             document = error
         batch[path] = document
         if isinstance(document, dict) and isinstance(document.get("rounds"), list):
