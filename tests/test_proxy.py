@@ -292,12 +292,19 @@ def test_nginx_in_front_of_two_servers(behind_nginx):
     assert set(statuses) <= {200, 204, 303}, (statuses, failures)
     assert sum(statuses.values()) > 50
 
+    # Near misses of a link (a phone's capital letter, punctuation glued on) hold the token
+    # all the same: masked too.
+    for near_miss in (f"/G/{game.edit_token}/", f"/g/{game.edit_token}%29./"):
+        assert proxy.request("GET", near_miss).status == 404
+
     # No token in the proxy's access log, but the masked paths.
     access = (folder / "rami.access.log").read_text()
     for secret in (game.edit_token, game.view_token):
         assert secret not in access
     assert '"POST /g/<token>/save/ HTTP/1.1" 303' in access
     assert '"GET /live/<key> HTTP/1.1" 200' in access
+    assert '"GET /G/<token>/ HTTP/1.1" 404' in access
+    assert '"GET /g/<token>/ HTTP/1.1" 404' in access
     # nginx's error lines quote requests whole: the configuration keeps only critical ones.
     errors = folder / "rami.error.log"
     assert not errors.exists() or game.edit_token not in errors.read_text()
