@@ -316,5 +316,10 @@ LOGGING = {
     "formatters": {"json": {"()": "rami_site.logs.JsonLinesFormatter"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "json"}},
     "root": {"handlers": ["console"], "level": "WARNING"},
-    "loggers": {"django": {"handlers": [], "level": "WARNING", "propagate": True}},
+    "loggers": {
+        "django": {"handlers": [], "level": "WARNING", "propagate": True},
+        # What the commands whose output is a log say (migrate, backup_games, restore_games,
+        # delete_game, delete_table: scoring/management/logged.py), their reports included.
+        "manage": {"handlers": [], "level": "INFO", "propagate": True},
+    },
 }
