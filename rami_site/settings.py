@@ -3,9 +3,9 @@
 Development defaults are safe to run on a laptop; with DJANGO_DEBUG=false the app refuses to
 start without DJANGO_SECRET_KEY. docs/deploy.md ("Configuration") describes every variable:
 those read here (DJANGO_DEBUG, DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS, DATABASE_URL,
-DJANGO_HTTPS, DJANGO_ADMIN, DJANGO_CSRF_TRUSTED_ORIGINS, RAMI_NEW_GAMES_PER_MINUTE,
-RAMI_REDIS_URL, RAMI_PUBLIC_URL and RAMI_TRUST_X_FORWARDED_FOR) and those read by
-rami_site/asgi.py and scripts/serve.
+DJANGO_HTTPS, DJANGO_HSTS_PRELOAD, DJANGO_ADMIN, DJANGO_CSRF_TRUSTED_ORIGINS,
+RAMI_NEW_GAMES_PER_MINUTE, RAMI_REDIS_URL, RAMI_PUBLIC_URL, RAMI_TRUST_X_FORWARDED_FOR,
+RAMI_METRICS_TOKEN and RAMI_BACKUP_FOLDER) and those read by rami_site/asgi.py and scripts/serve.
 """
 
 import os
