@@ -50,13 +50,14 @@ django_application = WSGIMiddleware(wsgi.application, workers=THREADS)
 # Needs the settings, set up just above.
 from scoring.live import check, stream  # noqa: E402
 from scoring.live import reader as reading  # noqa: E402
+from scoring.web import metrics  # noqa: E402
 
 
 async def application(scope, receive, send):
     if scope["type"] == "http" and check.is_check(scope["path"]):
-        await check.asgi_check(scope, receive, send)
+        await check.asgi_check(scope, receive, counted(send))
     elif scope["type"] == "http" and scope["path"].startswith(stream.PREFIX):
-        await stream.asgi_stream(scope, receive, send)
+        await stream.asgi_stream(scope, receive, counted(send))
     elif scope["type"] == "lifespan":
         await lifespan(receive, send)
     else:
@@ -87,6 +88,19 @@ def end_streams_when_stopped() -> None:
             previous._run()
 
         loop.add_signal_handler(number, stop)
+
+
+def counted(send):
+    """`send`, counting the answer's status for /metrics: Django's answers are counted by
+    rami_site.middleware.CountAnswersMiddleware, these (the live streams and version checks)
+    here."""
+
+    async def sending(message):
+        if message["type"] == "http.response.start":
+            metrics.count_answer(message["status"])
+        await send(message)
+
+    return sending
 
 
 NOT_ASCII = re.compile(rb"[\x80-\xff]")

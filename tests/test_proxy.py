@@ -41,6 +41,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 ROOT = Path(settings.BASE_DIR)
 CONFIG = ROOT / "deploy" / "nginx" / "rami.conf"
 HEARD_WITHIN = 3.0  # seconds for a save to reach a stream through the proxy
+METRICS_TOKEN = "a-token-for-the-proxy-test-only"
 
 
 def debian_tool(command: str, package: str) -> None:
@@ -153,6 +154,7 @@ def behind_nginx(tmp_path) -> Iterator[tuple[Proxy, list, Path, dict]]:
         RAMI_TRUST_X_FORWARDED_FOR="true",
         RAMI_PUBLIC_URL=f"https://localhost:{tls_port}",
         RAMI_NEW_GAMES_PER_MINUTE="1000",
+        RAMI_METRICS_TOKEN=METRICS_TOKEN,
     )
     servers: list = []
     nginx = None
@@ -291,6 +293,16 @@ def test_nginx_in_front_of_two_servers(behind_nginx):
     print(f"while each server restarted in turn: {dict(statuses)}")
     assert set(statuses) <= {200, 204, 303}, (statuses, failures)
     assert sum(statuses.values()) > 50
+
+    # Through the proxy: the site's readiness; /metrics only with the token, for a request
+    # nginx relays comes from 127.0.0.1 but is no local check (X-Forwarded-For, the Host).
+    ready = proxy.request("GET", "/readyz")
+    assert (ready.status, ready.text) == (200, "ready")
+    assert proxy.request("GET", "/metrics").status == 404
+    assert proxy.request("GET", "/metrics", Host="localhost").status == 404
+    scraped = proxy.request("GET", "/metrics", Authorization=f"Bearer {METRICS_TOKEN}")
+    assert scraped.status == 200
+    assert "rami_rounds " in scraped.text
 
     # Near misses of a link (a phone's capital letter, punctuation glued on) hold the token
     # all the same: masked too.
