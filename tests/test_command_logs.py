@@ -71,3 +71,28 @@ def test_scripts_backup_help_prints_its_usage_not_its_code():
     )
     assert bare.returncode == 2
     assert bare.stderr == done.stdout
+
+
+@pytest.mark.slow
+def test_a_backup_with_the_database_away_is_json_lines_and_a_failure(tmp_path):
+    """Not a traceback in plain text: the command's failure is one JSON line, its traceback
+    inside, and the night's backup fails (systemctl --failed lists the unit)."""
+    from scripts.throwaway_site import free_port
+
+    environment = {
+        **{k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "RAMI_"))},
+        "DATABASE_URL": f"postgres://rami:secret@127.0.0.1:{free_port()}/rami",
+    }
+    done = subprocess.run(  # noqa: S603 (our own script)
+        [str(settings.BASE_DIR / "scripts" / "backup"), str(tmp_path / "backups")],
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 1
+    (line,) = lines_of(done)
+    assert (line["level"], line["logger"]) == ("ERROR", "manage.backup_games")
+    assert line["message"].startswith("OperationalError: ")
+    assert "Traceback" in line["exception"]

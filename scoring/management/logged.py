@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import logging
 import re
+import sys
 
 from django.core.management.base import BaseCommand
 
@@ -59,10 +60,23 @@ class LogLines(io.TextIOBase):
 
 class LoggedCommand(BaseCommand):
     """A command whose standard output and error are JSON log lines (LogLines), unless the
-    caller handed it streams of its own."""
+    caller handed it streams of its own. Run from the command line, a failure that is no
+    CommandError (the database away) is one JSON line too, its traceback in `exception`, and
+    exit status 1, instead of a traceback in plain text."""
+
+    @property
+    def logger(self) -> logging.Logger:
+        return logging.getLogger(f"manage.{self.__module__.rsplit('.', 1)[-1]}")
+
+    def run_from_argv(self, argv):
+        try:
+            super().run_from_argv(argv)
+        except Exception as error:
+            self.logger.exception("%s: %s", type(error).__name__, error)
+            sys.exit(1)
 
     def execute(self, *args, **options):
-        logger = logging.getLogger(f"manage.{self.__module__.rsplit('.', 1)[-1]}")
+        logger = self.logger
         streams = []
         for name in ("stdout", "stderr"):
             if not options.get(name):
