@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import time
 from io import StringIO
 
@@ -221,3 +222,22 @@ def test_stats_says_the_same_for_a_person(thursday_table):
     assert lines[1] == f"tables: {Table.objects.count()}"
     assert lines[2] == f"rounds saved: {metrics.read_stats().rounds}"
     assert lines[3] == "backups: RAMI_BACKUP_FOLDER is not set"
+
+
+def test_the_metrics_and_alerts_docs_deploy_names_are_scraped(client, settings, tmp_path):
+    """Every metric docs/deploy.md's "Monitoring" names, in its table and its alert rules, is
+    one /metrics writes."""
+    from django.conf import settings as django_settings
+
+    text = (django_settings.BASE_DIR / "docs" / "deploy.md").read_text()
+    section = text.split("## Monitoring", 1)[1].split("\n## ", 1)[0]
+    named = set(re.findall(r"\b(rami_[a-z_]+)", section))
+    alerts = section.split("**Alerts**", 1)[1]
+    in_rules = set(re.findall(r"expr: .*?\b(rami_[a-z_]+)", alerts))
+    assert in_rules == {"rami_ready", "rami_backup_age_seconds"}
+    settings.RAMI_BACKUP_FOLDER = str(tmp_path)
+    body = client.get("/metrics", REMOTE_ADDR="127.0.0.1").content.decode()
+    written = {
+        sample.name for family in text_string_to_metric_families(body) for sample in family.samples
+    }
+    assert named <= written | {"rami_worker_"}, named - written
