@@ -88,27 +88,48 @@ def test_the_local_checks_are_answered_whatever_allowed_hosts_says(server):
     assert status_of(port, "/healthz", "Host: rami.example.org") == "200"
 
 
-def test_a_stop_ends_the_open_streams_at_once(server):
-    serve, port, log = server
-    game = Game.start(["Ana", "Boris"])
-    key = streaming.key_for("g", game.view_token)
+def open_streams(port: int, key: str, count: int = 4) -> list[socket.socket]:
     phones = []
-    for _ in range(4):  # on both workers, most likely
+    for _ in range(count):  # on both workers, most likely
         phone = socket.create_connection((HOST, port), timeout=10)
         phone.sendall(f"GET /live/{key} HTTP/1.1\r\nHost: {HOST}:{port}\r\n\r\n".encode())
         assert phone.recv(4096).startswith(b"HTTP/1.1 200")
         phones.append(phone)
     time.sleep(0.5)
-    began = time.monotonic()
-    serve.send_signal(signal.SIGTERM)
-    assert serve.wait(timeout=15) == 0
-    took = time.monotonic() - began
+    return phones
+
+
+def ended(phones: list[socket.socket]) -> None:
+    """Each stream ends with its last chunk, not cut."""
     for phone in phones:
         received = b""
         while chunk := phone.recv(4096):
             received += chunk
-        assert received.endswith(b"0\r\n\r\n"), received  # the stream's last chunk
+        assert received.endswith(b"0\r\n\r\n"), received
         phone.close()
+
+
+def test_a_stop_ends_the_open_streams_at_once(server):
+    serve, port, log = server
+    game = Game.start(["Ana", "Boris"])
+    key = streaming.key_for("g", game.view_token)
+
+    # SIGHUP: granian restarts its workers one after another (a new one started, then the old
+    # one asked to stop, granian's pace: about 3.5 s a worker); each old one ends its streams
+    # and goes, not killed.
+    phones = open_streams(port, key)
+    serve.send_signal(signal.SIGHUP)
+    ended(phones)
+    wait_until_healthy(serve, port, log)
+    assert "refused to gracefully stop" not in log.read_text()
+
+    # SIGTERM: the server stops.
+    phones = open_streams(port, key)
+    began = time.monotonic()
+    serve.send_signal(signal.SIGTERM)
+    assert serve.wait(timeout=15) == 0
+    took = time.monotonic() - began
+    ended(phones)
     written = log.read_text()
     assert "refused to gracefully stop" not in written
     # granian's workers were given 5 s (--workers-kill-timeout): not waited for.
