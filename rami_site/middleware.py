@@ -107,8 +107,11 @@ class LocalChecksMiddleware:
         self.get_response = get_response
         from scoring.views import health, pages
 
-        self.views = {"/healthz": pages.healthz, "/readyz": health.readyz}
-        self.views["/metrics"] = health.metrics_page
+        self.views = {
+            "/healthz": pages.healthz,
+            "/readyz": health.readyz,
+            "/metrics": health.metrics_page,
+        }
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         view = self.views.get(request.path_info)
