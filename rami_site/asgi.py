@@ -3,6 +3,7 @@ every other URL through Django's WSGI handler in a fixed pool of threads, so tha
 requests queues for the threads instead of opening a database connection each
 (docs/architecture.md, "Serving")."""
 
+import asyncio
 import ctypes
 import multiprocessing
 import os
@@ -49,17 +50,57 @@ django_application = WSGIMiddleware(wsgi.application, workers=THREADS)
 # Needs the settings, set up just above.
 from scoring.live import check, stream  # noqa: E402
 from scoring.live import reader as reading  # noqa: E402
+from scoring.web import metrics  # noqa: E402
 
 
 async def application(scope, receive, send):
     if scope["type"] == "http" and check.is_check(scope["path"]):
-        await check.asgi_check(scope, receive, send)
+        await check.asgi_check(scope, receive, counted(send))
     elif scope["type"] == "http" and scope["path"].startswith(stream.PREFIX):
-        await stream.asgi_stream(scope, receive, send)
+        await stream.asgi_stream(scope, receive, counted(send))
     elif scope["type"] == "lifespan":
         await lifespan(receive, send)
     else:
         await django_application(ascii_query(scope), coroutine(receive), send)
+
+
+def end_streams_when_stopped() -> None:
+    """A worker asked to stop (SIGTERM, SIGINT: granian's stop, a SIGHUP's restart of the
+    workers) ends its streams at once, each with its last chunk, so that the phones come back
+    within their retry to a worker that serves on.
+
+    granian runs the lifespan's shutdown only once every connection has closed, and a stream
+    stays open for minutes: each stop waited for --workers-kill-timeout and logged "Killing
+    worker-1 after it refused to gracefully stop". granian's worker handles these signals on
+    its asyncio loop (granian/_signals.py, set_loop_signals, before the lifespan starts): its
+    handler is kept and called after the reader is stopped, which wakes every stream to end."""
+    loop = asyncio.get_running_loop()
+    handlers = getattr(loop, "_signal_handlers", None)
+    if not isinstance(handlers, dict):
+        return
+    for number in (signal.SIGTERM, signal.SIGINT):
+        previous = handlers.get(number)
+        if previous is None:
+            continue
+
+        def stop(previous=previous) -> None:
+            reading.reader.stop(timeout=0)
+            previous._run()
+
+        loop.add_signal_handler(number, stop)
+
+
+def counted(send):
+    """`send`, counting the answer's status for /metrics: Django's answers are counted by
+    rami_site.middleware.CountAnswersMiddleware, these (the live streams and version checks)
+    here."""
+
+    async def sending(message):
+        if message["type"] == "http.response.start":
+            metrics.count_answer(message["status"])
+        await send(message)
+
+    return sending
 
 
 NOT_ASCII = re.compile(rb"[\x80-\xff]")
@@ -89,11 +130,12 @@ def coroutine(receive):
 
 
 async def lifespan(receive, send):
-    """Nothing to set up (the reader starts with the first stream); at shutdown, the reader
-    stops and closes its connection."""
+    """At startup, the streams are told to end as soon as the worker is asked to stop
+    (end_streams_when_stopped); at shutdown, the reader stops and closes its connection."""
     while True:
         message = await receive()
         if message["type"] == "lifespan.startup":
+            end_streams_when_stopped()
             await send({"type": "lifespan.startup.complete"})
         elif message["type"] == "lifespan.shutdown":
             reading.reader.stop()

@@ -17,9 +17,13 @@ from scoring.web.clients import client_address
 # /g/<edit-token>/... and /v/<view-token>/... (a game's), /t/<edit-token>/... and
 # /w/<view-token>/... (a table's), alone or inside a message; /t/new/ is no token. The URLs:
 # docs/architecture.md. A live stream's key (/live/g<view-token>:<signature>) holds the
-# watch-only token too.
-TOKEN_IN_PATH = re.compile(r"/([gvtw])/(?!new(?![A-Za-z0-9_-]))[A-Za-z0-9_-]+")
-LIVE_KEY_IN_PATH = re.compile(r"/live/[^\s?\"]+")
+# watch-only token too. Near misses are masked as well, for they hold a token all the same: a
+# capital letter (/G/..., a phone's keyboard), slashes doubled, punctuation glued to the token
+# (a link pasted from a sentence, "/g/<token>)." or "/g/'<token>'"): the whole part of the
+# path after the letter (blanks before it too: a decoded %20), up to the next "/", "?", "#",
+# quote or blank.
+TOKEN_IN_PATH = re.compile(r"/([gvtw])/+\s*(?!new(?=[/?#\s\"']|$))[^/?#\s\"]+", re.IGNORECASE)
+LIVE_KEY_IN_PATH = re.compile(r"/live/+[^\s?\"]+", re.IGNORECASE)
 
 # Seconds between two tracebacks of the same failure.
 TRACEBACK_EVERY = 60

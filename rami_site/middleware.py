@@ -1,5 +1,6 @@
 """Middleware of our own: a clear 503 when the database cannot be reached, no gzip on a live
-stream, and no caching of pages reached by a token."""
+stream, no caching of pages reached by a token, the checks a monitor makes on this machine
+answered whatever ALLOWED_HOSTS says, and every answer counted for /metrics."""
 
 from __future__ import annotations
 
@@ -11,6 +12,9 @@ from django.http import HttpRequest, HttpResponse
 from django.middleware.gzip import GZipMiddleware as DjangoGZipMiddleware
 from django.template.loader import render_to_string
 from django.utils.cache import patch_cache_control
+
+from scoring.web.clients import is_local_check
+from scoring.web.metrics import count_answer
 
 logger = logging.getLogger(__name__)
 
@@ -90,3 +94,45 @@ class GZipMiddleware(DjangoGZipMiddleware):
         if response.get("Content-Type", "").startswith("text/event-stream"):
             return response
         return super().process_response(request, response)
+
+
+class LocalChecksMiddleware:
+    """/healthz, /readyz and /metrics asked on this machine (scoring.web.clients.is_local_check:
+    a loopback peer, Host localhost or a loopback address or none, no X-Forwarded-For) are
+    answered here, before CommonMiddleware's host check: `curl -fsS
+    http://127.0.0.1:8001/healthz` works whatever DJANGO_ALLOWED_HOSTS names. Any other request,
+    these paths relayed by a proxy among them, goes on to the host check as before."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+        from scoring.views import health, pages
+
+        self.views = {
+            "/healthz": pages.healthz,
+            "/readyz": health.readyz,
+            "/metrics": health.metrics_page,
+        }
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        view = self.views.get(request.path_info)
+        if view is not None and is_local_check(request):
+            return view(request)
+        return self.get_response(request)
+
+
+class CountAnswersMiddleware:
+    """Counts every answer of this worker by its status, for /metrics (scoring/web/metrics.py).
+
+    A 429 is a limit's refusal of a new game or table, which scoring/web/limits.py logs itself,
+    once a window per client: Django's request logger, which warns of every 4xx, is told it is
+    logged, so that a script refused 60 times a minute writes one line, not 60."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        count_answer(response.status_code)
+        if response.status_code == 429:
+            response._has_been_logged = True  # type: ignore[attr-defined]
+        return response

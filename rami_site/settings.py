@@ -3,9 +3,9 @@
 Development defaults are safe to run on a laptop; with DJANGO_DEBUG=false the app refuses to
 start without DJANGO_SECRET_KEY. docs/deploy.md ("Configuration") describes every variable:
 those read here (DJANGO_DEBUG, DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS, DATABASE_URL,
-DJANGO_HTTPS, DJANGO_ADMIN, DJANGO_CSRF_TRUSTED_ORIGINS, RAMI_NEW_GAMES_PER_MINUTE,
-RAMI_REDIS_URL, RAMI_PUBLIC_URL and RAMI_TRUST_X_FORWARDED_FOR) and those read by
-rami_site/asgi.py and scripts/serve.
+DJANGO_HTTPS, DJANGO_HSTS_PRELOAD, DJANGO_ADMIN, DJANGO_CSRF_TRUSTED_ORIGINS,
+RAMI_NEW_GAMES_PER_MINUTE, RAMI_REDIS_URL, RAMI_PUBLIC_URL, RAMI_TRUST_X_FORWARDED_FOR,
+RAMI_METRICS_TOKEN and RAMI_BACKUP_FOLDER) and those read by rami_site/asgi.py and scripts/serve.
 """
 
 import os
@@ -57,6 +57,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Every answer counted by status, for /metrics (this worker's own counts).
+    "rami_site.middleware.CountAnswersMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # `Cache-Control: private, no-store` on every URL holding a game's token.
     "rami_site.middleware.TokenPagesNoStoreMiddleware",
@@ -73,11 +75,15 @@ MIDDLEWARE = [
     # After the session (it may read the language from it), before CommonMiddleware (which
     # may redirect and must do so in the chosen language).
     "django.middleware.locale.LocaleMiddleware",
+    # Above the local checks below, whose answers leave out the middleware after them.
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # /healthz, /readyz and /metrics asked on this machine (curl http://127.0.0.1:8001/healthz)
+    # are answered whatever ALLOWED_HOSTS says; every other request meets the host check below.
+    "rami_site.middleware.LocalChecksMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # Names the phone that makes a change to a game, so that its Undo is offered there only.
     "scoring.web.phones.PhoneMiddleware",
@@ -272,14 +278,24 @@ HTTPS = env_flag("DJANGO_HTTPS", False)
 if HTTPS:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = True
-    # A load balancer's health check may speak plain HTTP to the app.
-    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+    # A load balancer's health check, and a monitor on this machine, may speak plain HTTP to
+    # the app.
+    SECURE_REDIRECT_EXEMPT = [r"^(healthz|readyz|metrics)$"]
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     LANGUAGE_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = 365 * 24 * 60 * 60
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
-    SECURE_HSTS_PRELOAD = True
+    # Asking browsers' preload lists to carry the domain is hard to undo (months): a club that
+    # does not own the whole domain says DJANGO_HSTS_PRELOAD=false.
+    SECURE_HSTS_PRELOAD = env_flag("DJANGO_HSTS_PRELOAD", True)
+
+# /metrics answers a local request, or one with `Authorization: Bearer <this token>` (any
+# other: 404). Empty: local requests only.
+RAMI_METRICS_TOKEN = (os.environ.get("RAMI_METRICS_TOKEN") or "").strip()
+# The folder scripts/backup writes its backups into (/var/backups/rami), whose newest backup's
+# age /metrics and `manage.py stats` tell; empty: not told.
+RAMI_BACKUP_FOLDER = (os.environ.get("RAMI_BACKUP_FOLDER") or "").strip()
 
 # The admin (/admin/) only when DJANGO_ADMIN=true: otherwise its URLs do not exist (404).
 ADMIN_ENABLED = env_flag("DJANGO_ADMIN", False)
@@ -316,5 +332,10 @@ LOGGING = {
     "formatters": {"json": {"()": "rami_site.logs.JsonLinesFormatter"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "json"}},
     "root": {"handlers": ["console"], "level": "WARNING"},
-    "loggers": {"django": {"handlers": [], "level": "WARNING", "propagate": True}},
+    "loggers": {
+        "django": {"handlers": [], "level": "WARNING", "propagate": True},
+        # What the commands whose output is a log say (migrate, backup_games, restore_games,
+        # delete_game, delete_table: scoring/management/logged.py), their reports included.
+        "manage": {"handlers": [], "level": "INFO", "propagate": True},
+    },
 }

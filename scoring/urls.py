@@ -5,6 +5,7 @@ from scoring.models import TOKEN_PATTERN
 from scoring.views import (
     exports,
     games,
+    health,
     history,
     legacy,
     pages,
@@ -71,6 +72,9 @@ urlpatterns = [
     path("forget/", start.forget, name="forget"),
     path("target/", start.target, name="target"),
     path("healthz", pages.healthz, name="healthz"),
+    # The whole site's readiness and its numbers, for a monitor (docs/deploy.md, "Monitoring").
+    path("readyz", health.readyz, name="readyz"),
+    path("metrics", health.metrics_page, name="metrics"),
     path("manifest.webmanifest", pages.manifest, name="manifest"),
     path("rules/", pages.rules_page, name="rules"),
     # The live updates' stream and version check (scoring/live/); under granian rami_site/asgi.py

@@ -256,3 +256,16 @@ def test_every_poll_is_djangos_even_when_the_reader_is_a_read_behind(client, dja
         for link, token in (("g", game.edit_token), ("v", game.view_token)):
             pulled, body = run_async(answer(f"/{link}/{token}/poll", f"v={before}&shown=playing"))
             assert pulled["status"] == 200 and b"7" in body, link
+
+
+def test_the_live_answers_are_counted_for_metrics_too():
+    """The version checks and streams, answered without Django (rami_site/asgi.py), count in
+    /metrics' rami_worker_answers_total as Django's answers do."""
+    from scoring.web import metrics
+
+    before = metrics.answers().get(404, 0)
+    status, _body = run_async(ask("GET", "/live/not-a-key/version"))
+    assert status == 404
+    status, _body = run_async(ask("GET", "/live/not-a-key"))
+    assert status == 404
+    assert metrics.answers()[404] - before == 2

@@ -3,6 +3,7 @@ by number and never by a token; a folder with anything in it is refused; a write
 (a full disk) says so in one line and leaves no file of the backup behind."""
 
 import errno
+import json
 import os
 import resource
 import signal
@@ -113,7 +114,10 @@ def test_a_write_cut_short_by_the_system_leaves_no_partial_file(games, tmp_path)
         check=False,
     )
     assert done.returncode == 1
+    # One line, JSON as every log line of the server (scoring/management/logged.py).
     assert done.stderr.count("\n") == 1, done.stderr
-    assert done.stderr.startswith("CommandError: cannot write ")
-    assert done.stderr.endswith("File too large; nothing of this backup was kept\n")
+    line = json.loads(done.stderr)
+    assert (line["level"], line["logger"]) == ("ERROR", "manage.backup_games")
+    assert line["message"].startswith("CommandError: cannot write ")
+    assert line["message"].endswith("File too large; nothing of this backup was kept")
     assert not folder.exists()

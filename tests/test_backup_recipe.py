@@ -4,6 +4,7 @@ otherwise), keeps the newest RAMI_BACKUPS_KEPT; the restore drill (scripts/resto
 brings every game of the newest back in a throwaway database; scripts/restore brings its whole
 database back (SQLite here). On the test database, as the server's environment names it."""
 
+import json
 import os
 import sqlite3
 import subprocess
@@ -35,7 +36,11 @@ def test_the_nightly_backup_and_the_restore_drill(thursday_table, tmp_path):
             check=False,
         )
         assert done.returncode == 0, done.stderr
-        made.append(done.stdout.splitlines()[-1 if "removed" not in done.stdout else 0])
+        # Everything it says is a JSON line on standard error, as the server's logs.
+        assert done.stdout == ""
+        said = [json.loads(line) for line in done.stderr.splitlines()]
+        assert {line["logger"] for line in said} == {"backup", "manage.backup_games"}
+        made.append(next(line["message"] for line in said if line["logger"] == "backup"))
         time.sleep(1.1)  # a new name each second
     backups = sorted(folder.iterdir())
     assert len(backups) == 2, backups  # the oldest of three removed

@@ -327,3 +327,21 @@ def test_past_the_hour_the_refusal_says_when_to_come_back(client, settings, cloc
     refused = start(client)  # the seventh minute, 20 s in: the hour started at 597_600
     assert refused.status_code == 429
     assert int(refused["Retry-After"]) == 601_200 - int(clock.value)
+
+
+def test_a_script_refused_60_times_a_minute_writes_one_line(client, settings, caplog):
+    """Django's request logger warns of every 4xx: not of a refusal past a limit, which the
+    limits log themselves once a window (rami_site/middleware.py, CountAnswersMiddleware).
+    Each refusal is counted for /metrics."""
+    from scoring.web import metrics
+
+    before = metrics.refusals().get("too_many_games", 0)
+    settings.RAMI_NEW_GAMES_PER_MINUTE = 1
+    with caplog.at_level("INFO"):
+        answers = [start(client).status_code for _ in range(61)]
+    assert answers == [303] + [429] * 60
+    warned = [(r.name, r.getMessage()) for r in caplog.records if r.levelname != "INFO"]
+    assert len(warned) == 1, warned
+    assert warned[0][0] == "scoring.web.limits"
+    assert warned[0][1].startswith("new-game limit reached by 127.0.0.1: more than 1 in a minute")
+    assert metrics.refusals()["too_many_games"] - before == 60

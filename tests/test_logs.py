@@ -193,3 +193,30 @@ def test_granians_transport_errors_come_once_a_minute(monkeypatch):
     now[0] += 60
     told = passes('ASGI transport error: "Closed(..)"')
     assert told.endswith("(300 more like it in the last minute)")
+
+
+@pytest.mark.parametrize(
+    ("written", "masked"),
+    [
+        (f"/G/{TOKEN}/", "/G/<token>/"),  # a phone's capital letter
+        (f"/V/{TOKEN}/export.json", "/V/<token>/export.json"),
+        (f"/g/{TOKEN}).", "/g/<token>"),  # pasted from a sentence
+        (f"/g/'{TOKEN}'/", "/g/<token>/"),
+        (f"/w/{TOKEN}!/", "/w/<token>/"),
+        (f"/t/{TOKEN}%E2%80%8B/", "/t/<token>/"),
+        (f"/g//{TOKEN}/", "/g/<token>/"),
+        (f"/g/ {TOKEN}/", "/g/<token>/"),  # %20 decoded
+        (f"/LIVE/g{TOKEN}:signature", "/live/<key>"),
+    ],
+)
+def test_a_near_miss_of_a_link_is_masked_too(written, masked):
+    assert path_without_token(f"Not Found: {written}") == f"Not Found: {masked}"
+
+
+@pytest.mark.django_db
+def test_a_near_miss_of_a_link_is_masked_in_the_request_log(client, console):
+    client.get(f"/G/{TOKEN}/")
+    client.get(f"/g/{TOKEN}./")
+    lines = [json.loads(line) for line in console.getvalue().splitlines()]
+    assert [line["path"] for line in lines] == ["/G/<token>/", "/g/<token>/"]
+    assert TOKEN not in console.getvalue()

@@ -41,6 +41,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 ROOT = Path(settings.BASE_DIR)
 CONFIG = ROOT / "deploy" / "nginx" / "rami.conf"
 HEARD_WITHIN = 3.0  # seconds for a save to reach a stream through the proxy
+METRICS_TOKEN = "a-token-for-the-proxy-test-only"
 
 
 def debian_tool(command: str, package: str) -> None:
@@ -153,6 +154,7 @@ def behind_nginx(tmp_path) -> Iterator[tuple[Proxy, list, Path, dict]]:
         RAMI_TRUST_X_FORWARDED_FOR="true",
         RAMI_PUBLIC_URL=f"https://localhost:{tls_port}",
         RAMI_NEW_GAMES_PER_MINUTE="1000",
+        RAMI_METRICS_TOKEN=METRICS_TOKEN,
     )
     servers: list = []
     nginx = None
@@ -292,12 +294,29 @@ def test_nginx_in_front_of_two_servers(behind_nginx):
     assert set(statuses) <= {200, 204, 303}, (statuses, failures)
     assert sum(statuses.values()) > 50
 
+    # Through the proxy: the site's readiness; /metrics only with the token, for a request
+    # nginx relays comes from 127.0.0.1 but is no local check (X-Forwarded-For, the Host).
+    ready = proxy.request("GET", "/readyz")
+    assert (ready.status, ready.text) == (200, "ready")
+    assert proxy.request("GET", "/metrics").status == 404
+    assert proxy.request("GET", "/metrics", Host="localhost").status == 404
+    scraped = proxy.request("GET", "/metrics", Authorization=f"Bearer {METRICS_TOKEN}")
+    assert scraped.status == 200
+    assert "rami_rounds " in scraped.text
+
+    # Near misses of a link (a phone's capital letter, punctuation glued on) hold the token
+    # all the same: masked too.
+    for near_miss in (f"/G/{game.edit_token}/", f"/g/{game.edit_token}%29./"):
+        assert proxy.request("GET", near_miss).status == 404
+
     # No token in the proxy's access log, but the masked paths.
     access = (folder / "rami.access.log").read_text()
     for secret in (game.edit_token, game.view_token):
         assert secret not in access
     assert '"POST /g/<token>/save/ HTTP/1.1" 303' in access
     assert '"GET /live/<key> HTTP/1.1" 200' in access
+    assert '"GET /G/<token>/ HTTP/1.1" 404' in access
+    assert '"GET /g/<token>/ HTTP/1.1" 404' in access
     # nginx's error lines quote requests whole: the configuration keeps only critical ones.
     errors = folder / "rami.error.log"
     assert not errors.exists() or game.edit_token not in errors.read_text()

@@ -1,6 +1,7 @@
 """Settings read from the environment, checked the way an operator meets them: by starting
 manage.py in a fresh process with a given environment."""
 
+import json
 import os
 import secrets
 import subprocess
@@ -96,6 +97,34 @@ def test_settings_follow_the_environment():
     )
 
 
+@pytest.mark.parametrize(("preload", "said"), [(None, "True"), ("false", "False"), ("yes", "True")])
+def test_hsts_preload_is_a_setting(preload, said):
+    script = "from django.conf import settings as s; print(s.SECURE_HSTS_PRELOAD)"
+    variables = {"DJANGO_HSTS_PRELOAD": preload} if preload is not None else {}
+    result = manage(
+        "shell",
+        "--no-imports",
+        "-c",
+        script,
+        DJANGO_DEBUG="false",
+        DJANGO_SECRET_KEY=production_key(),
+        DJANGO_HTTPS="true",
+        **variables,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == said
+
+
+def test_a_missing_setting_is_one_line_and_a_non_zero_exit():
+    result = manage("migrate", "--no-input", DJANGO_DEBUG="false")
+    assert result.returncode == 78
+    assert result.stdout == ""
+    assert len(result.stderr.splitlines()) == 1, result.stderr
+    line = json.loads(result.stderr)
+    assert line["level"] == "CRITICAL"
+    assert line["message"].startswith("not started: DJANGO_SECRET_KEY is not set.")
+
+
 def test_development_defaults_need_no_environment():
     script = (
         "from django.conf import settings as s;"
@@ -112,7 +141,8 @@ def test_behind_https_plain_http_is_redirected_except_the_health_check():
         "from django.test import Client; c = Client();"
         "print(c.get('/').status_code, c.get('/').get('Location'),"
         " c.get('/', headers={'X-Forwarded-Proto': 'https'}).status_code,"
-        " c.get('/healthz').status_code)"
+        " c.get('/healthz').status_code, c.get('/readyz').status_code,"
+        " c.get('/metrics').status_code, c.get('/metrics', HTTP_HOST='testserver').status_code)"
     )
     result = manage(
         "shell",
@@ -126,9 +156,11 @@ def test_behind_https_plain_http_is_redirected_except_the_health_check():
         DATABASE_URL="sqlite:///:memory:",
     )
     assert result.returncode == 0, result.stderr
-    # The health check is answered, not redirected: 503 here, as this database in memory has
-    # no migration applied (/healthz says which).
-    assert result.stdout.strip() == "301 https://testserver/ 200 503"
+    # The health checks are answered, not redirected: 503 here, as this database in memory has
+    # no migration applied (/healthz says which); /metrics is a 404 but to a local request or
+    # the token's holder (the test client's address is 127.0.0.1 and it sends no Host: local,
+    # until it names the host "testserver").
+    assert result.stdout.strip() == "301 https://testserver/ 200 503 503 503 404"
 
 
 def test_behind_https_the_language_cookie_is_secure():

@@ -201,8 +201,9 @@ def test_the_previous_release_serves_on_while_this_one_migrates(tmp_path):
             cwd=ROOT, env=environment, capture_output=True, text=True, timeout=120, check=False,
         )  # fmt: skip
         assert migrated.returncode == 0, migrated.stderr
+        # Its report: JSON log lines on standard error (scoring/management/logged.py).
         for name in new_migrations:
-            assert f"Applying scoring.{name}... OK" in migrated.stdout, migrated.stdout
+            assert f"Applying scoring.{name}... OK" in migrated.stderr, migrated.stderr
         time.sleep(2)
 
         # Then this release's server beside it, as the restart of one server at a time does.

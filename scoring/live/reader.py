@@ -134,6 +134,11 @@ class Reader:
                 if watched not in self._followed:
                     self.known.pop(watched, None)
 
+    def open_streams(self) -> int:
+        """How many streams of this process are open (/metrics)."""
+        with self._lock:
+            return sum(len(wakes) for wakes in self._wakes.values())
+
     def follow(self, polled: str) -> None:
         """Read `polled`'s version (what a stream's key watches: "g<token>", "t<token>") with
         the others for FOLLOW_FOR seconds from now: a page without a stream checks it."""

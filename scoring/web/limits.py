@@ -43,7 +43,7 @@ from django.core.cache import caches
 from django.http import HttpRequest
 
 from scoring.rules import RulesError
-from scoring.web import clients
+from scoring.web import clients, metrics
 
 WINDOW_SECONDS = 60
 # The hour's window allows this many times the minute's.
@@ -132,6 +132,7 @@ def spend(request: HttpRequest, action: str) -> None:
     raises again with its page (http.Refused: 429 with Retry-After)."""
     wait = wait_for(request, action, settings.RAMI_NEW_GAMES_PER_MINUTE)
     if wait:
+        metrics.count_refusal(REFUSALS[action])
         raise TooMany(REFUSALS[action], retry_after=max(wait, WINDOW_SECONDS))
 
 

@@ -13,15 +13,16 @@ import os
 import shutil
 from pathlib import Path
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
 from scoring.files.backup import TABLES, backup_document, backup_table_document
 from scoring.files.backup_files import DELETED_FILE, deleted_document
 from scoring.files.exchange import dumps
+from scoring.management.logged import LoggedCommand
 from scoring.models import Game, Table
 
 
-class Command(BaseCommand):
+class Command(LoggedCommand):
     help = (
         "Write every game to FOLDER as game-<number>.json: its rami-game/1 export plus the "
         "tokens that restore_games needs to keep its links working; and every table to "

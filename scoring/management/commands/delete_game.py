@@ -1,12 +1,13 @@
 """`manage.py delete_game LINK`: delete a game for good, on its players' request."""
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 from django.db.models import Q
 
+from scoring.management.logged import LoggedCommand
 from scoring.models import Game, delete_game, token_of_link
 
 
-class Command(BaseCommand):
+class Command(LoggedCommand):
     help = (
         "Delete the game of LINK (its players' link or its watch-only link, whole or just the "
         "token) with its rounds and history, for good. Its links are remembered, so that "

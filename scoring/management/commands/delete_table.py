@@ -1,12 +1,13 @@
 """`manage.py delete_table LINK [--with-games]`: delete a table for good, on request."""
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 from django.db.models import Q
 
+from scoring.management.logged import LoggedCommand
 from scoring.models import Table, token_of_link
 
 
-class Command(BaseCommand):
+class Command(LoggedCommand):
     help = (
         "Delete the table of LINK (its link or its watch-only link, whole or just the token) "
         "with its members and history, for good; with --with-games its games too, otherwise "

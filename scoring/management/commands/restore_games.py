@@ -8,7 +8,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
 from scoring.files import exchange
 from scoring.files.backup import (
@@ -31,10 +31,11 @@ from scoring.files.backup_files import (
 )
 from scoring.files.exchange import ExchangeError
 from scoring.management.commands.backup_games import plural_tables
+from scoring.management.logged import LoggedCommand
 from scoring.models import DeletedLink, Game, token_of_link
 
 
-class Command(BaseCommand):
+class Command(LoggedCommand):
     help = (
         "Re-create every table and game backed up in FOLDER with its links (edit and view "
         "tokens). One already there is left alone; a bad file is named and skipped; one "
