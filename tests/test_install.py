@@ -99,7 +99,8 @@ def install_blocks() -> tuple[list[str], list[str]]:
     settings_part = section.split("`/etc/rami/env`, one variable a line", 1)[1]
     variables = re.search(r"```sh\n(.*?)```", settings_part, re.DOTALL)[1].splitlines()
     # Only settings: the file is read by the shell (`. /etc/rami/env`).
-    assert all(re.fullmatch(r"[A-Z][A-Z0-9_]*=(\S*|<[^>]*>)", line) for line in variables), variables
+    setting = re.compile(r"[A-Z][A-Z0-9_]*=(\S*|<[^>]*>)")
+    assert all(setting.fullmatch(line) for line in variables), variables
     return commands, variables
 
 
