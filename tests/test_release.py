@@ -10,6 +10,9 @@ and paths replaced) while phones load pages and every static file each page name
 and start games through the proxy; then `scripts/release` upgrades to this release (prepared
 while the previous one serves, migrated, switched, each server restarted and checked in turn)
 and goes back to the previous release again. No answer may be a 5xx or a 404, static or not.
+A pause before each second restart lets the two releases serve side by side, so that nginx
+must ask the other server for a static file one lacks (at least once, or the test proved
+nothing); the static files of a page drawn before each switch must still be served after it.
 
 What systemd does is done here by a small restart command (RAMI_RESTART): stop the server on the
 port, start `current/scripts/serve` on it, as `systemctl restart rami@PORT` does with the units
@@ -47,6 +50,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 ROOT = Path(settings.BASE_DIR)
 RELEASE = ROOT / "scripts" / "release"
 PREPARE = 300  # seconds for scripts/release: a release's .venv (pip), its static files, restarts
+SIDE_BY_SIDE = 3  # seconds the two servers run two releases during each switch
 
 # `systemctl restart rami@PORT`, for this test: the server started on the port (its process
 # group's leader's id in serve-PORT.pid) is stopped, then current/scripts/serve started.
@@ -118,6 +122,18 @@ def serving_folder(folder: Path, port: int) -> Path:
     return Path(os.readlink(f"/proc/{pid}/cwd"))
 
 
+def static_files(proxy: Proxy, path: str) -> list[str]:
+    """The static files the page at `path` names, as the proxy serves it now."""
+    page = proxy.request("GET", path, Host="localhost")
+    assert page.status == 200, page.status
+    return sorted(set(re.findall(r'"(/static/[^"?#]+)', page.text)))
+
+
+def still_served(proxy: Proxy, files: list[str]) -> list[str]:
+    """Those of `files` the site answers with a 404 or more: [] when each is still there."""
+    return [path for path in files if proxy.request("GET", path, Host="localhost").status >= 400]
+
+
 class Phone(threading.Thread):
     """A phone on a site whose address has no port (as at 443), through the proxy: a page, each
     static file it names, a round saved, a game started; every answer counted by kind."""
@@ -187,9 +203,15 @@ def test_upgrade_and_going_back_under_load_through_the_proxy(tmp_path):
         RAMI_ENV_FILE=str(tmp_path / "no-such-file"),
         RAMI_PORTS=f"{ports[0]} {ports[1]}",
     )
-    # scripts/release gives the restart command the port.
+    # scripts/release gives the restart command the port. Before the second server's restart, a
+    # pause: for those seconds the two servers run two releases side by side (a slower machine
+    # or a longer health check makes such a window), and a page drawn by one names static files
+    # the other lacks.
     wrapper = tmp_path / "restart"
-    wrapper.write_text(f'#!/bin/sh\nexec {sys.executable} {restart} "$1" {tmp_path} {srv}\n')
+    wrapper.write_text(
+        f'#!/bin/sh\n[ "$1" != {ports[1]} ] || sleep {SIDE_BY_SIDE}\n'
+        f'exec {sys.executable} {restart} "$1" {tmp_path} {srv}\n'
+    )
     wrapper.chmod(0o755)
     environment["RAMI_RESTART"] = str(wrapper)
 
@@ -234,6 +256,9 @@ def test_upgrade_and_going_back_under_load_through_the_proxy(tmp_path):
         while counts[("static", 200)] < 20 and time.monotonic() < waited:
             time.sleep(0.1)
         before = counts.copy()
+        # A page left open across the upgrade, and one across going back.
+        looker = Proxy(tls_port, tmp_path / "cert.pem")
+        old_page = static_files(looker, url("game", game.edit_token))
 
         # The upgrade: this release prepared and migrated while the previous one serves, then
         # the link switched and the servers restarted one at a time.
@@ -244,6 +269,9 @@ def test_upgrade_and_going_back_under_load_through_the_proxy(tmp_path):
             assert serving_folder(tmp_path, port) == srv / "releases" / this
         time.sleep(2)
         upgraded = counts.copy()
+        assert still_served(looker, old_page) == []
+        new_page = static_files(looker, url("game", game.edit_token))
+        assert new_page != old_page  # the two releases' static files differ
 
         # Going back: the previous release's folder is there already; the migrations stay.
         said = release(previous, environment)
@@ -251,6 +279,7 @@ def test_upgrade_and_going_back_under_load_through_the_proxy(tmp_path):
         assert os.readlink(srv / "current") == f"releases/{previous}"
         for port in ports:
             assert serving_folder(tmp_path, port) == srv / "releases" / previous
+        assert still_served(looker, new_page) == []
         time.sleep(2)
     finally:
         for phone in phones:
@@ -275,12 +304,22 @@ def test_upgrade_and_going_back_under_load_through_the_proxy(tmp_path):
         migrate_scoring(None)
 
     failures = [failure for phone in phones for failure in phone.failures]
+    # The static files one server lacked (the other release's), which nginx then asked of the
+    # other server: what the two releases serving at once would have made 404s.
+    missed = sum(
+        # The access log's JSON (this release), or granian's own line in it (0.1.0).
+        len(re.findall(r'"status": 404, "path": "/static/|GET /static/[^ ]* HTTP/1.1\\" 404',
+                       log.read_text()))
+        for log in tmp_path.glob("serve-*.log")
+    )  # fmt: skip
     print(
         f"\n{previous[:10]} -> {this[:10]} -> {previous[:10]} under "
         f"{sum(counts.values())} answers ({sum(before.values())} before the upgrade, "
-        f"{sum(upgraded.values())} by its end): {dict(counts)}"
+        f"{sum(upgraded.values())} by its end): {dict(counts)}; {missed} static files asked "
+        "of the server that lacked them, then of the other"
     )
     assert failures == [], failures[:10]
     assert {status for _kind, status in counts} <= {200, 204, 303}, counts
     assert sum(before.values()) < sum(upgraded.values()) < sum(counts.values())
     assert counts[("static", 200)] > 40 and counts[("save", 303)] > 3
+    assert missed > 0, "the two releases never served side by side: the test proved nothing"
