@@ -92,8 +92,10 @@ def install_blocks() -> tuple[list[str], list[str]]:
     /etc/rami/env it shows (the block after "`/etc/rami/env`, one variable a line")."""
     text = (ROOT / "docs" / "deploy.md").read_text()
     section = text.split("\n## Installing\n", 1)[1].split("\n## ", 1)[0]
+    block = re.search(r"```sh\n(.*?)```", section, re.DOTALL)[1]
+    # A line that ends in a backslash goes on on the next: one command.
     commands = [
-        line.strip() for line in re.search(r"```sh\n(.*?)```", section, re.DOTALL)[1].splitlines()
+        line.strip() for line in re.sub(r"\\\n\s*", "", block).splitlines()
         if line.strip() and not line.startswith("#")
     ]  # fmt: skip
     settings_part = section.split("`/etc/rami/env`, one variable a line", 1)[1]
