@@ -7,11 +7,17 @@ form from its title to the bottom of Save; then a typical round played by taps (
 three losers with 4, 5 and 6 cards) and saved: the taps it took, where the page stands after
 the answer (scrollY), and whether the confirmation, every player's total and the next Save are
 all on the screen. Last, the size of an 80-round, 6-player game page (DOM elements, bytes of
-HTML). Then "real hands": five and six players at 360x640 in Czech, every loser's hand four to
-six cards, three rounds in a row from where each save left the page: the form's height with the
-hands typed in, the taps, and whether the answer, every total and the next Save are on the
-screen after the save (`--screenshots DIR` keeps the six-player round before and after its
-save). It serves the app with Django's development server on 127.0.0.1 from a throwaway
+HTML).
+
+    .venv/bin/python -m bench.round_entry --real-hands-only [--players 2,3,4,5,6]
+        [--languages en,cs,sv,bg,id] [--screenshots DIR]
+
+"Real hands" (issues 49 and 60): two to six players at 360x640 in each language, every loser's
+hand four to six cards, three rounds in a row from where each save left the page: the form's
+height empty and with the hands typed in, the taps, whether the answer, every total and the
+next Save are on the screen after the save, and the smallest key a finger taps
+(`--screenshots DIR` keeps each table size's round before and after its save, in the last
+language). It serves the app with Django's development server on 127.0.0.1 from a throwaway
 database, like scripts/screenshots.py, and prints Markdown tables.
 """
 
@@ -151,10 +157,13 @@ def play_real_round(page, players: int, number: int) -> tuple[int, int]:
     return taps, measure_form(page)["height"]
 
 
-def real_hands(browser, site, screenshots: Path | None, languages: list[str]) -> list[str]:
-    """Two to six players at 360x640, each in every language of `languages`: three rounds in
-    a row of real hands, one row of figures a table size and language (the highest form, the
-    most taps, and whether every answer was on the screen with its totals and the next Save).
+def real_hands(
+    browser, site, screenshots: Path | None, languages: list[str], sizes: list[int]
+) -> list[str]:
+    """Each table size of `sizes` (two to six players) at 360x640, in every language of
+    `languages`: three rounds in a row of real hands, one row of figures a table size and
+    language (the highest form, the most taps, and whether every answer was on the screen with
+    its totals and the next Save).
     With `screenshots`, the round of each table size with its hands typed in, in the last
     language (keys-N.png), and the answer to its save (keys-N-saved.png)."""
     lines = [
@@ -164,7 +173,7 @@ def real_hands(browser, site, screenshots: Path | None, languages: list[str]) ->
         "|---|---|---|---|---|---|---|",
     ]
     yes = {True: "yes", False: "no"}
-    for players in (2, 3, 4, 5, 6):
+    for players in sizes:
         for language in languages:
             names = NAMES[language][:players]
             game = site.manage("import_game", "-", stdin=json.dumps(five_rounds_played(names)))
@@ -211,6 +220,7 @@ def main() -> None:
     parser.add_argument("--screenshots", type=Path)
     parser.add_argument("--real-hands-only", action="store_true")
     parser.add_argument("--languages", default=",".join(NAMES), help="e.g. cs,bg")
+    parser.add_argument("--players", default="2,3,4,5,6", help="the table sizes, e.g. 4,6")
     arguments = parser.parse_args()
     rows = []
     if arguments.real_hands_only:
@@ -221,7 +231,8 @@ def main() -> None:
                     executable_path=shutil.which("chromium"), args=["--no-sandbox", "--disable-gpu"]
                 )
                 languages = arguments.languages.split(",")
-                lines = real_hands(browser, site, arguments.screenshots, languages)
+                sizes = [int(size) for size in arguments.players.split(",")]
+                lines = real_hands(browser, site, arguments.screenshots, languages, sizes)
                 text = "\n".join(lines) + "\n"
                 browser.close()
         print(text)
