@@ -1,10 +1,24 @@
-"""The round entry on the phones at the table, measured in Debian's Chromium: for four and six
-players at 320 to 1366 px, the round form's height, the taps a typical round takes and whether
-the answer, every total and the next Save are on the screen after it; then "real hands" (five
-and six players at 360 x 640 in Czech, three rounds in a row). Served from a throwaway database
-like scripts/screenshots.py; prints Markdown tables.
+"""The round entry on the phones at the table, measured in Debian's Chromium.
 
-    .venv/bin/python -m bench.round_entry [--out FILE] [--screenshots DIR]
+    .venv/bin/python -m bench.round_entry [--out FILE]
+
+For four and six players at 360x740, 390x844, 320x640 and 1366x800: the height of the round
+form from its title to the bottom of Save; then a typical round played by taps (one winner,
+three losers with 4, 5 and 6 cards) and saved: the taps it took, where the page stands after
+the answer (scrollY), and whether the confirmation, every player's total and the next Save are
+all on the screen. Last, the size of an 80-round, 6-player game page (DOM elements, bytes of
+HTML).
+
+    .venv/bin/python -m bench.round_entry --real-hands-only [--players 2,3,4,5,6]
+        [--languages en,cs,sv,bg,id] [--screenshots DIR]
+
+"Real hands": two to six players at 360x640 in each language, every loser's
+hand four to six cards, three rounds in a row from where each save left the page: the form's
+height empty and with the hands typed in, the taps, whether the answer, every total and the
+next Save are on the screen after the save, and the smallest key a finger taps
+(`--screenshots DIR` keeps each table size's round before and after its save, in the last
+language). It serves the app with Django's development server on 127.0.0.1 from a throwaway
+database, like scripts/screenshots.py, and prints Markdown tables.
 """
 
 from __future__ import annotations
@@ -91,7 +105,32 @@ def play_round(page, players: int) -> int:
 # Real hands, as an evening of six saw them: the losers keep four to six cards each, one rank
 # tap a card.
 REAL_HANDS = ["2 5 9 K", "3 3 7 Q A", "4 6 8 10 J JK", "2 4 6 8", "5 7 9 J Q"]
-CZECH_NAMES = ["Jana", "Petr", "Zdeňka", "Miroslav", "Kateřina", "Ondřej"]
+# Names as a table in each language writes them.
+NAMES = {
+    "en": ["Margaret", "Tom", "Elizabeth", "Jack", "Catherine", "Oliver"],
+    "cs": ["Jana", "Petr", "Zdeňka", "Miroslav", "Kateřina", "Ondřej"],
+    "sv": ["Kristina", "Lars", "Margareta", "Erik", "Ingegerd", "Johan"],
+    "bg": ["Иван", "Мария", "Георги", "Елена", "Димитър", "Радостина"],
+    "id": ["Siti Rahayu", "Agus", "Dewi Lestari", "Wayan Putra", "Putu", "Rina"],
+}
+# What a finger taps to type a round: the rank and suit keys, the take-back key,
+# "went out" and "not opened yet", wherever they stand.
+KEYS = ".rank, .suit, .take-back, .out-choice, .switch.not-opened"
+
+
+def smallest_key(page) -> dict:
+    """The narrowest and the lowest of the keys a finger taps that are on the page, in px."""
+    return page.evaluate(
+        """keys => {
+          const shown = [...document.querySelectorAll(`#round-form :is(${keys})`)]
+            .filter(key => key.getClientRects().length
+              && getComputedStyle(key).visibility !== "hidden")
+            .map(key => key.getBoundingClientRect());
+          return {width: Math.round(Math.min(...shown.map(box => box.width)) * 10) / 10,
+                  height: Math.round(Math.min(...shown.map(box => box.height)) * 10) / 10};
+        }""",
+        KEYS,
+    )
 
 
 def play_real_round(page, players: int, number: int) -> tuple[int, int]:
@@ -119,45 +158,60 @@ def play_real_round(page, players: int, number: int) -> tuple[int, int]:
     return taps, measure_form(page)["height"]
 
 
-def real_hands(browser, site, screenshots: Path | None) -> list[str]:
+def real_hands(
+    browser, site, screenshots: Path | None, languages: list[str], sizes: list[int]
+) -> list[str]:
+    """Each table size of `sizes` (two to six players) at 360x640, in every language of
+    `languages`: three rounds in a row of real hands, one row of figures a table size and
+    language (the highest form, the most taps, and whether every answer was on the screen with
+    its totals and the next Save).
+    With `screenshots`, the round of each table size with its hands typed in, in the last
+    language (keys-N.png), and the answer to its save (keys-N-saved.png)."""
     lines = [
-        "| players | screen | round | form height, hands typed in | fits the screen "
-        "| taps | after save: answer, every total, next Save on the screen |",
+        "| players | language | form height: empty, hands typed in | fits the screen "
+        "| taps a round | after save: answer, every total, next Save on the screen "
+        "| smallest key (width × height) |",
         "|---|---|---|---|---|---|---|",
     ]
     yes = {True: "yes", False: "no"}
-    for players in (5, 6):
-        game = site.manage(
-            "import_game", "-", stdin=json.dumps(five_rounds_played(CZECH_NAMES[:players]))
-        )
-        context = browser.new_context(
-            viewport={"width": 360, "height": 640},
-            is_mobile=True,
-            has_touch=True,
-            extra_http_headers={"Accept-Language": "cs"},
-        )
-        page = context.new_page()
-        page.goto(site.base + game)
-        page.wait_for_timeout(500)  # the page's script has started
-        page.locator("#entry-title").evaluate("title => title.scrollIntoView()")
-        for number in (6, 7, 8):
-            taps, height = play_real_round(page, players, number)
-            fits = height <= 640
-            if screenshots and players == 6 and number == 6:
-                page.screenshot(path=screenshots / "six-players-640-hands.png")
-            page.locator("#round-form button[type=submit][value=save]").tap()
-            taps += 1
-            page.wait_for_timeout(1200)
-            answer = after_save(page)
-            if screenshots and players == 6 and number == 6:
-                page.screenshot(path=screenshots / "six-players-640-saved.png")
-            in_view = all(answer[key] for key in ("banner", "totals", "save"))
-            lines.append(
-                f"| {players} | 360×640, cs | {number} | {height} px "
-                f"| {yes[fits]} | {taps} "
-                f"| {yes[in_view]} (Save's bottom {answer['saveBottom']} px) |"
+    for players in sizes:
+        for language in languages:
+            names = NAMES[language][:players]
+            game = site.manage("import_game", "-", stdin=json.dumps(five_rounds_played(names)))
+            context = browser.new_context(
+                viewport={"width": 360, "height": 640},
+                is_mobile=True,
+                has_touch=True,
+                extra_http_headers={"Accept-Language": language},
             )
-        context.close()
+            page = context.new_page()
+            page.goto(site.base + game)
+            page.wait_for_timeout(500)  # the page's script has started
+            page.locator("#entry-title").evaluate("title => title.scrollIntoView()")
+            empty = measure_form(page)["height"]
+            heights, taps_made, in_view, keys = [], [], True, []
+            for number in (6, 7, 8):
+                keys.append(smallest_key(page))
+                taps, height = play_real_round(page, players, number)
+                heights.append(height)
+                shoot = screenshots and language == languages[-1] and number == 6
+                if shoot:
+                    page.screenshot(path=screenshots / f"keys-{players}.png")
+                page.locator("#round-form button[type=submit][value=save]").tap()
+                taps_made.append(taps + 1)
+                page.wait_for_timeout(1200)
+                answer = after_save(page)
+                if shoot:
+                    page.screenshot(path=screenshots / f"keys-{players}-saved.png")
+                in_view = in_view and all(answer[part] for part in ("banner", "totals", "save"))
+            context.close()
+            taps = "–".join(str(n) for n in sorted({min(taps_made), max(taps_made)}))
+            key = {side: min(box[side] for box in keys) for side in ("width", "height")}
+            lines.append(
+                f"| {players} | {language} | {empty} px, {max(heights)} px "
+                f"| {yes[max(heights) <= 640]} | {taps} | {yes[in_view]} "
+                f"| {key['width']:g} × {key['height']:g} px |"
+            )
     return lines
 
 
@@ -166,6 +220,8 @@ def main() -> None:
     parser.add_argument("--out", type=Path)
     parser.add_argument("--screenshots", type=Path)
     parser.add_argument("--real-hands-only", action="store_true")
+    parser.add_argument("--languages", default=",".join(NAMES), help="e.g. cs,bg")
+    parser.add_argument("--players", default="2,3,4,5,6", help="the table sizes, e.g. 4,6")
     arguments = parser.parse_args()
     rows = []
     if arguments.real_hands_only:
@@ -175,7 +231,10 @@ def main() -> None:
                 browser = playwright.chromium.launch(
                     executable_path=shutil.which("chromium"), args=["--no-sandbox", "--disable-gpu"]
                 )
-                text = "\n".join(real_hands(browser, site, arguments.screenshots)) + "\n"
+                languages = arguments.languages.split(",")
+                sizes = [int(size) for size in arguments.players.split(",")]
+                lines = real_hands(browser, site, arguments.screenshots, languages, sizes)
+                text = "\n".join(lines) + "\n"
                 browser.close()
         print(text)
         if arguments.out:

@@ -159,14 +159,17 @@ def main() -> None:
             page.screenshot(path=DOCS / "game-in-progress.png")
 
             page.locator('label[for="id_winner_0"]').click()
-            boris = page.locator("#round-form .seat-1")
+            # On a phone the one keyboard types the hand of the row tapped (Boris's first).
+            keys = page.locator("#round-form .table-keys")
             for rank, suit in (("A", "H"), ("JK", ""), ("5", "C")):
-                boris.locator(f'.rank[data-rank="{rank}"]').tap()
+                keys.locator(f'.rank[data-rank="{rank}"]').tap()
                 if suit:
-                    boris.locator(f'.suit[data-suit="{suit}"]').tap()
+                    keys.locator(f'.suit[data-suit="{suit}"]').tap()
             cyril = page.locator("#round-form .seat-2")
+            cyril.locator(".hand-pick").tap()
             cyril.locator(".not-opened input").check()
             cyril.locator(".value-input").fill("81")
+            page.locator("#round-form .seat-3 .hand-pick").tap()
             page.locator("#round-form .seat-3 .value-input").fill("12")
             page.wait_for_timeout(1200)
             page.locator("#round-entry").evaluate("entry => entry.scrollIntoView()")
@@ -183,8 +186,9 @@ def main() -> None:
             small.goto(base + between_rounds)
             small.locator('label[for="id_winner_2"]').tap()
             for seat, ranks in ((0, "2 5 9 K"), (1, "3 3 7 Q A"), (3, "4 6 8 10 J JK")):
+                small.locator(f"#round-form .seat-{seat} .hand-pick").tap()
                 for rank in ranks.split():
-                    small.locator(f'#round-form .seat-{seat} .rank[data-rank="{rank}"]').tap()
+                    small.locator(f'#round-form .table-keys .rank[data-rank="{rank}"]').tap()
             small.wait_for_timeout(800)
             small.get_by_role("button", name="Save round").tap()
             small.wait_for_timeout(1200)
@@ -207,6 +211,7 @@ def main() -> None:
                 phone_page.goto(base + two_phones)
                 phone_page.locator('label[for="id_winner_1"]').click()
                 for seat, value in ((0, 5), (2, 7), (3, dana)):
+                    phone_page.locator(f"#round-form .seat-{seat} .hand-pick").tap()
                     phone_page.locator(f"#round-form .seat-{seat} .value-input").fill(str(value))
             page.get_by_role("button", name="Save round").click()
             page.wait_for_timeout(800)

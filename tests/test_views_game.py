@@ -18,7 +18,9 @@ def test_an_empty_game_shows_the_players_the_target_and_the_dealer(client, four_
     assert totals(shown) == [0, 0, 0, 0]
     assert "Target 300" in shown.text
     assert "Round 1" in shown.text and "Ana deals" in shown.text
-    assert len(shown.select(".picker")) == 4
+    # A row's keys a player, and the table's one keyboard (a phone's, rami.css).
+    assert len(shown.select(".hand .picker")) == 4
+    assert len(shown.select(".table-keys")) == 1
 
 
 def test_unknown_token_is_a_plain_404(client, four_players):

@@ -238,12 +238,6 @@ class RoundForm(ShowsRoundRefusals, forms.Form):
     # its rows, the board's, in the order the players now sit in.
     deal_order: tuple[int, ...] = ()
 
-    @property
-    def one_keyboard(self) -> bool:
-        """Five or six hands share one keyboard for the table on a phone (rami.css); fewer
-        keep a keyboard in each row, which fits."""
-        return len(self.hands) > 4
-
     def seats(self) -> list[dict]:
         """The bound fields of each player, for the template, and whether anything was typed in
         the hand. Once worked out (`shown_points`), the points and how a never-opened hand's came

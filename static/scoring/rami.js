@@ -2,8 +2,8 @@
  *
  * - The card picker: tapping a rank adds a card to the hand's text field (in the card
  *   notation, "AH JK 5C"), a suit button gives the last card its suit, tapping a chosen card
- *   (or, on the table's one keyboard, the take-back key) removes it. With five or six players
- *   on a phone one keyboard types the hand of the row chosen last. The text field stays the
+ *   (or, on the table's one keyboard, the take-back key) removes it. On a phone one keyboard
+ *   types the hand of the row chosen last. The text field stays the
  *   one source of truth, and each change fires a "picked" event that htmx turns into a
  *   preview request (the points come from the server).
  * - The start form: players 3 to 6 get a button to take them off. (The target line is the
@@ -107,10 +107,11 @@
     }
   }
 
-  // One keyboard for the table (_round_form.html's .table-keys, shown by rami.css with five or
-  // six players on a phone): it types the hand of the row chosen last, whose "Type this hand"
-  // (.hand-pick) is pressed. The first hand to type is the first row's but the winner's; a
-  // tap on a row, on its cards or in its fields chooses it; the winner's row is passed over.
+  // One keyboard for the table (_round_form.html's .table-keys, shown by rami.css on a phone,
+  // whatever the number of players): it types the hand of the row chosen last, whose "Type
+  // this hand" (.hand-pick) is pressed. The first hand to type is the first row's but the
+  // winner's; a tap on a row, on its cards or in its fields chooses it; the winner's row is
+  // passed over.
   function rowsOf(form) {
     return Array.prototype.slice.call(form.querySelectorAll(".hands > .hand"));
   }

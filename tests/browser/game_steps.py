@@ -2,7 +2,7 @@
 
 import re
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 
 def start_game(page: Page, *names: str) -> None:
@@ -31,8 +31,8 @@ def choose_winner(page: Page, name: str) -> None:
 
 
 def one_keyboard(page: Page) -> bool:
-    """Whether the round form has one keyboard for the table (five or six players on a phone)
-    rather than keys in each row."""
+    """Whether the round form has one keyboard for the table (on a phone, whatever the number
+    of players) rather than keys in each row (a tablet, a laptop)."""
     return page.locator("#round-form .table-keys").is_visible()
 
 
@@ -47,6 +47,18 @@ def type_here(page: Page, name: str):
         pick.tap()
         expect(pick).to_have_attribute("aria-pressed", "true")
     return page.locator("#round-form .table-keys")
+
+
+def keys_for(row: Locator, tap) -> Locator:
+    """Where the hand of a row of the round form is typed, by taps made as a finger makes them
+    (`tap`, an OnScreenTaps): the row's own keys; with one keyboard for the table (on a phone),
+    that keyboard, once the row is chosen (a tap on the row unless the keys type it already)."""
+    if not one_keyboard(row.page):
+        return row
+    pick = row.locator(".hand-pick")
+    if pick.get_attribute("aria-pressed") != "true":
+        tap(pick)
+    return row.page.locator("#round-form .table-keys")
 
 
 def tap_cards(page: Page, name: str, cards: str) -> None:

@@ -68,7 +68,12 @@ def is_save(request) -> bool:
 
 
 def type_value(page: Page, seat: int, value: int) -> None:
-    page.locator(f"#round-form input[name=value_{seat}]").fill(str(value))
+    field = page.locator(f"#round-form input[name=value_{seat}]")
+    # On a phone's one keyboard the value field is the chosen row's: the row is tapped first.
+    pick = page.locator(f"#round-form .hand:has(input[name=value_{seat}]) .hand-pick")
+    if pick.is_visible():
+        pick.click()
+    field.fill(str(value))
 
 
 def fill_round(page: Page) -> None:

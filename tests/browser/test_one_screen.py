@@ -1,11 +1,15 @@
-"""Five or six at a small phone, with real hands: the whole round on one screen.
+"""A round at a small phone, with real hands: the whole round on one screen, its keys a finger
+can hit.
 
-At 360 x 640 and 360 x 740, in Czech, Bulgarian and Indonesian, five and six players play three
-rounds in a row, each loser's hand four to six cards tapped in on the table's one keyboard.
-From the round's title to Save the form stays within the screen as the cards go in, every tap
-is made on the screen as it stands, and after each Save the answer, every player's new total
-and the next Save are on the same screen, where the next round is tapped without a scroll. A
-round takes no more taps than on a keyboard a row plus one a hand (choosing the row)."""
+At 360 x 640 (five and six players at 360 x 740 too), in Czech, Bulgarian and Indonesian (the
+longest of the five languages in the round form), two to six players play three rounds in a
+row, each loser's hand four to six cards tapped in on the table's one keyboard. From the round's
+title to Save the form stays within the screen as the cards go in, every tap is made on the
+screen as it stands, and after each Save the answer, every player's new total and the next Save
+are on the same screen, where the next round is tapped without a scroll. A round takes no more
+taps than on a keyboard a row plus one a hand (choosing the row). On a phone every key a finger
+taps is at least 44 px wide and high at every table size; a tablet and a laptop keep the keys
+in each row."""
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -42,9 +46,16 @@ def form_on_screen(page: Page) -> dict:
     )
 
 
-@pytest.mark.parametrize("language", ["cs", "bg", "id"])
-@pytest.mark.parametrize("players", [5, 6])
-@pytest.mark.parametrize("height", [640, 740])
+@pytest.mark.parametrize(
+    "language, players, height",
+    [
+        (language, players, height)
+        for language in ("cs", "bg", "id")
+        for players in (2, 3, 4, 5, 6)
+        for height in (640, 740)
+        if height == 640 or players > 4
+    ],
+)
 def test_a_round_of_real_hands_and_its_answer_each_fit_one_screen(
     page: Page, live_server, language, players, height
 ):
@@ -98,24 +109,68 @@ def test_a_round_of_real_hands_and_its_answer_each_fit_one_screen(
     assert_accessible(page)
 
 
-def test_the_keys_rows_and_switches_of_one_keyboard_are_at_least_44_px_high(
-    page: Page, live_server
+# Where a finger taps to type a round: the keyboard's keys (ranks, suits, the take-back key),
+# each row's "went out" and "not opened yet"; and what else it taps, at least as high: a row
+# (to type its hand), the value field of the row chosen, a blocked round, a hand rummy, Save.
+KEYS = "#round-form :is(.table-keys button, .out-choice, .switch.not-opened)"
+TALL = (
+    "#round-form :is(.hand-pick, .value-input, .blocked-choice, .round-kind .hand-rummy,"
+    " button[value=save])"
+)
+SIZES = """selector => [...document.querySelectorAll(selector)]
+  .filter(element => element.getClientRects().length)
+  .map(element => {
+    const box = element.getBoundingClientRect();
+    return [element.className, Math.round(box.width * 10) / 10, Math.round(box.height * 10) / 10];
+  })"""
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+@pytest.mark.parametrize("width", [320, 360, 390])
+def test_every_key_a_finger_taps_is_at_least_44_px_each_way_at_every_table_size(
+    page: Page, live_server, players, width
 ):
-    page.set_viewport_size({"width": 360, "height": 640})
+    page.set_viewport_size({"width": width, "height": 640})
     page.set_extra_http_headers({"Accept-Language": "bg"})
-    game = import_game(five_rounds_played(NAMES["bg"]))
+    game = import_game(five_rounds_played(NAMES["bg"][:players]))
     page.goto(url("game", game.edit_token))
-    targets = page.evaluate(
-        """() => [...document.querySelectorAll(
-            "#round-form :is(.table-keys button, .out-choice, .hand-pick, .not-opened,"
-            + " .value-input, .blocked-choice, .round-kind .hand-rummy, button[value=save])")]
-          .filter(element => element.getClientRects().length)
-          .map(element => [
-            element.className, Math.round(element.getBoundingClientRect().height)
-          ])"""
-    )
-    assert len(targets) == 19 + 6 * 3 + 1 + 3, targets
-    assert all(height >= 44 for _, height in targets), targets
+    expect(page.locator("#round-form .table-keys")).to_be_visible()
+    keys = page.evaluate(SIZES, KEYS)
+    # The 14 ranks, 4 suits and the take-back key; "went out" and "not opened yet" a row.
+    assert len(keys) == 19 + 2 * players, keys
+    assert all(key_width >= 44 and height >= 44 for _, key_width, height in keys), keys
+    tall = page.evaluate(SIZES, TALL)
+    assert len(tall) == players + 4, tall
+    assert all(height >= 44 for _, _, height in tall), tall
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+@pytest.mark.parametrize(
+    "width, height, one_keyboard",
+    [(740, 360, True), (768, 1024, False), (1366, 800, False)],
+    ids=["phone-across", "tablet", "laptop"],
+)
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_a_tablet_and_a_laptop_keep_the_keys_in_each_row(
+    page: Page, live_server, players, width, height, one_keyboard
+):
+    page.set_viewport_size({"width": width, "height": height})
+    game = import_game(five_rounds_played(NAMES["cs"][:players]))
+    page.goto(url("game", game.edit_token))
+    keyboard = page.locator("#round-form .table-keys")
+    row_keys = page.locator("#round-form .hand .keys")
+    expect(row_keys).to_have_count(players)
+    if one_keyboard:  # a phone held across: the one keyboard, its keys 44 px each way
+        expect(keyboard).to_be_visible()
+        for row in row_keys.all():
+            expect(row).to_be_hidden()
+        keys = page.evaluate(SIZES, KEYS)
+        assert all(key_width >= 44 and height >= 44 for _, key_width, height in keys), keys
+    else:
+        expect(keyboard).to_be_hidden()
+        for row in row_keys.all():
+            expect(row).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
 
 
 def test_the_keyboard_types_the_row_chosen_and_passes_over_who_went_out(page: Page, live_server):
