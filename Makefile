@@ -23,7 +23,8 @@ dev: setup
 # or 0 for one process), each with a test database, a live server, a Chromium and a temporary
 # folder of its own, and the servers its tests start on free ports (tests/conftest.py); a
 # worker that is done takes tests queued for the other (worksteal), so that a long test left at
-# the end does not keep one core idle. About 15-20 minutes on 2 busy cores, 30 in one process.
+# the end does not keep one core idle. On 2 cores shared with other test runs: 12 minutes at a
+# load of 1-15, 28 at a load of 12-18 (about 10 minutes of CPU either way).
 PYTEST_ARGS ?= --durations=10
 TEST_WORKERS ?= auto
 test: announce browser redis spreadsheet proxy units setup
@@ -45,7 +46,8 @@ test-quick: setup
 # of them in Python (the rules, pages, forms, languages, exports), or what does not touch the
 # database at all (the browser's layout and scripts, the server's processes, nginx, systemd).
 # tests/test_database_selection.py keeps every test that asks for the vendor or counts
-# queries in the list.
+# queries in the list. 1.5 minutes on 2 shared cores, 4 at a load of 10 (the whole suite there
+# took 18, in one process).
 test-postgres: announce redis setup
 	scripts/with-postgres $(PY) -m pytest -m database -n $(TEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
 
