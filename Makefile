@@ -18,35 +18,53 @@ dev: setup
 	$(PY) manage.py migrate --no-input
 	$(PY) manage.py runserver 0.0.0.0:$(PORT)
 
-# Every test, the browser tests on Debian's Chromium among them (installed by `browser`); at
-# the end, the ten slowest.
+# Every test, the browser tests on Debian's Chromium among them (installed by `browser`), on
+# SQLite; at the end, the ten slowest. In parallel: a pytest-xdist worker a core (TEST_WORKERS=2,
+# or 0 for one process), each with a test database, a live server, a Chromium and a temporary
+# folder of its own, and the servers its tests start on free ports (tests/conftest.py); a
+# worker that is done takes tests queued for the other (worksteal), so that a long test left at
+# the end does not keep one core idle. On 2 cores shared with other test runs: 12 minutes at a
+# load of 1-15, 28 at a load of 12-18 (about 10 minutes of CPU either way).
 PYTEST_ARGS ?= --durations=10
+TEST_WORKERS ?= auto
 test: announce browser redis spreadsheet proxy units setup
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
 
 # The quick loop: every test but the slow ones (marked `slow`: the fuzz tests, the tests
 # that start real servers, the browser tests, the translation sweep); needs no browser. In
-# parallel, a pytest-xdist worker a core, each on a test database of its own (TEST_WORKERS=0:
-# in one process); about a minute on 2 cores.
-TEST_WORKERS ?= auto
+# parallel as `make test`; about a minute on 2 cores.
 test-quick: setup
 	$(PY) -m pytest -m "not slow" -n $(TEST_WORKERS) $(PYTEST_ARGS)
 
-# The same suite on a throwaway PostgreSQL 15 cluster, removed afterwards.
-test-postgres: announce browser redis spreadsheet proxy units setup
-	scripts/with-postgres $(PY) -m pytest $(PYTEST_ARGS)
+# On a throwaway PostgreSQL 15 cluster, removed afterwards: the tests marked `database`
+# (BY_DATABASE in tests/conftest.py, about a seventh of the suite), where PostgreSQL may answer
+# otherwise than SQLite: row locks and concurrent saves, the snapshot and the live reader's
+# query and notices, several servers and processes on one database, migrations, backup and
+# restore (COPY, pg_dump), column types and constraints SQLite does not enforce (lengths,
+# integer widths, NUL, jsonb, timestamps), and query counts. The rest does not differ: it
+# reaches the database through the same ORM statements on both and checks what the app makes
+# of them in Python (the rules, pages, forms, languages, exports), or what does not touch the
+# database at all (the browser's layout and scripts, the server's processes, nginx, systemd).
+# tests/test_database_selection.py keeps every test that asks for the vendor or counts
+# queries in the list. 1.5 minutes on 2 shared cores, 4 at a load of 10 (the whole suite there
+# took 18, in one process).
+test-postgres: announce redis setup
+	scripts/with-postgres $(PY) -m pytest -m database -n $(TEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
 
-# What the run is about to install, said first (a fresh machine's first run takes minutes).
+# What the run is about to install, said first (a fresh machine's first run takes minutes):
+# `make test` drives every tool, `make test-postgres` Redis and PostgreSQL only.
 announce:
 	@todo=""; \
-	command -v chromium >/dev/null 2>&1 || todo="$$todo\n  Debian's chromium (apt-get), for the browser tests"; \
 	command -v redis-server >/dev/null 2>&1 || todo="$$todo\n  Debian's redis-server (apt-get), for the two-server tests"; \
+	if [ "$(filter test,$(MAKECMDGOALS))" ]; then \
+	command -v chromium >/dev/null 2>&1 || todo="$$todo\n  Debian's chromium (apt-get), for the browser tests"; \
 	command -v soffice >/dev/null 2>&1 || todo="$$todo\n  Debian's libreoffice-calc-nogui (apt-get), for the spreadsheet tests"; \
 	command -v nginx >/dev/null 2>&1 || todo="$$todo\n  Debian's nginx (apt-get), for the proxy tests"; \
 	command -v openssl >/dev/null 2>&1 || todo="$$todo\n  Debian's openssl (apt-get), for the proxy tests' certificate"; \
 	command -v systemd-analyze >/dev/null 2>&1 || todo="$$todo\n  Debian's systemd (apt-get), to verify the units"; \
+	fi; \
 	if [ "$(filter test-postgres,$(MAKECMDGOALS))" ] && [ ! -x /usr/lib/postgresql/15/bin/initdb ]; then \
-	    todo="$$todo\n  Debian's postgresql-15 (apt-get), for the suite on PostgreSQL"; fi; \
+	    todo="$$todo\n  Debian's postgresql-15 (apt-get), for the tests on PostgreSQL"; fi; \
 	[ $(VENV)/.installed -nt pyproject.toml ] || todo="$$todo\n  the Python packages of pyproject.toml, into $(VENV) (pip)"; \
 	if [ -n "$$todo" ]; then printf "make: installing first:$$todo\n"; else echo "make: everything is installed"; fi
 

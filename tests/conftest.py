@@ -81,6 +81,99 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
         yield
 
 
+# The tests whose outcome may differ between SQLite and PostgreSQL, marked `database`: CI runs
+# the whole suite on SQLite (`make test`) and these again on PostgreSQL (`make test-postgres`,
+# -m database). Where the app takes a path of its own on PostgreSQL (connection.vendor), the
+# database decides (locks, isolation, constraints, column types, DDL), or a test counts queries.
+# The rest reaches the database through the same ORM statements and asserts what the app
+# computes from them in Python: the rules, the pages, the forms, the languages, the browser, the
+# server's processes. A whole module by its name, one test by module::name.
+# tests/test_database_selection.py checks that every name here exists and that every test
+# asking for the vendor or counting queries is here.
+BY_DATABASE = {
+    # Row locks (select_for_update) on PostgreSQL, one writer at a time (IMMEDIATE) on SQLite.
+    "test_concurrency": "rounds saved at once from threads",
+    "test_concurrency_live": "rounds saved at once through the live server",
+    "test_table_concurrency": "a table's changes at once from threads",
+    "test_table_concurrency_live": "a table's changes at once through the live server",
+    "test_table_members::test_six_phones_retiring_at_once_from_one_page_retire_one_each_time": (
+        "six retirements at once"
+    ),
+    "test_no_round_lost": "races, and names PostgreSQL and Python compare",
+    # models.snapshot: REPEATABLE READ on PostgreSQL, a deferred read in WAL on SQLite; the
+    # live reader's versions (= ANY(array) against json_each) and PostgreSQL's LISTEN/NOTIFY.
+    "test_poll_snapshot": "a live update read in one snapshot",
+    "test_live": "the reader's query, and its notices on PostgreSQL",
+    "test_live_convergence": "two workers' readers",
+    "test_live_servers": "a save on one server heard by the other's stream",
+    # Several processes on one database: connections, and a transaction cut by a kill.
+    "test_two_servers": "two servers, one database",
+    "test_worker_kill": "a worker killed in the middle of its transactions",
+    "test_asgi": "each thread's own connection",
+    "test_serve_connections": "1,200 phones, connections bounded by the threads",
+    # Migrations: transactional DDL and its locks on PostgreSQL, table rebuilds on SQLite.
+    "test_migrations": "the data migrations",
+    "test_upgrade": "migrations while the previous release serves",
+    "test_health": "the migrations missing, said by /healthz",
+    "test_views::test_healthz_answers_ok_after_checking_the_database": "/healthz's one query",
+    # Backup and restore: COPY on PostgreSQL, pg_dump against SQLite's copy, batches of
+    # transactions (let_others_write pauses on SQLite only).
+    "test_backup": "backup and restore",
+    "test_backup_tables": "backup and restore of tables, in counted queries",
+    "test_backup_recipe": "pg_dump or SQLite's copy, and the restore drill",
+    "test_restore_batches": "restore in batches, in counted queries",
+    "test_import_batches": "imports in short transactions",
+    "test_delete_on_request": "deletions kept through a restore",
+    # Column types and constraints PostgreSQL enforces and SQLite does not: lengths (varchar),
+    # integer widths, NUL in text, jsonb, timestamptz, unique keys.
+    "test_hostile_files": "numbers and dates bounded before their columns",
+    "test_odd_numbers": "numbers past any column",
+    # Any text and number a form or a file sends, where it may reach a column or a lookup
+    # (the stale pages' races are one thread's sequences, the same on both).
+    "test_fuzz::test_start_answers_any_form_and_starts_a_game_only_when_it_says_so": "",
+    "test_fuzz::test_save_answers_any_form_and_stores_only_a_round_it_accepts": "",
+    "test_fuzz::test_delete_deletes_only_the_round_it_names_as_it_is": "",
+    "test_fuzz::test_restore_with_a_bad_event_is_refused_and_changes_nothing": "",
+    "test_fuzz::test_the_round_page_answers_any_form_and_changes_only_what_it_accepts": "",
+    "test_fuzz::test_the_importer_refuses_a_bad_document_in_one_line_and_creates_nothing": "",
+    "test_fuzz::test_import_game_refuses_a_bad_file_with_one_line_and_creates_nothing": "",
+    "test_fuzz::test_a_name_over_30_characters_is_refused": "",
+    "test_fuzz::test_more_than_108_cards_in_one_hand_are_refused_with_a_clear_error": "",
+    "test_fuzz::test_an_imported_hand_of_more_than_108_cards_is_refused": "",
+    "test_exchange": "imports of every field",
+    "test_table_exchange": "table imports of every field",
+    "test_names": "unique name keys",
+    "test_models": "constraints, JSON stored and read by key, the totals' one query",
+    "test_table_period": "timestamps compared at a period's bounds",
+    # Query counts: a query more (or a batch split) would show on one database only.
+    "test_performance": "every page's queries",
+    "test_tables::test_a_table_is_read_in_the_same_few_queries_for_3_games_and_for_200": "",
+    "test_table_views::test_the_table_page_makes_the_same_queries_for_3_games_and_for_200": "",
+    "test_table_views::test_the_page_of_a_table_of_200_games_takes_5_queries_and_shows_"
+    "every_number": "",
+    "test_statistics::test_statistics_of_the_every_kind_game": "",
+    "test_statistics::test_wins_per_name_counts_finished_games_ignoring_case": "",
+    "test_chart::test_the_scoreboard_draws_a_games_chart_without_more_queries": "",
+    "test_recent::test_the_start_page_lists_recent_games_in_a_fixed_number_of_queries": "",
+    "test_views_poll::test_an_unchanged_game_costs_one_query_and_no_rendering": "",
+    "test_views_poll::test_the_phones_of_a_table_asking_the_same_get_one_answer_drawn_once": "",
+}
+
+
+def by_database(item) -> bool:
+    """Whether `item` is one of BY_DATABASE's tests."""
+    module = item.module.__name__.removeprefix("tests.")
+    return module in BY_DATABASE or f"{module}::{item.originalname}" in BY_DATABASE
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items):
+    """BY_DATABASE's tests marked `database`, before -m selects by marks."""
+    for item in items:
+        if isinstance(item, pytest.Function) and by_database(item):
+            item.add_marker(pytest.mark.database)
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_teardown(item):
     """The live updates' streams of a test's pages (served by the live server's threads) end
