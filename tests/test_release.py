@@ -24,6 +24,7 @@ import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import textwrap
@@ -249,6 +250,15 @@ def test_upgrade_and_going_back_under_load_through_the_proxy(tmp_path):
             stdout=subprocess.DEVNULL, stderr=open(tmp_path / "nginx.out", "wb"),  # noqa: SIM115
             start_new_session=True,
         )  # fmt: skip
+        # The phones come once nginx listens (a loaded machine takes it a moment to start).
+        listening = time.monotonic() + 30
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", tls_port), timeout=1).close()
+                break
+            except OSError:
+                assert nginx.poll() is None and time.monotonic() < listening, "nginx not up"
+                time.sleep(0.05)
         phones = [Phone(tls_port, tmp_path / "cert.pem", game, table, counts) for _ in range(3)]
         for phone in phones:
             phone.start()

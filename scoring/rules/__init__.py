@@ -1,7 +1,7 @@
 """The rules of Rami scoring, in plain Python (no Django): the one place a rule is written
 down, and everything else calls it. Each concern is a module of its own; this package hands
-their names on, as django.db.models does, so that a caller writes `from scoring import rules`
-and `rules.score_round(...)`.
+their names on, as Django's own models package does, so that a caller writes
+`from scoring import rules` and `rules.score_round(...)`.
 
 Every function that scores takes the rules it scores by as `rules=`, by default SEEDS (the
 players' documents' rules); the app itself always passes a game's own rules

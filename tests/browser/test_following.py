@@ -9,6 +9,7 @@ from playwright.sync_api import expect
 
 from scoring.files.exchange import import_game
 from tests.browser.conftest import PHONE, until_held
+from tests.browser.game_steps import type_value
 from tests.conftest import game_document
 from tests.links import url
 
@@ -184,8 +185,8 @@ def test_the_new_games_note_goes_with_its_first_round_or_on_a_tap(db, opened):
     # Typing a round does not (its previews change nothing); its save does, and every page
     # that shows the round loses the note with it.
     tapping.locator("label[for=id_winner_0]").tap()
-    for seat in (1, 2, 3):
-        tapping.locator(f"#id_value_{seat}").fill(str(seat * 5))
+    for seat, name in ((1, "Boris"), (2, "Cyril"), (3, "Dana")):
+        type_value(tapping, name, seat * 5)  # on a phone, the row chosen first
     expect(tapping.locator("#points-3")).to_have_text("15")
     expect(tapping.locator(".banner.notice")).to_be_visible()
     tapping.get_by_role("button", name="Save round").click()
