@@ -17,18 +17,9 @@ from scoring.files.exchange import ExchangeError
 from scoring.models import Game, Table
 from tests.conftest import finished_game
 from tests.links import url
+from tests.test_backup import restore_folder
 
 pytestmark = pytest.mark.django_db
-
-
-def restore_folder(folder) -> tuple[str, str]:
-    """What restore_games said, and the CommandError's message ("" when none)."""
-    out = StringIO()
-    try:
-        call_command("restore_games", str(folder), stdout=out, stderr=out)
-    except CommandError as error:
-        return out.getvalue(), str(error)
-    return out.getvalue(), ""
 
 
 @pytest.fixture
