@@ -272,6 +272,23 @@ def test_a_player_joins_with_the_highest_total_of_those_playing(game, phone):
     assert Game.objects.get(pk=game.pk).totals()[-1] == 0
 
 
+@pytest.mark.parametrize("after", [None, 1, 3])
+def test_a_player_joins_when_the_last_seat_dealt_the_last_round(db, after):
+    """The deal went round once, the last seat dealing the last round: the joiner's seat is
+    the next after it, yet the deal goes on to the first seat, whoever sits where. A join then
+    answered 500 (the joiner taken for the next dealer, who is not in the deal yet)."""
+    game = Game.start(NAMES)
+    play(game, 4)
+    assert [row.dealer for row in game.rounds.order_by("number")] == [0, 1, 2, 3]
+    answer = join(Client(), game, "Emil", after=after)
+    assert answer.status_code == 200
+    assert read(answer).one("#answer .banner").text.startswith("Emil joins from round 5")
+    deal = Game.objects.get(pk=game.pk).seating_now()
+    assert deal.dealer == 0  # Ana, as before the join
+    emil = {None: 3, 1: 1, 3: 3}[after]  # after the seat named; the page's default: Dana
+    assert deal.order.index(4) == deal.order.index(emil) + 1
+
+
 def test_a_join_says_the_player_this_phone_seated(game, phone, monkeypatch):
     """Two phones seat a player at once: each is told of its own, whichever join came last."""
     seat = Game.join

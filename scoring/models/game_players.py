@@ -71,11 +71,13 @@ class ComingAndGoing:
             playing = [player.seat for player in game.playing]
             start = game._starting_total(playing, start)
             seat = max(player.seat for player in game.seated_players) + 1
+            # The deal as it goes before the joiner sits down: the next dealer is one of those
+            # playing, never the joiner, whose seat would otherwise come next after the last.
+            now, order, number = game._deal_with(seat, after, playing)
             player = Player.objects.create(
                 game=game, seat=seat, name=name, name_key=key, start=start, joined=True
             )
             game.seated_players = [*game.seated_players, player]
-            now, order, number = game._deal_with(seat, after, playing)
             if number == 1:
                 game.target_players = len(playing) + 1
                 type(self).objects.filter(pk=game.pk).update(target_players=game.target_players)
