@@ -153,6 +153,15 @@ CACHES = {
         "LOCATION": "rami-limits",
         "OPTIONS": {"MAX_ENTRIES": 100_000},
     },
+    # The rows of the round tables (game.html's kept_row), each under a digest of what it
+    # shows: after a save the page draws the new row and takes the others from here. Each
+    # process's own; a row is about 1.5-2.5 KB, so 20,000 rows (the shown rows of 2,500
+    # games) hold at most about 50 MB.
+    "rows": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "rami-rows",
+        "OPTIONS": {"MAX_ENTRIES": 20_000, "CULL_FREQUENCY": 10},
+    },
     # The live update's answers that the phones of a table share after a save
     # (scoring/live/answers.py): each process's own, its latest 500 (of at most 32 KB each).
     "answers": {

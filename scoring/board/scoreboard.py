@@ -118,6 +118,25 @@ class RoundRow:
         """The hands of the players who played the round, in seat order."""
         return [cell for cell in self.hands if cell.played]
 
+    @property
+    def key(self) -> str:
+        """A digest of all the round table shows of the round: its number, kind, tie-break and
+        dealer, and each hand's points, running total, cards and notes. game.html keeps the
+        row's HTML under it, with the language and the link it is drawn for: after a save
+        only the new row is drawn, and a row that shows anything else has another key."""
+        content = (
+            self.round.number,
+            self.kind,
+            self.tie_break,
+            self.dealer.name if self.dealer else None,
+            [
+                (hand.played, hand.points, hand.total, hand.went_out, hand.lowest)
+                + (hand.cards, hand.value, hand.opened, hand.explained)
+                for hand in self.hands
+            ],
+        )
+        return hashlib.blake2b(repr(content).encode(), digest_size=16).hexdigest()
+
 
 @dataclass(frozen=True)
 class PlayerRow:

@@ -1,0 +1,103 @@
+"""The game page keeps what most of its drawing costs (game.html's {% cache %}s: the rounds,
+the chart and the statistics; the shown rows; each round's row; the round form's rows), each
+under a digest of what it shows. A page drawn from what is kept must be the page drawn afresh:
+each page and live update here is drawn twice at every step of a game that meets every kind
+of change, once with the caches as served and once with nothing kept, and the two compared."""
+
+from __future__ import annotations
+
+import difflib
+import re
+
+import pytest
+from django.conf import settings
+from django.test import Client
+from django.test.utils import override_settings
+
+from scoring.live.answers import shared_answers
+from scoring.models import Game, Round
+from scoring.rules import Hand, RoundEntry
+from tests.links import url
+
+HTMX = {"HX-Request": "true"}
+NOTHING_KEPT = {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}
+# What differs from one answer to the next whatever is kept: the masked CSRF token (64
+# letters and digits), the Content-Security-Policy's nonce and a new round form's key.
+MASKED = re.compile(r'\b[A-Za-z0-9]{64}\b|(nonce|name="key" value)="[^"]+"')
+
+
+def drawn(game: Game, seen: int, language: str) -> dict[str, str]:
+    """The pages of `game` and a live update from the version `seen`, as a phone gets them."""
+    client = Client(headers={"Accept-Language": language})
+    addresses = {
+        "game page": url("game", game.edit_token),
+        "watch-only page": url("view", game.view_token),
+        "every round": url("all_rounds", game.edit_token),
+        "every round, watch-only": url("view_all_rounds", game.view_token),
+    }
+    pages = {name: client.get(address) for name, address in addresses.items()}
+    pages["the save's answer"] = client.get(addresses["game page"], headers=HTMX)
+    poll = url("poll", game.edit_token)
+    pages["live update"] = client.get(poll, {"v": seen, "shown": "playing"}, headers=HTMX)
+    view_poll = url("view_poll", game.view_token)
+    pages["watch-only update"] = client.get(view_poll, {"v": seen}, headers=HTMX)
+    shared_answers.clear()
+    return {name: MASKED.sub("", page.content.decode()) for name, page in pages.items()}
+
+
+def both_ways(game: Game, seen: int, language: str = "en") -> None:
+    game.refresh_from_db()
+    kept = drawn(game, seen, language)
+    nothing_kept = {alias: NOTHING_KEPT for alias in settings.CACHES}
+    with override_settings(CACHES=nothing_kept):
+        afresh = drawn(game, seen, language)
+    for name in kept:
+        lines = difflib.unified_diff(
+            afresh[name].splitlines(), kept[name].splitlines(), "afresh", "kept", lineterm=""
+        )
+        assert kept[name] == afresh[name], f"{name}:\n" + "\n".join(list(lines)[:40])
+
+
+def won(winner: int, *values: int | None, hand_rummy: bool = False) -> RoundEntry:
+    """A round `winner` went out of, the others' hands of these values (None: not playing)."""
+    hands = [None if value is None else Hand(value=value, opened=not hand_rummy) for value in values]
+    hands.insert(winner, Hand())
+    return RoundEntry(tuple(hands), winner=winner, hand_rummy=hand_rummy)
+
+
+@pytest.mark.parametrize("language", ["en", "cs"])
+def test_pages_drawn_from_kept_fragments_are_the_pages_drawn_afresh(db, language):
+    game = Game.start(["Ana", "Boris", "Cyril", "Dana"])
+    steps = []
+
+    def step(change) -> None:
+        seen = Game.objects.get(pk=game.pk).version
+        change()
+        steps.append(change)
+        both_ways(game, seen, language)
+
+    # Enough rounds that the page folds the older ones away ("Show all").
+    for number in range(1, 11):
+        step(lambda n=number: game.record_round(won(0, n % 4, n % 3 + 1, 2)))
+    step(lambda: game.record_round(won(1, 5, 9, 4, hand_rummy=True)))
+
+    def edited(number: int, entry: RoundEntry) -> None:
+        seen = game.rounds.get(number=number)
+        game.edit_round(Round(pk=seen.pk, number=number, revision=seen.revision), entry)
+
+    # An older round changed: every later row's running totals move.
+    step(lambda: edited(4, won(1, 9, 12, 3)))
+    # A round deleted: the later rounds' numbers move up.
+    step(lambda: game.delete_round(game.rounds.get(number=6)))
+    # A name changed (the dealer's, the head's), a player leaving, one joining, one back.
+    step(lambda: game.rename_player(1, "Bob"))
+    step(lambda: game.leave(2))
+    step(lambda: game.record_round(won(0, 6, None, 2)))
+    step(lambda: game.join("Eva"))
+    step(lambda: game.record_round(won(1, 3, None, 8, 4)))
+    step(lambda: game.come_back(2))
+    step(lambda: game.record_round(won(3, 3, 4, 11, 2)))
+    # The game played to its end.
+    while not Game.objects.get(pk=game.pk).status == "finished":
+        step(lambda: game.record_round(won(0, 60, 70, 80, 90)))
+    assert len(steps) > 20
