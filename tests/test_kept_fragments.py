@@ -60,7 +60,8 @@ def both_ways(game: Game, seen: int, language: str = "en") -> None:
 
 def won(winner: int, *values: int | None, hand_rummy: bool = False) -> RoundEntry:
     """A round `winner` went out of, the others' hands of these values (None: not playing)."""
-    hands = [None if value is None else Hand(value=value, opened=not hand_rummy) for value in values]
+    opened = not hand_rummy
+    hands = [None if value is None else Hand(value=value, opened=opened) for value in values]
     hands.insert(winner, Hand())
     return RoundEntry(tuple(hands), winner=winner, hand_rummy=hand_rummy)
 
@@ -98,6 +99,6 @@ def test_pages_drawn_from_kept_fragments_are_the_pages_drawn_afresh(db, language
     step(lambda: game.come_back(2))
     step(lambda: game.record_round(won(3, 3, 4, 11, 2)))
     # The game played to its end.
-    while not Game.objects.get(pk=game.pk).status == "finished":
+    while Game.objects.get(pk=game.pk).status != "finished":
         step(lambda: game.record_round(won(0, 60, 70, 80, 90)))
     assert len(steps) > 20

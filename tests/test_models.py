@@ -131,3 +131,65 @@ def test_house_rules_are_one_rules_value_stored_as_their_changes(model):
     assert read.house_rules == Rules(joker=50)
     assert list(model.objects.values_list("house_rules", flat=True)) == [Rules(joker=50)]
     assert list(model.objects.values_list("house_rules__joker", flat=True)) == [50]
+
+
+def read_by_the_orm(**lookup: str) -> Game:
+    """Game.with_players as the ORM reads it: the slow way its SQL replaces."""
+    from scoring.models import Player
+
+    players = list(
+        Player.objects.select_related("game__table")
+        .filter(**{f"game__{field}": value for field, value in lookup.items()})
+        .order_by("seat")
+    )
+    game = players[0].game
+    game.seated_players = players
+    return game
+
+
+def fields_of(row) -> dict:
+    """Each field's value and its type (a boolean stored as 0 is not False here)."""
+    values = (getattr(row, field.attname) for field in row._meta.concrete_fields)
+    return {
+        field.attname: (type(value), value)
+        for field, value in zip(row._meta.concrete_fields, values, strict=True)
+    }
+
+
+def test_a_game_read_in_sql_is_the_game_the_orm_reads(thursday_table):
+    """Every field of the game, its table and its players, converted alike (dates, booleans,
+    the rules, JSON), for games at a table and not, with house rules, a changed deal, a player
+    who left and came back, and one who joined."""
+    games = list(thursday_table.games.all())
+    own = Game.start(["Ana", "Boris", "Cyril"], house_rules=Rules(joker=50, not_opened_penalty=0))
+    for _ in range(2):
+        own.record_round(won_by(0, None, 5, 7))
+    own.leave(1)
+    own.record_round(RoundEntry((Hand(), None, Hand(value=4)), winner=0))
+    own.come_back(1)
+    own.join("Dana")
+    own.change_seating(2, [2, 0, 3, 1])
+    for game in [*games, own]:
+        for lookup in (
+            {"edit_token": game.edit_token},
+            {"view_token": game.view_token},
+            {"pk": game.pk},
+        ):
+            fast, slow = Game.with_players(**lookup), read_by_the_orm(**lookup)
+            assert fields_of(fast) == fields_of(slow)
+            assert fast.table_id == slow.table_id
+            if slow.table_id is not None:
+                assert fields_of(fast.table) == fields_of(slow.table)
+            assert [fields_of(p) for p in fast.seated_players] == [
+                fields_of(p) for p in slow.seated_players
+            ]
+            assert all(player.game is fast for player in fast.seated_players)
+            assert (fast.rules, fast.seating_now(), fast.totals()) == (
+                slow.rules,
+                slow.seating_now(),
+                slow.totals(),
+            )
+    with pytest.raises(Game.DoesNotExist):
+        Game.with_players(edit_token="x" * 32)
+    with pytest.raises(ValueError):
+        Game.with_players(name="Ana")

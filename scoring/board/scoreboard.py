@@ -130,8 +130,17 @@ class RoundRow:
             self.tie_break,
             self.dealer.name if self.dealer else None,
             [
-                (hand.played, hand.points, hand.total, hand.went_out, hand.lowest)
-                + (hand.cards, hand.value, hand.opened, hand.explained)
+                (
+                    hand.played,
+                    hand.points,
+                    hand.total,
+                    hand.went_out,
+                    hand.lowest,
+                    hand.cards,
+                    hand.value,
+                    hand.opened,
+                    hand.explained,
+                )
                 for hand in self.hands
             ],
         )
