@@ -6,6 +6,7 @@ fast without a page cache: card faces and form inputs drawn as Django would draw
 import gzip
 import re
 import uuid
+from pathlib import Path
 
 import pytest
 from django.conf import settings
@@ -142,6 +143,25 @@ def test_pages_are_sent_gzipped(client):
     response = client.get(url("game", game.edit_token), headers={"Accept-Encoding": "gzip"})
     assert response["Content-Encoding"] == "gzip"
     assert b'class="round-table"' in gzip.decompress(response.content)
+    assert "Accept-Encoding" in response["Vary"]
+
+
+def test_a_page_is_compressed_at_level_4_with_django_s_padding_against_breach():
+    """rami_site.middleware.GZipMiddleware.compress beside Django's compress_string: the same
+    page back, at a cost that buys a few bytes less; a name of random length in the header."""
+    from django.utils.text import compress_string
+
+    from rami_site.middleware import GZipMiddleware
+
+    page = Path(__file__).with_name("games").joinpath("every_kind.json").read_bytes() * 40
+    ours = GZipMiddleware(lambda request: None)
+    sent = [ours.compress(page) for _ in range(20)]
+    django_s = compress_string(page, max_random_bytes=ours.max_random_bytes)
+    assert all(gzip.decompress(one) == page for one in [*sent, django_s])
+    assert all(one[3] & gzip.FNAME for one in [*sent, django_s])
+    assert len({len(one) for one in sent}) > 5  # the padding differs from answer to answer
+    level_4 = len(gzip.compress(page, compresslevel=4, mtime=0))
+    assert {len(one) - level_4 for one in sent} <= set(range(1, ours.max_random_bytes + 1))
 
 
 def test_static_files_are_served_by_hashed_name_and_cached_for_a_year(client):
