@@ -320,10 +320,13 @@ def test_a_poll_from_the_version_before_a_save_gets_only_what_changed_in_3_kb(cl
     assert 'id="poller"' in html and f"v={Game.objects.get(pk=game.pk).version}" in html
     assert '<input type="hidden" name="for_round" value="62"' in html
     assert "score-chart" not in html and 'id="round-form"' not in html
-    # The whole board, for comparison: what a phone further behind gets.
+    # The whole board, for comparison: what a phone further behind gets (its chart and
+    # statistics too asked for once they are in view).
     whole = poll(client, game, 0)
     assert "HX-Reswap" not in whole
-    assert len(gzip.compress(whole.content)) > 3 * len(gzip.compress(response.content))
+    assert len(gzip.compress(whole.content)) > 1.5 * len(gzip.compress(response.content))
+    assert "score-chart" not in whole.content.decode()
+    assert read(whole.content.decode()).one("#extras-refresh").get("hx-trigger") == "intersect once"
 
 
 @pytest.mark.parametrize("change", ["edit", "delete", "further behind", "undo"])

@@ -303,6 +303,9 @@ def game_response(
         "sheet": editable and not board.standing.finished,
         # "Show all": every round, not only the latest (Scoreboard.SHOWN_ROUNDS).
         "all_rounds": False,
+        # What htmx swaps in after a change (all but the #extras part itself) asks for the
+        # chart and the statistics once they come into view, instead of bringing them.
+        "extras_later": bool(request.htmx) and template != EXTRAS,
         # A callable: the template calls it only where it draws the share panel.
         "share": partial(
             sharing.links,
@@ -520,7 +523,8 @@ def extras(request: HtmxHttpRequest, token: str, editable: bool) -> HttpResponse
     """The chart and the statistics, drawn again once they come into view after a live update
     that brought only the changed rows (for htmx; the page otherwise)."""
     game = game_or_404(**http.token_lookup(token, editable))
-    return game_response(request, game, editable=editable)
+    template = EXTRAS if request.htmx else "scoring/game.html"
+    return game_response(request, game, editable=editable, template=template)
 
 
 @require_GET
