@@ -80,3 +80,32 @@ def test_an_inline_script_runs_only_with_the_nonce_of_its_own_response(client):
 def test_a_form_post_without_the_csrf_token_is_refused():
     response = Client(enforce_csrf_checks=True).post("/", {"players": "Ana"})
     assert response.status_code == 403
+
+
+def test_the_csrf_token_is_masked_from_one_read_of_randomness_and_still_checked():
+    """scoring/web/csrf_mask.py stands in for Django's mask: installed, drawing each of the 62
+    characters as often as the others, and a form posted with the token of its page passes
+    Django's check while one with another phone's token does not."""
+    from collections import Counter
+
+    from django.middleware import csrf
+
+    from scoring.web import csrf_mask
+
+    assert csrf._get_new_csrf_string is csrf_mask.new_csrf_string
+    drawn = [csrf_mask.new_csrf_string() for _ in range(4_000)]
+    assert {len(one) for one in drawn} == {csrf.CSRF_SECRET_LENGTH}
+    counts = Counter("".join(drawn))
+    assert set(counts) == set(csrf.CSRF_ALLOWED_CHARS)
+    expected = 4_000 * csrf.CSRF_SECRET_LENGTH / len(csrf.CSRF_ALLOWED_CHARS)  # 2,065 each
+    assert all(abs(count - expected) < 0.15 * expected for count in counts.values())
+    assert len(set(drawn)) == len(drawn)
+
+    phone, other = Client(enforce_csrf_checks=True), Client(enforce_csrf_checks=True)
+    token = re.search(r'name="csrfmiddlewaretoken" value="(\w+)"', phone.get("/").content.decode())
+    other.get("/")
+    assert len(token.group(1)) == 2 * csrf.CSRF_SECRET_LENGTH
+    started = phone.post("/", {"players": "Ana\nBoris", "csrfmiddlewaretoken": token.group(1)})
+    assert started.status_code in (200, 302, 303)
+    refused = other.post("/", {"players": "Ana\nBoris", "csrfmiddlewaretoken": token.group(1)})
+    assert refused.status_code == 403
