@@ -109,3 +109,25 @@ def test_the_csrf_token_is_masked_from_one_read_of_randomness_and_still_checked(
     assert started.status_code in (200, 302, 303)
     refused = other.post("/", {"players": "Ana\nBoris", "csrfmiddlewaretoken": token.group(1)})
     assert refused.status_code == 403
+
+
+def test_the_random_bytes_of_each_thread_are_its_own_and_evenly_spread():
+    """scoring/web/randomness.py, what the CSRF mask and the gzip padding draw from: numbers
+    below a limit each as likely, across the pool's refills, and no two threads alike."""
+    import threading
+    from collections import Counter
+
+    from scoring.web import randomness
+
+    counts = Counter(randomness.below(100) for _ in range(20_000))  # about 5 reads of the system
+    assert set(counts) == set(range(100))
+    assert all(150 < count < 250 for count in counts.values())
+    seen: list[bytes] = []
+    threads = [
+        threading.Thread(target=lambda: seen.append(randomness.random_bytes(32))) for _ in range(4)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(set(seen)) == 4
