@@ -11,9 +11,8 @@ import re
 import signal
 import sys
 
-from a2wsgi import WSGIMiddleware
-
 from rami_site import wsgi
+from rami_site.threads import DjangoInThreads
 
 THREADS = int(os.environ.get("RAMI_THREADS") or 4)
 
@@ -45,7 +44,7 @@ def die_with_granian() -> None:
 
 die_with_granian()
 
-django_application = WSGIMiddleware(wsgi.application, workers=THREADS)
+django_application = DjangoInThreads(wsgi.application, workers=THREADS)
 
 # Needs the settings, set up just above.
 from scoring.live import check, stream  # noqa: E402
@@ -61,7 +60,7 @@ async def application(scope, receive, send):
     elif scope["type"] == "lifespan":
         await lifespan(receive, send)
     else:
-        await django_application(ascii_query(scope), coroutine(receive), send)
+        await django_application(ascii_query(scope), receive, send)
 
 
 def end_streams_when_stopped() -> None:
@@ -116,17 +115,6 @@ def ascii_query(scope):
     if query.isascii():
         return scope
     return {**scope, "query_string": NOT_ASCII.sub(lambda byte: b"%%%02X" % byte[0][0], query)}
-
-
-def coroutine(receive):
-    """granian's `receive` returns an awaitable that is not a coroutine, and a2wsgi hands the
-    request body's reads from its threads to the event loop with run_coroutine_threadsafe,
-    which takes coroutines only."""
-
-    async def received():
-        return await receive()
-
-    return received
 
 
 async def lifespan(receive, send):

@@ -7,6 +7,8 @@ a real server)."""
 from __future__ import annotations
 
 import asyncio
+import gzip
+import re
 import threading
 import time
 
@@ -15,10 +17,11 @@ from django.core.signals import request_started
 from django.db import connections
 from django.db.backends.signals import connection_created
 
-from rami_site import asgi
+from rami_site import asgi, threads
 from scoring.live import reader as reading
 from scoring.live.stream import key_for
 from scoring.models import Game, Table
+from scoring.rules import Hand, RoundEntry
 from tests.conftest import round_post, run_async
 from tests.links import url
 
@@ -116,6 +119,85 @@ def test_a_form_is_read_from_the_servers_receive():
     status, page = run_async(ask("POST", "/", form, headers=(cookie,)), timeout=60)
     # The form was read, and its token found wrong (a 500 when the body could not be read).
     assert (status, b"CSRF verification failed" in page) == (403, True)
+
+
+# Django in the pool's threads (rami_site/threads.py) beside a2wsgi's WSGIMiddleware, which
+# it replaced: the same answers to the same requests.
+
+# What differs from one answer to the next whoever draws it: the CSRF token's mask, the
+# Content-Security-Policy's nonce, a new round form's key, a new cookie's value and the
+# second it expires at.
+VARYING = re.compile(
+    rb"\b[A-Za-z0-9]{64}\b|nonce-[\w-]+|nonce=\"[^\"]+\""
+    rb"|name=\"key\" value=\"[^\"]+\"|^[\w-]+=[^;]+|expires=[^;]+"
+)
+
+
+async def served_by(application, method: str, path: str, body: bytes = b"", headers=()):
+    """`application`'s answer to a request as granian hands it over, in parts of `body` of
+    at most 100 bytes: its status, its headers and its body."""
+    sent: list[dict] = []
+    parts = [body[at : at + 100] for at in range(0, len(body), 100)] or [b""]
+    messages = [
+        {"type": "http.request", "body": part, "more_body": at < len(parts) - 1}
+        for at, part in enumerate(parts)
+    ]
+
+    async def receive() -> dict:
+        return messages.pop(0)
+
+    async def send(message: dict) -> None:
+        sent.append(message)
+
+    request = scope(method, path)
+    request["headers"] += [(b"content-length", str(len(body)).encode()), *headers]
+    await application(request, receive, send)
+    start = sent[0]
+    received = b"".join(m.get("body", b"") for m in sent[1:])
+    headers = dict(start["headers"])
+    if headers.get(b"content-encoding") == b"gzip":  # its padding is random: what it holds
+        received = gzip.decompress(received)
+        headers.pop(b"content-length")
+    kept = sorted((name, VARYING.sub(b"", value)) for name, value in headers.items())
+    assert all(name.islower() for name in headers)
+    return start["status"], kept, VARYING.sub(b"", received)
+
+
+def test_django_in_the_pools_threads_answers_as_a2wsgi_did():
+    from a2wsgi import WSGIMiddleware
+    from django.contrib.staticfiles.storage import staticfiles_storage
+
+    from rami_site import wsgi
+
+    game = Game.start(["Ana", "Boris", "Cyril"])
+    game.record_round(RoundEntry((Hand(), Hand(value=5), Hand(value=9)), winner=0))
+    cookie = (b"cookie", b"csrftoken=" + b"a" * 32)
+    form = b"csrfmiddlewaretoken=" + b"b" * 32 + b"&players=" + b"Ana%0ABoris" * 50
+    gzip = (b"accept-encoding", b"gzip")
+    asked = [
+        ("GET", "/healthz", b"", ()),
+        ("GET", url("game", game.edit_token), b"", ()),
+        ("GET", url("game", game.edit_token), b"", (gzip,)),
+        ("GET", url("view", game.view_token), b"", ((b"hx-request", b"true"),)),
+        ("GET", url("export_csv", game.edit_token), b"", ()),
+        ("GET", staticfiles_storage.url("scoring/rami.js"), b"", ()),
+        ("GET", "/no/such/page/", b"", ()),
+        ("POST", "/", form, (cookie,)),
+        ("HEAD", "/", b"", ()),
+    ]
+    ours, theirs = asgi.django_application, WSGIMiddleware(wsgi.application, workers=2)
+    statuses = []
+    for method, path, body, headers in asked:
+        mine = run_async(served_by(ours, method, path, body, headers), timeout=60)
+        a2wsgi = run_async(served_by(theirs, method, path, body, headers), timeout=60)
+        headers_differ = set(mine[1]) ^ set(a2wsgi[1])
+        assert mine == a2wsgi, (method, path, headers_differ, mine[2] == a2wsgi[2])
+        statuses.append(mine[0])
+    # The form's token does not match its cookie's; the start page is no HEAD's.
+    assert statuses == [200, 200, 200, 200, 200, 200, 404, 403, 405]
+    # A body past MAX_BODY is refused unread.
+    refused = run_async(served_by(ours, "POST", "/", b"x" * (threads.MAX_BODY + 1)), timeout=60)
+    assert refused[0] == 413
 
 
 # The version check at the stream's address, answered from the reader (scoring/live/check.py)
