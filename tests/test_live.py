@@ -175,6 +175,11 @@ def test_a_tables_version_moves_with_a_new_game_and_its_rounds(db, client):
         f"t{table.pk}": game.version,
         f"g{game.pk}": game.version,
     }
+    # Both in one read (PostgreSQL unites a token's rows with an id's only when typed alike).
+    assert reading.versions([f"t{table.view_token}", f"g{game.pk}"]) == {
+        f"t{table.view_token}": game.version,
+        f"g{game.pk}": game.version,
+    }
 
 
 def test_a_stream_opens_only_with_a_key_the_site_handed_out():

@@ -72,22 +72,27 @@ def versions(
     game, table = quote(Game._meta.db_table), quote(Table._meta.db_table)
     # Each row: its kind, then its token and its id, either of which may be NULL; a row names
     # only the keys it was read for (a token's row no id), so that a watched key's version is
-    # read from all of its rows, never from a few. Our own table and column names only; the
-    # values are parameters.
+    # read from all of its rows, never from a few. The NULLs typed: PostgreSQL takes an untyped
+    # one for text, and refuses to unite it with an id. Our own table and column names only;
+    # the values are parameters.
+    no_token, no_id = "CAST(NULL AS TEXT)", "CAST(NULL AS BIGINT)"
     parts = [
-        (f"SELECT 'g', view_token, NULL, version FROM {game} WHERE view_token {{}}", by_token["g"]),  # noqa: S608
         (
-            f"SELECT 't', view_token, NULL, version FROM {table} WHERE view_token {{}}",  # noqa: S608
+            f"SELECT 'g', view_token, {no_id}, version FROM {game} WHERE view_token {{}}",  # noqa: S608
+            by_token["g"],
+        ),
+        (
+            f"SELECT 't', view_token, {no_id}, version FROM {table} WHERE view_token {{}}",  # noqa: S608
             by_token["t"],
         ),
         (
-            f"SELECT 't', {table}.view_token, NULL, {game}.version FROM {game}"  # noqa: S608
+            f"SELECT 't', {table}.view_token, {no_id}, {game}.version FROM {game}"  # noqa: S608
             f" JOIN {table} ON {game}.table_id = {table}.id WHERE {table}.view_token {{}}",
             by_token["t"],
         ),
-        (f"SELECT 'g', NULL, id, version FROM {game} WHERE id {{}}", by_id["g"]),  # noqa: S608
-        (f"SELECT 't', NULL, id, version FROM {table} WHERE id {{}}", by_id["t"]),  # noqa: S608
-        (f"SELECT 't', NULL, table_id, version FROM {game} WHERE table_id {{}}", by_id["t"]),  # noqa: S608
+        (f"SELECT 'g', {no_token}, id, version FROM {game} WHERE id {{}}", by_id["g"]),  # noqa: S608
+        (f"SELECT 't', {no_token}, id, version FROM {table} WHERE id {{}}", by_id["t"]),  # noqa: S608
+        (f"SELECT 't', {no_token}, table_id, version FROM {game} WHERE table_id {{}}", by_id["t"]),  # noqa: S608
     ]
     selects, params = [], []
     for select, values in parts:
