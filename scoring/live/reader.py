@@ -1,6 +1,6 @@
-"""The reader: one thread a worker process that reads the versions of every game and table its
-streams watch, in one query, and wakes the streams whose version moved (docs/architecture.md,
-"Live updates")."""
+"""The reader: one thread a worker process that reads the versions of the games and tables its
+streams watch, in one query, and wakes the streams whose version moved: most reads only what
+moved, a full read every second (docs/architecture.md, "Live updates")."""
 
 from __future__ import annotations
 
