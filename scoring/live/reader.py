@@ -116,10 +116,10 @@ def versions(
     with connection.cursor() as cursor:
         cursor.execute(" UNION ALL ".join(selects), params)
         for kind, token, id_, version in cursor.fetchall():
-            for what in (token, id_):
-                key = f"{kind}{what}"
-                if what is not None and key in wanted:
-                    found[key] = max(version, found.get(key, version))
+            if token is not None and (key := kind + token) in wanted:
+                found[key] = max(version, found.get(key, version))
+            if id_ is not None and (key := f"{kind}{id_}") in wanted:
+                found[key] = max(version, found.get(key, version))
     return found
 
 
