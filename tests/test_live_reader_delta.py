@@ -31,12 +31,6 @@ class Streams:
         self.reader.watch(key, lambda: self.woken.update([key]))
 
 
-def quiet_reader(full_every: float) -> reading.Reader:
-    reader = reading.Reader(full_every=full_every)
-    reader._start = lambda: None
-    return reader
-
-
 def test_reads_of_what_moved_wake_the_streams_a_full_read_every_time_would(db, client):
     """The same changes read by two readers: one reads what moved between its full reads,
     the other everything every time. After each change both have woken the same streams as
@@ -111,7 +105,7 @@ def test_reads_of_what_moved_wake_the_streams_a_full_read_every_time_would(db, c
 
 def test_a_read_between_full_reads_names_no_watched_key(db, client):
     games = [Game.start(["Ana", "Boris"]) for _ in range(5)]
-    streams = Streams(quiet_reader(full_every=60.0))
+    streams = Streams(reading.Reader(full_every=60.0))
     for game in games:
         streams.watch(f"g{game.view_token}")
     streams.reader.read_once()  # the first read: a full one
@@ -145,7 +139,7 @@ def test_a_save_on_a_server_whose_clock_is_two_seconds_behind_wakes_its_stream(
     game = Game.start(["Ana", "Boris", "Cyril"])
     clock = game_module.clock_version
     Game.objects.filter(pk=game.pk).update(version=clock() - 60_000)  # saved a minute ago
-    streams = Streams(quiet_reader(full_every=60.0))
+    streams = Streams(reading.Reader(full_every=60.0))
     streams.watch(f"g{game.view_token}")
     streams.reader.read_once()
     full_at = streams.reader.full_at

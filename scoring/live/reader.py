@@ -109,16 +109,15 @@ def versions(
             f" JOIN {table} ON {game}.table_id = {table}.id WHERE {game}.version >= %s",
         ]
         params += [since] * 3
-        wanted.update(among)
     if not selects:
         return {}
     found: dict[str, int] = {}
     with connection.cursor() as cursor:
         cursor.execute(" UNION ALL ".join(selects), params)
         for kind, token, id_, version in cursor.fetchall():
-            if token is not None and (key := kind + token) in wanted:
+            if token is not None and ((key := kind + token) in wanted or key in among):
                 found[key] = max(version, found.get(key, version))
-            if id_ is not None and (key := f"{kind}{id_}") in wanted:
+            if id_ is not None and ((key := f"{kind}{id_}") in wanted or key in among):
                 found[key] = max(version, found.get(key, version))
     return found
 
