@@ -104,6 +104,7 @@ BY_DATABASE = {
     # live reader's versions (= ANY(array) against json_each) and PostgreSQL's LISTEN/NOTIFY.
     "test_poll_snapshot": "a live update read in one snapshot",
     "test_live": "the reader's query, and its notices on PostgreSQL",
+    "test_live_reader_delta": "the reader's reads of what moved, beside its full reads",
     "test_live_convergence": "two workers' readers",
     "test_live_servers": "a save on one server heard by the other's stream",
     # Several processes on one database: connections, and a transaction cut by a kill.

@@ -1,6 +1,6 @@
-"""The reader: one thread a worker process that reads the versions of every game and table its
-streams watch, in one query, and wakes the streams whose version moved (docs/architecture.md,
-"Live updates")."""
+"""The reader: one thread a worker process that reads the versions of the games and tables its
+streams watch, in one query, and wakes the streams whose version moved: most reads only what
+moved, a full read every second (docs/architecture.md, "Live updates")."""
 
 from __future__ import annotations
 
@@ -10,13 +10,24 @@ import math
 import re
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 
 from django.db import DatabaseError, connection
 
 logger = logging.getLogger(__name__)
 
 READ_EVERY = 0.1  # seconds between two reads of the versions
+# Seconds between two full reads of every watched version; the reads between them read only
+# what moved (versions' `since`). Only a full read finds what moved down or went: a game or
+# table deleted, a version set below what it was (a restore, an update by hand), a commit that
+# came later than SLACK after its version was taken. Those are rare, and are told within a
+# second, as soon as a page without a stream trusts the reader (FRESH_FOR); meanwhile the reads
+# cost a tenth of reading everything every READ_EVERY.
+FULL_EVERY = 1.0
+# How far below the clock at the previous read's start a read of what moved starts, in ms: a
+# change takes its version (the clock, clock_version) before it commits, and other servers'
+# clocks may be a little behind this one's. A move beyond it waits for the full read.
+SLACK = 5_000
 CHANNEL = "rami_live"  # PostgreSQL's notices of a version that moved
 IDLE_AFTER = 5.0  # seconds without a stream before the reader stops
 # Seconds a checked game or table is still read after its last check (Reader.follow): a page
@@ -33,15 +44,25 @@ _BY_ID = re.compile(r"[1-9][0-9]{0,18}")
 GONE = -1
 
 
-def versions(watched: Iterable[str]) -> dict[str, int]:
+def versions(
+    watched: Iterable[str], since: int | None = None, among: Collection[str] = ()
+) -> dict[str, int]:
     """The current version of each watched game ("g<token>": its version) and table
     ("t<token>": the newest of the table's own and its games': a save, a new or finished game
-    at the table moves it), in one query. A game or table that is not there is left out."""
+    at the table moves it), in one query. A game or table that is not there is left out.
+
+    With `since`, the same query also reads every game and table whose version is at `since`
+    or above (an index's range, whatever is watched), and tells those of them that are in
+    `among`: what moved since a read that started at `since` (Reader.read_once). For a table
+    in `among` that is the newest of its rows at `since` or above, and that is its version:
+    every row at `since` or above is read, so their newest is the table's newest whenever the
+    table's newest is at `since` or above, and a table with no such row is left out."""
     from scoring.models import Game, Table
 
     by_id: dict[str, list] = {"g": [], "t": []}
     by_token: dict[str, list] = {"g": [], "t": []}
-    for key in watched:
+    wanted = set(watched)
+    for key in wanted:
         kind, what = key[0], key[1:]
         if _BY_ID.fullmatch(what):
             by_id[kind].append(int(what))
@@ -49,33 +70,55 @@ def versions(watched: Iterable[str]) -> dict[str, int]:
             by_token[kind].append(what)
     quote = connection.ops.quote_name
     game, table = quote(Game._meta.db_table), quote(Table._meta.db_table)
-    # Our own table and column names only; the values are parameters.
+    # Each row: its kind, then its token and its id, either of which may be NULL; a row names
+    # only the keys it was read for (a token's row no id), so that a watched key's version is
+    # read from all of its rows, never from a few. The NULLs typed: PostgreSQL takes an untyped
+    # one for text, and refuses to unite it with an id. Our own table and column names only;
+    # the values are parameters.
+    no_token, no_id = "CAST(NULL AS TEXT)", "CAST(NULL AS BIGINT)"
     parts = [
-        (f"SELECT 'g', view_token, version FROM {game} WHERE view_token {{}}", by_token["g"]),  # noqa: S608
-        (f"SELECT 't', view_token, version FROM {table} WHERE view_token {{}}", by_token["t"]),  # noqa: S608
         (
-            f"SELECT 't', {table}.view_token, {game}.version FROM {game}"  # noqa: S608
+            f"SELECT 'g', view_token, {no_id}, version FROM {game} WHERE view_token {{}}",  # noqa: S608
+            by_token["g"],
+        ),
+        (
+            f"SELECT 't', view_token, {no_id}, version FROM {table} WHERE view_token {{}}",  # noqa: S608
+            by_token["t"],
+        ),
+        (
+            f"SELECT 't', {table}.view_token, {no_id}, {game}.version FROM {game}"  # noqa: S608
             f" JOIN {table} ON {game}.table_id = {table}.id WHERE {table}.view_token {{}}",
             by_token["t"],
         ),
-        (f"SELECT 'g', id, version FROM {game} WHERE id {{}}", by_id["g"]),  # noqa: S608
-        (f"SELECT 't', id, version FROM {table} WHERE id {{}}", by_id["t"]),  # noqa: S608
-        (f"SELECT 't', table_id, version FROM {game} WHERE table_id {{}}", by_id["t"]),  # noqa: S608
+        (f"SELECT 'g', {no_token}, id, version FROM {game} WHERE id {{}}", by_id["g"]),  # noqa: S608
+        (f"SELECT 't', {no_token}, id, version FROM {table} WHERE id {{}}", by_id["t"]),  # noqa: S608
+        (f"SELECT 't', {no_token}, table_id, version FROM {game} WHERE table_id {{}}", by_id["t"]),  # noqa: S608
     ]
     selects, params = [], []
     for select, values in parts:
         if values:
-            among, param = _among(values)
-            selects.append(select.format(among))
+            condition, param = _among(values)
+            selects.append(select.format(condition))
             params.append(param)
+    if since is not None:
+        # What moved: each row by its token and by its id, for either key a page may watch.
+        selects += [
+            f"SELECT 'g', view_token, id, version FROM {game} WHERE version >= %s",  # noqa: S608
+            f"SELECT 't', view_token, id, version FROM {table} WHERE version >= %s",  # noqa: S608
+            f"SELECT 't', {table}.view_token, {table}.id, {game}.version FROM {game}"  # noqa: S608
+            f" JOIN {table} ON {game}.table_id = {table}.id WHERE {game}.version >= %s",
+        ]
+        params += [since] * 3
     if not selects:
         return {}
     found: dict[str, int] = {}
     with connection.cursor() as cursor:
         cursor.execute(" UNION ALL ".join(selects), params)
-        for kind, what, version in cursor.fetchall():
-            key = f"{kind}{what}"
-            found[key] = max(version, found.get(key, version))
+        for kind, token, id_, version in cursor.fetchall():
+            if token is not None and ((key := kind + token) in wanted or key in among):
+                found[key] = max(version, found.get(key, version))
+            if id_ is not None and ((key := f"{kind}{id_}") in wanted or key in among):
+                found[key] = max(version, found.get(key, version))
     return found
 
 
@@ -98,19 +141,29 @@ class Reader:
     query every `every` seconds while any stream is open, and the streams woken when their
     version moves (`wake`, called on the reader's thread). The games and tables checked lately
     (`follow`) are read with them, so that a page without a stream is answered from what the
-    reader knows, as a stream is (scoring/live/check.py); `fresh` says whether it knows it now."""
+    reader knows, as a stream is (scoring/live/check.py); `fresh` says whether it knows it now.
+
+    Every `full_every` seconds a read is of every version; between them, of what moved since
+    the previous read and of the keys not read yet, so that a read costs what moved, not what is
+    watched. A `read` of a test's own, `read(watched)` only, reads everything every time."""
 
     def __init__(
         self,
-        read: Callable[[Iterable[str]], dict[str, int]] = versions,
+        read: Callable[..., dict[str, int]] = versions,
         every: float = READ_EVERY,
         idle_after: float = IDLE_AFTER,
+        full_every: float | None = None,
     ) -> None:
         self.read = read
         self.every = every
         self.idle_after = idle_after
+        if full_every is None:
+            full_every = FULL_EVERY if read is versions else 0.0
+        self.full_every = full_every
         self.known: dict[str, int] = {}
         self.read_at = -math.inf  # when the last read of the versions ended (time.monotonic)
+        self.full_at = -math.inf  # when the last full read started (time.monotonic)
+        self._since = 0  # where a read of what moved starts: the previous read's clock - SLACK
         self._wakes: dict[str, set[Callable[[], None]]] = {}
         self._followed: dict[str, float] = {}  # a polled game's key: read until then
         self._lock = threading.Lock()
@@ -163,8 +216,11 @@ class Reader:
             self._thread.start()
 
     def read_once(self) -> None:
-        """One read of every watched and followed version; wakes the streams of those that
-        moved."""
+        """One read of the versions: of every watched and followed one when a full read is due
+        (`full_every`), else of those that moved and those not read yet. Wakes the streams of
+        those that moved."""
+        from scoring.models.game import clock_version
+
         now = time.monotonic()
         with self._lock:
             for key, until in list(self._followed.items()):
@@ -172,13 +228,22 @@ class Reader:
                     del self._followed[key]
                     if key not in self._wakes:
                         self.known.pop(key, None)
-            watched = list(self._wakes.keys() | self._followed.keys())
+            watched = self._wakes.keys() | self._followed.keys()
+            new = watched - self.known.keys()  # watched or followed since the previous read
         if not watched:
             return
-        found = self.read(watched)
+        full = now - self.full_at >= self.full_every
+        clock = clock_version()  # before the query: what commits during it is read next time
+        if full:
+            found = self.read(watched)
+            told = watched
+        else:
+            # A key not read yet is read whole, by the IN-list; the others only if they moved.
+            found = self.read(new, since=self._since, among=watched)
+            told = new | (found.keys() & watched)
         woken: list[Callable[[], None]] = []
         with self._lock:
-            for key in watched:
+            for key in told:
                 version = found.get(key, GONE)
                 if version == self.known.get(key):
                     continue
@@ -188,6 +253,9 @@ class Reader:
                     continue
                 self.known[key] = version
             self.read_at = time.monotonic()
+            self._since = clock - SLACK
+            if full:
+                self.full_at = now
         for wake in woken:
             wake()
 

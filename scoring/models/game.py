@@ -121,6 +121,8 @@ class Game(RoundChanges, SeatChanges, ComingAndGoing, Undo, models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+        # The live reader reads what moved since a version (scoring/live/reader.py): a range.
+        indexes = [models.Index(fields=["version"], name="scoring_game_version")]
 
     # What a change in progress knows of itself, on the locked copy that _changing yields:
     # whether it changed anything (log() says so), and the version it will give the game.

@@ -58,6 +58,8 @@ class Table(GameChanges, MemberChanges, models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+        # The live reader reads what moved since a version (scoring/live/reader.py): a range.
+        indexes = [models.Index(fields=["version"], name="scoring_table_version")]
 
     def __str__(self) -> str:
         return self.name
