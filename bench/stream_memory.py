@@ -12,6 +12,10 @@ KB a stream = (memory at the last count - memory at the first) / (the streams be
 that what the server holds anyway (its code, Django, the first pages) is left out. Each run
 starts a new server; the machine's load (`uptime`) is printed with every run.
 
+`--pages` has each phone load its game's page first (GET /g/<edit>/, its own connection), as
+a phone does before it opens the page's stream: the memory then also counts what the page
+loads leave in the server (bench/evening.py's "server MB" counts them too).
+
 `--app floor` serves, instead of the app, an ASGI application that holds each connection open
 with one event and nothing else (`floor` below) under granian with scripts/serve's options:
 the memory granian and asyncio cost a connection whatever the application does.
@@ -41,7 +45,7 @@ from scripts.throwaway_site import free_port
 PER_GAME = 4  # streams a game: the four phones of a table
 OPENING = 200  # connections opened at once (granian's backlog is 1,024)
 SETTLE = 5.0  # seconds between the last stream's first event and the measure
-TIMEOUT = 60.0  # seconds for a count's streams to open
+TIMEOUT = 300.0  # seconds for a count's streams (and pages) to open
 
 
 async def floor(scope, receive, send):
@@ -90,13 +94,30 @@ class Held(asyncio.Protocol):
             self.first.set_result(self.status or b"closed")
 
 
-async def open_streams(port: int, keys: list[str], transports: list) -> None:
-    """Open a stream for each of `keys`, OPENING at a time, each until its first event."""
+async def load_page(port: int, path: str) -> None:
+    """A phone's page load before its stream: GET `path`, read to its end."""
+    reader, writer = await asyncio.open_connection(HOST, port)
+    writer.write(
+        f"GET {path} HTTP/1.1\r\nHost: {HOST}:{port}\r\nConnection: close\r\n\r\n".encode()
+    )
+    answer = await reader.read()
+    writer.close()
+    if answer[9:12] != b"200":
+        raise SystemExit(f"{path} was answered {answer[:12]!r}")
+
+
+async def open_streams(
+    port: int, keys: list[tuple[str, str]], transports: list, pages: bool = False
+) -> None:
+    """Open a stream for each of `keys` (a stream's key, its game's page), OPENING at a time,
+    each until its first event; with `pages`, each after its game's page is loaded."""
     loop = asyncio.get_running_loop()
     gate = asyncio.Semaphore(OPENING)
 
-    async def one(key: str) -> None:
+    async def one(key: str, page: str) -> None:
         async with gate:
+            if pages:
+                await load_page(port, page)
             transport, held = await loop.create_connection(Held, HOST, port)
             transport.write(
                 f"GET /live/{key}?v=0 HTTP/1.1\r\nHost: {HOST}:{port}\r\n"
@@ -107,7 +128,7 @@ async def open_streams(port: int, keys: list[str], transports: list) -> None:
             if status != b"200":
                 raise SystemExit(f"a stream was answered {status!r}")
 
-    await asyncio.wait_for(asyncio.gather(*(one(key) for key in keys)), TIMEOUT)
+    await asyncio.wait_for(asyncio.gather(*(one(key, page) for key, page in keys)), TIMEOUT)
 
 
 def memory(groups: list[int]) -> dict[int, tuple[int, int]]:
@@ -144,13 +165,15 @@ def keys_for(env: dict[str, str], tokens: list[str]) -> list[str]:
     return json.loads(done.stdout)
 
 
-async def measure_run(port: int, group: int, keys: list[str], counts: list[int]) -> list[dict]:
+async def measure_run(
+    port: int, group: int, keys: list[tuple[str, str]], counts: list[int], pages: bool
+) -> list[dict]:
     """The server's memory with no stream, then with each of `counts` open."""
     transports: list = []
     rows = [{"streams": 0, "processes": memory([group])}]
     try:
         for count in counts:
-            await open_streams(port, keys[len(transports) : count], transports)
+            await open_streams(port, keys[len(transports) : count], transports, pages)
             await asyncio.sleep(SETTLE)
             rows.append({"streams": count, "processes": memory([group])})
     finally:
@@ -168,6 +191,9 @@ def main() -> None:
     parser.add_argument("--counts", type=int, nargs="+", default=[2000, 4000])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--app", choices=["rami", "floor"], default="rami")
+    parser.add_argument(
+        "--pages", action="store_true", help="each phone loads its game's page before its stream"
+    )
     args = parser.parse_args()
     TMP.mkdir(exist_ok=True)
     database = TMP / "stream-memory.sqlite3"
@@ -178,10 +204,10 @@ def main() -> None:
     games = -(-max(args.counts) // PER_GAME)
     log(f"seeding {games} games")
     manage(env, "manage.py", "migrate", "--no-input", "--verbosity", "0")
-    tokens = [
-        game["view"] for game in json.loads(manage(env, "-m", "bench.seed", "evening", str(games)))
-    ]
-    keys = [key for key in keys_for(env, tokens) for _ in range(PER_GAME)]
+    seeded = json.loads(manage(env, "-m", "bench.seed", "evening", str(games)))
+    signed = keys_for(env, [game["view"] for game in seeded])
+    pages = [f"/g/{game['edit']}/" for game in seeded]
+    keys = [pair for pair in zip(signed, pages, strict=True) for _ in range(PER_GAME)]
     per_stream = []
     for run in range(1, args.runs + 1):
         port = free_port()
@@ -191,7 +217,7 @@ def main() -> None:
             server = running_server("granian", env, port, "stream-memory.log")
         with server as process:
             time.sleep(1.0)  # the workers' first requests (healthz) settled
-            rows = asyncio.run(measure_run(port, process.pid, keys, args.counts))
+            rows = asyncio.run(measure_run(port, process.pid, keys, args.counts, args.pages))
         for row in rows:
             rss = sum(r for r, _ in row["processes"].values())
             pss = sum(p for _, p in row["processes"].values())
