@@ -142,10 +142,15 @@ class Stream:
     def listen(self) -> None:
         """Read what the phone sends, until it goes away (`closed`), without a task: granian's
         `receive` hands a future, called back when a message comes; another server's (a
-        coroutine) is run as a task."""
-        message = self.receive()
-        if not asyncio.isfuture(message):
-            message = asyncio.ensure_future(message)
+        coroutine) is run as a task. A `receive` that fails is taken as the phone gone."""
+        try:
+            message = self.receive()
+            if not asyncio.isfuture(message):
+                message = asyncio.ensure_future(message)
+        except Exception:
+            self.closed = True
+            self.release()
+            return
         self.listening = message
         message.add_done_callback(self.received)
 
