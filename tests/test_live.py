@@ -355,6 +355,51 @@ def test_a_quiet_stream_beats_and_ends_after_its_lifetime(fake_reader, monkeypat
     assert reader._wakes == {}
 
 
+def test_streams_under_granian_wait_without_a_task_of_their_own(fake_reader):
+    """granian's `receive` hands a future (not a coroutine): the streams read the phone's going
+    away from it, and wait for their wake-ups, with no task besides the one that runs them."""
+    versions, reader = fake_reader
+    versions["g7"] = 100
+
+    async def phones() -> list[Asgi]:
+        loop = asyncio.get_running_loop()
+        requests, leaving = [], []
+        for _ in range(20):
+            request = Asgi(f"/live/{streaming.key_for('g', 7)}", "v=90")
+            gone = loop.create_future()
+            messages = iter([{"type": "http.request", "body": b"", "more_body": False}])
+
+            def receive(messages=messages, gone=gone):
+                answer = loop.create_future()
+                message = next(messages, None)
+                if message is None:
+                    return gone
+                answer.set_result(message)
+                return answer
+
+            requests.append(request)
+            leaving.append(gone)
+            request.task = asyncio.ensure_future(
+                streaming.asgi_stream(request.scope, receive, request.send)
+            )
+        before = len(asyncio.all_tasks())
+        for request in requests:
+            await request.until("data: 100\n\n")
+        versions["g7"] = 105
+        for request in requests:
+            await request.until("data: 105\n\n")
+        assert len(asyncio.all_tasks()) == before  # no task was started meanwhile
+        for gone in leaving:
+            gone.set_result({"type": "http.disconnect"})
+        await asyncio.wait_for(asyncio.gather(*(r.task for r in requests)), 5)
+        return requests
+
+    for request in run_async(phones()):
+        assert request.body.count("event: version") == 2
+        assert request.sent[-1]["more_body"] is True  # gone: no last chunk sent to nobody
+    assert reader._wakes == {}
+
+
 def test_a_key_not_handed_out_or_a_post_is_refused(fake_reader):
     async def ask(path: str, method: str = "GET") -> int:
         request = Asgi(path, method=method)

@@ -56,16 +56,43 @@ def watched_by(key: str) -> str | None:
 
 class Stream:
     """What one stream sends: its opening, then one line per wake-up or heartbeat; the same
-    for the ASGI route and the WSGI view."""
+    for the ASGI route and the WSGI view. On the ASGI route, also what it waits for: a wake-up
+    from the reader, the phone going away, its next heartbeat.
+
+    Thousands are open at once in a worker, each for minutes: a stream holds as little as it
+    can (bench/RESULTS.md, "Memory a stream"), slots instead of a dict, and, while it waits,
+    one future, its timer and the read of the phone's going away; no task or event of its
+    own."""
+
+    __slots__ = (
+        "closed",
+        "ends_at",
+        "gone",
+        "listening",
+        "loop",
+        "moved",
+        "reader",
+        "receive",
+        "seen",
+        "told",
+        "waiter",
+        "watched",
+    )
 
     def __init__(self, watched: str, seen: int, reader: reading.Reader) -> None:
         self.watched = watched
         self.seen = seen
         self.reader = reader
         self.told = False
-        self.gone = False
+        self.gone = False  # told that its game or table is not there
         spread = random.uniform(-LIFETIME_SPREAD, LIFETIME_SPREAD)  # noqa: S311
         self.ends_at = time.monotonic() + LIFETIME + spread
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.receive: Callable | None = None
+        self.listening: asyncio.Future | None = None  # the phone's next message, awaited
+        self.closed = False  # the phone went away
+        self.moved = False  # woken since its last line
+        self.waiter: asyncio.Future | None = None
 
     def opening(self) -> bytes:
         # Spread the phones' reconnections after a restart over a few seconds.
@@ -95,6 +122,70 @@ class Stream:
         """Seconds until the stream ends: none once the reader stops."""
         return 0.0 if self.reader.stopping else self.ends_at - time.monotonic()
 
+    def wake(self) -> None:
+        """The reader's call (on its thread) when the version moved or the reader stops: the
+        stream's loop is told. The stream may have ended, and a loop of its own (a WSGI
+        server's: stream() below) closed, between the reader's look and this call."""
+        if self.loop is not None:
+            with contextlib.suppress(RuntimeError):
+                self.loop.call_soon_threadsafe(self.woken)
+
+    def woken(self) -> None:
+        self.moved = True
+        self.release()
+
+    def release(self) -> None:
+        """The wait ends: woken, the phone gone, or the heartbeat due."""
+        if self.waiter is not None and not self.waiter.done():
+            self.waiter.set_result(None)
+
+    def listen(self) -> None:
+        """Read what the phone sends, until it goes away (`closed`), without a task: granian's
+        `receive` hands a future, called back when a message comes; another server's (a
+        coroutine) is run as a task. A `receive` that fails is taken as the phone gone."""
+        try:
+            message = self.receive()
+            if not asyncio.isfuture(message):
+                message = asyncio.ensure_future(message)
+        except Exception:
+            self.closed = True
+            self.release()
+            return
+        self.listening = message
+        message.add_done_callback(self.received)
+
+    def received(self, message: asyncio.Future) -> None:
+        self.listening = None
+        if self.closed:
+            return
+        self.closed = (
+            message.cancelled()
+            or message.exception() is not None
+            or message.result()["type"] == "http.disconnect"
+        )
+        if self.closed:
+            self.release()
+        else:
+            self.listen()
+
+    def close(self) -> None:
+        """The stream has ended: what it still reads is dropped."""
+        self.closed = True
+        if self.listening is not None:
+            self.listening.cancel()
+
+    async def until_moved(self, seconds: float) -> None:
+        """Until it is woken, the phone goes away, or `seconds` have passed."""
+        if self.moved or self.closed:
+            return
+        self.waiter = self.loop.create_future()
+        timer = self.loop.call_later(seconds, self.release)
+        try:
+            await self.waiter
+        finally:
+            timer.cancel()
+            self.waiter = None
+
 
 def seen_version(last_event_id: str | None, v: str | None) -> int:
     """The version the page has: what the stream last sent it, or what it was drawn with."""
@@ -102,6 +193,13 @@ def seen_version(last_event_id: str | None, v: str | None) -> int:
         if (version := whole_number(text)) is not None:
             return version
     return 0
+
+
+def scope_version(scope: dict) -> int:
+    """seen_version of an ASGI request: its Last-Event-ID header, or its query's `v`."""
+    last = next((v for k, v in scope.get("headers", []) if k.lower() == b"last-event-id"), b"")
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    return seen_version(last.decode("latin-1"), (query.get("v") or [""])[0])
 
 
 async def asgi_stream(scope: dict, receive: Callable, send: Callable) -> None:
@@ -119,25 +217,10 @@ async def asgi_stream(scope: dict, receive: Callable, send: Callable) -> None:
         )
         await send({"type": "http.response.body", "body": body})
         return
-    headers = dict(scope.get("headers", []))
-    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
-    last = headers.get(b"last-event-id", b"").decode("latin-1")
-    stream = Stream(watched, seen_version(last, (query.get("v") or [""])[0]), reading.reader)
-    loop = asyncio.get_running_loop()
-    moved = asyncio.Event()
-
-    def wake() -> None:
-        # Called on the reader's thread; the stream may have ended, and a loop of its own (a
-        # WSGI server's: stream() below) closed, between the reader's look and this call.
-        with contextlib.suppress(RuntimeError):
-            loop.call_soon_threadsafe(moved.set)
-
-    async def until_gone() -> None:
-        while (await receive())["type"] != "http.disconnect":
-            pass
-
-    gone = asyncio.ensure_future(until_gone())
-    stream.reader.watch(watched, wake)
+    stream = Stream(watched, scope_version(scope), reading.reader)
+    stream.loop, stream.receive = asyncio.get_running_loop(), receive
+    stream.listen()
+    stream.reader.watch(stream.watched, stream.wake)
     try:
         await send(
             {
@@ -153,17 +236,11 @@ async def asgi_stream(scope: dict, receive: Callable, send: Callable) -> None:
                 "more_body": True,
             }
         )
-        while stream.left() > 0 and not gone.done():
-            waiting = asyncio.ensure_future(moved.wait())
-            await asyncio.wait(
-                {waiting, gone},
-                timeout=min(HEARTBEAT, stream.left()),
-                return_when=asyncio.FIRST_COMPLETED,
-            )
-            waiting.cancel()
-            if gone.done():
+        while stream.left() > 0 and not stream.closed:
+            await stream.until_moved(min(HEARTBEAT, stream.left()))
+            if stream.closed:
                 break
-            moved.clear()
+            stream.moved = False
             await send(
                 {
                     "type": "http.response.body",
@@ -171,13 +248,13 @@ async def asgi_stream(scope: dict, receive: Callable, send: Callable) -> None:
                     "more_body": True,
                 }
             )
-        if not gone.done():
+        if not stream.closed:
             await send({"type": "http.response.body", "body": b""})
     except OSError:
         pass  # the phone went away while a line was on its way
     finally:
-        stream.reader.unwatch(watched, wake)
-        gone.cancel()
+        stream.reader.unwatch(stream.watched, stream.wake)
+        stream.close()
 
 
 def stream(request: HttpRequest, key: str) -> HttpResponse:
