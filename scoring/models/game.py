@@ -480,20 +480,26 @@ def _read_together() -> tuple[Columns, Columns, Columns]:
     return Columns(Player), Columns(Game), Columns(Game._meta.get_field("table").related_model)
 
 
-def _read_with_players(field: str, token: object) -> Game | None:
-    """Game.with_players's query: the game whose `field` is `token`, or None."""
+@cache
+def _with_players_sql(vendor: str, field: str) -> str:
+    """Game.with_players's query by `field`, written once for the database's kind."""
     players, games, tables = _read_together()
     quote = connection.ops.quote_name
     player, game, table = (quote(read.model._meta.db_table) for read in (players, games, tables))
-    sql = (
+    return (
         f"SELECT {players.select(connection)}, {games.select(connection)},"  # noqa: S608
         f" {tables.select(connection)} FROM {player}"
         f" INNER JOIN {game} ON {player}.{quote('game_id')} = {game}.{quote('id')}"
         f" LEFT OUTER JOIN {table} ON {game}.{quote('table_id')} = {table}.{quote('id')}"
         f" WHERE {game}.{quote(field)} = %s ORDER BY {player}.{quote('seat')}"
     )
+
+
+def _read_with_players(field: str, token: object) -> Game | None:
+    """Game.with_players's query: the game whose `field` is `token`, or None."""
+    players, games, tables = _read_together()
     with connection.cursor() as cursor:
-        cursor.execute(sql, [token])
+        cursor.execute(_with_players_sql(connection.vendor, field), [token])
         rows = cursor.fetchall()
     if not rows:
         return None
