@@ -21,6 +21,15 @@ from __future__ import annotations
 
 import lxml.html
 
+# What differs from one answer to the next, whoever draws it and whatever is kept: the masked
+# CSRF token (64 letters and digits), the Content-Security-Policy's nonce (in the header and on
+# a script), a new round form's key, a new cookie's value and the second it expires at. For
+# the tests that compare two ways of drawing the same answer; `.encode()` it for bytes.
+VARYING = (
+    r'\b[A-Za-z0-9]{64}\b|nonce-[\w-]+|nonce="[^"]+"'
+    r'|name="key" value="[^"]+"|^[\w-]+=[^;]+|expires=[^;]+'
+)
+
 # Elements whose text runs on with their neighbours'; every other element is a block (a cell,
 # a heading, a <br>) and is read apart from them.
 INLINE = frozenset({

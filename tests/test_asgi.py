@@ -22,6 +22,7 @@ from scoring.live import reader as reading
 from scoring.live.stream import key_for
 from scoring.models import Game, Table
 from scoring.rules import Hand, RoundEntry
+from tests import pages
 from tests.conftest import round_post, run_async
 from tests.links import url
 
@@ -124,13 +125,7 @@ def test_a_form_is_read_from_the_servers_receive():
 # Django in the pool's threads (rami_site/threads.py) beside a2wsgi's WSGIMiddleware, which
 # it replaced: the same answers to the same requests.
 
-# What differs from one answer to the next whoever draws it: the CSRF token's mask, the
-# Content-Security-Policy's nonce, a new round form's key, a new cookie's value and the
-# second it expires at.
-VARYING = re.compile(
-    rb"\b[A-Za-z0-9]{64}\b|nonce-[\w-]+|nonce=\"[^\"]+\""
-    rb"|name=\"key\" value=\"[^\"]+\"|^[\w-]+=[^;]+|expires=[^;]+"
-)
+VARYING = re.compile(pages.VARYING.encode())
 
 
 async def served_by(application, method: str, path: str, body: bytes = b"", headers=()):

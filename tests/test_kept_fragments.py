@@ -18,12 +18,11 @@ from scoring.live.answers import shared_answers
 from scoring.models import Game, Round
 from scoring.rules import Hand, RoundEntry
 from tests.links import url
+from tests.pages import VARYING
 
 HTMX = {"HX-Request": "true"}
 NOTHING_KEPT = {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}
-# What differs from one answer to the next whatever is kept: the masked CSRF token (64
-# letters and digits), the Content-Security-Policy's nonce and a new round form's key.
-MASKED = re.compile(r'\b[A-Za-z0-9]{64}\b|(nonce|name="key" value)="[^"]+"')
+MASKED = re.compile(VARYING)
 
 
 def drawn(game: Game, seen: int, language: str) -> dict[str, str]:
