@@ -9,6 +9,7 @@ import asyncio
 import re
 import threading
 import time
+import types
 
 import pytest
 from django.core.cache import caches
@@ -180,6 +181,41 @@ def test_a_tables_version_moves_with_a_new_game_and_its_rounds(db, client):
         f"t{table.view_token}": game.version,
         f"g{game.pk}": game.version,
     }
+
+
+def test_stopping_the_reader_while_a_request_starts_its_thread_never_fails(monkeypatch):
+    # The end of a test stops the reader while a live server's thread may still be serving a
+    # version check, whose follow() starts the reader's thread: here it does so while the stop
+    # wakes the streams. The stop joins only a thread that has started (it once took the one
+    # being made, and failed: "cannot join thread before it is started").
+    naming = threading.Event()
+
+    class SlowToStart(threading.Thread):
+        def start(self) -> None:
+            naming.set()
+            time.sleep(0.2)
+            super().start()
+
+    # Only the reader's module makes the slow thread.
+    monkeypatch.setattr(
+        reading,
+        "threading",
+        types.SimpleNamespace(Thread=SlowToStart, Lock=threading.Lock, Event=threading.Event),
+    )
+    reader = reading.Reader(read=lambda watched: {}, every=0.01, idle_after=0.05)
+    request = threading.Thread(target=reader.follow, args=("gsome-token",))
+
+    def woken_stream() -> None:  # a stream ends; meanwhile a page checks its version
+        if request.ident is None:
+            request.start()
+            assert naming.wait(5)
+
+    reader._wakes["gother-token"] = {woken_stream}  # a stream that will not end: 0.5 s
+    reader.stop(timeout=0.5)
+    request.join(5)
+    reader._wakes.clear()
+    reader.stop(timeout=5)
+    assert not reader._thread or not reader._thread.is_alive()
 
 
 def test_a_stream_opens_only_with_a_key_the_site_handed_out():

@@ -270,10 +270,12 @@ class Reader:
         self._stop.set()
         with self._lock:
             woken = [wake for wakes in self._wakes.values() for wake in wakes]
+            # Under the lock: _start names a thread and starts it under it, so the thread
+            # read here has started (a request's follow() may be starting it right now).
+            thread = self._thread
         for wake in woken:
             wake()
         deadline = time.monotonic() + timeout
-        thread = self._thread
         if thread is not None:
             thread.join(timeout=timeout)
         while self._wakes and time.monotonic() < deadline:
