@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import secrets
 from dataclasses import replace
+from functools import cached_property
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -186,14 +187,19 @@ class RoundForm(ShowsRoundRefusals, forms.Form):
         if not self.is_bound:
             self.initial.setdefault("key", secrets.token_urlsafe(16))
         self.initial["players"] = self.seat_list
-        # A hand's own refusals name its player by seat (rules.RulesError.for_player): the
-        # names by seat, never by place among those playing, which a leave shifts.
+
+    @cached_property
+    def hands(self) -> list[HandForm]:
+        """A HandForm a player playing, in seat order. Made when first asked for: a fresh
+        form's rows often come kept (_round_form.html), and six HandForms copy 30 fields.
+        A hand's own refusals name its player by seat (rules.RulesError.for_player): the
+        names by seat, never by place among those playing, which a leave shifts."""
         names = [""] * self.seat_count
-        for player in players:
+        for player in self.players:
             names[player.seat] = player.name
-        self.hands = [
+        return [
             HandForm(
-                data,
+                self.data if self.is_bound else None,
                 initial={
                     name: self.initial[f"{name}_{player.seat}"]
                     for name in HandForm.base_fields
@@ -201,9 +207,9 @@ class RoundForm(ShowsRoundRefusals, forms.Form):
                 },
                 player=player,
                 names=names,
-                house_rules=house_rules,
+                house_rules=self.rules,
             )
-            for player in players
+            for player in self.players
         ]
 
     @classmethod
