@@ -1,19 +1,23 @@
 """The game page keeps what most of its drawing costs (game.html's {% cache %}s: the rounds,
 the chart and the statistics; the shown rows; each round's row; the round form's rows), each
-under a digest of what it shows. A page drawn from what is kept must be the page drawn afresh:
-each page and live update here is drawn twice at every step of a game that meets every kind
-of change, once with the caches as served and once with nothing kept, and the two compared."""
+under a digest of what it shows; so are each board's points and standings (scoring.board.kept).
+A page drawn from what is kept must be the page drawn afresh: each page and live update here
+is drawn twice at every step of a game that meets every kind of change, once with the caches
+as served and once with nothing kept, and the two compared."""
 
 from __future__ import annotations
 
 import difflib
 import re
+from unittest.mock import patch
 
 import pytest
 from django.conf import settings
 from django.test import Client
 from django.test.utils import override_settings
 
+from scoring.board import kept as kept_boards
+from scoring.board.kept import Kept
 from scoring.live.answers import shared_answers
 from scoring.models import Game, Round
 from scoring.rules import Hand, RoundEntry
@@ -48,7 +52,7 @@ def both_ways(game: Game, seen: int, language: str = "en") -> None:
     game.refresh_from_db()
     kept = drawn(game, seen, language)
     nothing_kept = {alias: NOTHING_KEPT for alias in settings.CACHES}
-    with override_settings(CACHES=nothing_kept):
+    with override_settings(CACHES=nothing_kept), patch.object(kept_boards, "boards", Kept(0)):
         afresh = drawn(game, seen, language)
     for name in kept:
         lines = difflib.unified_diff(
@@ -91,6 +95,8 @@ def test_pages_drawn_from_kept_fragments_are_the_pages_drawn_afresh(db, language
     step(lambda: game.delete_round(game.rounds.get(number=6)))
     # A name changed (the dealer's, the head's), a player leaving, one joining, one back.
     step(lambda: game.rename_player(1, "Bob"))
+    # Two players swap names: the same names, now at other seats.
+    step(lambda: game.rename_players({0: "Bob", 1: "Ana"}))
     step(lambda: game.leave(2))
     step(lambda: game.record_round(won(0, 6, None, 2)))
     step(lambda: game.join("Eva"))
@@ -101,3 +107,23 @@ def test_pages_drawn_from_kept_fragments_are_the_pages_drawn_afresh(db, language
     while Game.objects.get(pk=game.pk).status != "finished":
         step(lambda: game.record_round(won(0, 60, 70, 80, 90)))
     assert len(steps) > 20
+
+
+def test_a_process_keeps_the_latest_boards_worked_out_and_no_more():
+    made: list[str] = []
+
+    def making(key: str):
+        def make() -> tuple:
+            made.append(key)
+            return (key,)
+
+        return make
+
+    boards = Kept(2)
+    for key in ["a", "b", "a", "c", "a", "b"]:
+        assert boards.get(key, making(key)) == (key,)
+    # "a" and "b" kept, then "c" pushes out the first kept ("a"), and "a" back pushes out "b".
+    assert made == ["a", "b", "c", "a", "b"]
+    nothing = Kept(0)
+    assert [nothing.get("a", making("a")) for _ in range(2)] == [("a",), ("a",)]
+    assert made[-2:] == ["a", "a"]

@@ -13,7 +13,7 @@ from functools import cached_property
 from typing import NamedTuple
 
 from scoring import rules
-from scoring.board import chart, statistics
+from scoring.board import chart, kept, statistics
 from scoring.models import Changes, Game, GameEvent, Player
 
 
@@ -179,8 +179,9 @@ class Scoreboard:
     and hand comes in one query, as plain values, whatever the page shows of them (the totals,
     the tie-breaks, the chart and the statistics need them all). That query runs only once
     something needs the rounds (`stored`): a save's or a preview's form needs only the
-    players. Nothing is kept between requests: a page shows what the rows say, however they
-    were changed."""
+    players. A page shows what the rows say, however they were changed: what is kept between
+    requests is kept under a digest of the rows (rounds_key; kept.boards, the HTML of the
+    round table)."""
 
     # The rounds the game page shows before "Show all": the latest, newest first.
     SHOWN_ROUNDS = 8
@@ -241,17 +242,29 @@ class Scoreboard:
         return made[index]
 
     @cached_property
-    def points(self) -> list[list[int | None]]:
+    def points(self) -> tuple[tuple[int | None, ...], ...]:
         """Each round's points, by seat (None for a player not playing it), straight from
-        the stored rows."""
-        points = []
-        for rows in self._by_round:
-            by_seat: list[int | None] = [None] * len(self.seated)
-            for row in rows:
-                if row[5] is not None:
-                    by_seat[self._seats[row[5]]] = row[9]
-            points.append(by_seat)
-        return points
+        the stored rows; kept by the board's digest (kept.boards), with `standings`."""
+        return self._worked_out[0]
+
+    @cached_property
+    def _worked_out(self) -> tuple[tuple, tuple]:
+        """`points` and `standings`, worked out once for a digest of the rows (rounds_key)."""
+
+        def work_out() -> tuple[tuple, tuple]:
+            points = []
+            for rows in self._by_round:
+                by_seat: list[int | None] = [None] * len(self.seated)
+                for row in rows:
+                    if row[5] is not None:
+                        by_seat[self._seats[row[5]]] = row[9]
+                points.append(tuple(by_seat))
+            standings = rules.standings(
+                points, len(self.seated), self.target, start=self.starts, restarts=self.restarts
+            )
+            return tuple(points), tuple(standings)
+
+        return kept.boards.get(self.rounds_key, work_out)
 
     @cached_property
     def starts(self) -> list[int]:
@@ -265,11 +278,9 @@ class Scoreboard:
         return [player.seat for player in self.seated if not player.left]
 
     @cached_property
-    def standings(self) -> list[rules.Standing]:
+    def standings(self) -> tuple[rules.Standing, ...]:
         """The standing after each round (read), among those who played it."""
-        return rules.standings(
-            self.points, len(self.seated), self.target, start=self.starts, restarts=self.restarts
-        )
+        return self._worked_out[1]
 
     @cached_property
     def restarts(self) -> dict[int, dict[int, int]]:
@@ -432,15 +443,19 @@ class Scoreboard:
     @cached_property
     def rounds_key(self) -> str:
         """A digest of all that the chart, the round table and the statistics are drawn from:
-        the names, the target, and every round and hand as stored. Running totals, tie-breaks
-        and statistics follow from those, and the digest is cheaper to work out than the rows
-        themselves. game.html keeps their HTML under it. A row changed in any way (a form, a
+        the players (id, seat, name, what they start from), the target, and every round and
+        hand as stored. Running totals, tie-breaks and statistics follow from those, and the
+        digest is cheaper to work out than the rows themselves. game.html keeps their HTML
+        under it, kept.boards the points and standings. A row changed in any way (a form, a
         queryset .update(), a migration, a restore) gives a new key and is drawn anew: what is
         kept by its content cannot go stale. The content is pickled, a sixth of the cost of its
         repr for a long game: equal bytes are equal content, and content that comes out in
         other bytes (pickle writes an object met twice as a reference) is only drawn again."""
         content = (
-            [(player.name, player.start, player.left, player.returns) for player in self.seated],
+            [
+                (player.pk, player.seat, player.name, player.start, player.left, player.returns)
+                for player in self.seated
+            ],
             self.target,
             self.stored,
         )
