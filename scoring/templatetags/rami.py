@@ -217,6 +217,20 @@ def input_attrs(field) -> SafeString:
 
 
 @register.filter
+def hidden_inputs(form) -> SafeString:
+    """The form's hidden inputs, as Django's HiddenInput writes them: the name, the value
+    (unless empty) and the id, each escaped. tests/test_performance.py compares the two; the
+    round form's five as a template cost 0.5 ms."""
+    inputs = []
+    for field in form.hidden_fields():
+        value = field.value()
+        shown = "" if value is None or value == "" else f' value="{html.escape(str(value))}"'
+        name, id_ = html.escape(field.html_name), html.escape(field.id_for_label)
+        inputs.append(f'<input type="hidden" name="{name}"{shown} id="{id_}">')
+    return mark_safe("".join(inputs))  # noqa: S308 (each value escaped above)
+
+
+@register.filter
 def rounds_shown(board, all_rounds: bool) -> list:
     """The round rows a game page shows (Scoreboard.rounds_shown): the latest, or all."""
     return board.rounds_shown(bool(all_rounds))
