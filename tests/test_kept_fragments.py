@@ -1,6 +1,7 @@
 """The game page keeps what most of its drawing costs (game.html's {% cache %}s: the rounds,
 the chart and the statistics; the shown rows; each round's row; the round form's rows), each
-under a digest of what it shows; so are each board's points and standings (scoring.board.kept).
+under a digest of what it shows (the form's rows without the standings drawn into them); so
+are each board's points and standings (scoring.board.kept).
 A page drawn from what is kept must be the page drawn afresh: each page and live update here
 is drawn twice at every step of a game that meets every kind of change, once with the caches
 as served and once with nothing kept, and the two compared."""
@@ -21,6 +22,7 @@ from scoring.board.kept import Kept
 from scoring.live.answers import shared_answers
 from scoring.models import Game, Round
 from scoring.rules import Hand, RoundEntry
+from scoring.templatetags.rami import StandingsIn
 from tests.links import url
 from tests.pages import VARYING
 
@@ -52,7 +54,12 @@ def both_ways(game: Game, seen: int, language: str = "en") -> None:
     game.refresh_from_db()
     kept = drawn(game, seen, language)
     nothing_kept = {alias: NOTHING_KEPT for alias in settings.CACHES}
-    with override_settings(CACHES=nothing_kept), patch.object(kept_boards, "boards", Kept(0)):
+    with (
+        override_settings(CACHES=nothing_kept),
+        patch.object(kept_boards, "boards", Kept(0)),
+        # The round form's rows with each standing drawn in place, not put in afterwards.
+        patch.object(StandingsIn, "render", lambda node, context: node.nodelist.render(context)),
+    ):
         afresh = drawn(game, seen, language)
     for name in kept:
         lines = difflib.unified_diff(

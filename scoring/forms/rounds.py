@@ -5,6 +5,7 @@ concerned.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import secrets
 from dataclasses import replace
@@ -270,6 +271,16 @@ class RoundForm(ShowsRoundRefusals, forms.Form):
         return sorted(
             rows, key=lambda row: place.get(row["player"].seat, last + row["player"].seat)
         )
+
+    @property
+    def rows_key(self) -> str:
+        """A digest of what a fresh form's rows show besides each player's standing: the
+        players playing (id, seat, name), the seats, the target and the house rules.
+        _round_form.html keeps the rows under it (with the deal's order and the language), and
+        draws the standings into them afresh: a save changes the standings, not the rows."""
+        players = [(player.pk, player.seat, player.name) for player in self.players]
+        content = repr((players, self.seat_count, self.target, self.rules))
+        return hashlib.blake2b(content.encode(), digest_size=16).hexdigest()
 
     @property
     def names(self) -> list[str]:
