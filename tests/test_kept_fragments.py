@@ -40,6 +40,11 @@ def drawn(game: Game, seen: int, language: str) -> dict[str, str]:
         "every round": url("all_rounds", game.edit_token),
         "every round, watch-only": url("view_all_rounds", game.view_token),
     }
+    latest = game.rounds.order_by("-number").first()
+    if latest is not None:
+        # The page that says a round was saved (as the save's answer does): its points in the
+        # form's rows, beside each total.
+        addresses["saved page"] = f"{addresses['game page']}?saved={latest.pk}"
     pages = {name: client.get(address) for name, address in addresses.items()}
     pages["the save's answer"] = client.get(addresses["game page"], headers=HTMX)
     poll = url("poll", game.edit_token)
