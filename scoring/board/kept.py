@@ -11,7 +11,8 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-# Boards a process keeps: one a state of a game, ~15 KB each for a 60-round game of six.
+# Boards a process keeps: one a state of a game, 28 KB for a 60-round game of six (56 MB at
+# most, as many such games), a few KB for the evening's games of four.
 MOST = 2_000
 
 
@@ -37,10 +38,6 @@ class Kept:
             if self.most:  # Kept(0) keeps nothing: each board works its values out
                 self._kept[key] = made
             return made
-
-    def clear(self) -> None:
-        with self._lock:
-            self._kept.clear()
 
 
 boards = Kept()
