@@ -2,6 +2,7 @@
 
 import pytest
 
+from scoring import rules
 from scoring.files.exchange import export_game
 from scoring.models import Game, Hand, Player, Round
 from tests.conftest import delete_post, round_post, totals
@@ -330,3 +331,38 @@ def test_a_shared_lowest_hand_is_marked_on_each_player(client, four_players):
     assert not blocked.select(".went-out")
     # Each of them wins the round.
     assert blocked.texts(".note").count("won: lowest hand") == 2
+
+
+@pytest.mark.parametrize(
+    ("names", "left", "closer"),
+    [
+        (["Ana", "Boris", "Cyril", "Dana"], None, False),
+        (["Ana", "Boris", "Cyril", "Dana", "Eva"], None, True),
+        (["Ana", "Boris", "Cyril", "Dana", "Eva", "Filip"], 2, True),
+        (["Ana", "Boris", "Cyril", "Dana", "Eva"], 2, False),
+    ],
+)
+def test_a_round_form_of_five_players_or_more_draws_its_rows_closer(client, names, left, closer):
+    # rami.css sets the rows of five or six playing closer together (`five-or-more`), so that a
+    # small phone shows every row and Save; it counts those playing, not the seats.
+    game = Game.start(names)
+    if left is not None:
+        game.record_round(round_entry_of(len(names)))
+        game.leave(left)
+    for answer in (client.get(url("game", game.edit_token)), saved(client, game)):
+        form = read(answer).select("#round-form")[0]
+        assert ("five-or-more" in form.get("class").split()) is closer
+
+
+def round_entry_of(players: int) -> rules.RoundEntry:
+    """A round the first seat went out of, every other hand worth 3."""
+    return rules.RoundEntry((rules.Hand(), *[rules.Hand(value=3)] * (players - 1)), winner=0)
+
+
+def saved(client, game: Game):
+    """The answer to a round saved from the page (htmx): the game body with a fresh form."""
+    playing = [player.seat for player in game.playing]
+    hands = {seat: 4 for seat in playing[1:]}
+    return client.post(
+        url("save", game.edit_token), round_post(playing[0], hands), headers={"HX-Request": "true"}
+    )
