@@ -100,8 +100,11 @@ def open_streams(port: int, key: str, count: int = 4) -> list[socket.socket]:
 
 
 def ended(phones: list[socket.socket]) -> None:
-    """Each stream ends with its last chunk, not cut."""
+    """Each stream ends with its last chunk, not cut. A restart reaches the second worker's
+    streams after two workers' starts (7 s here, more on a machine busy with the suite's other
+    half): each is given 30 s."""
     for phone in phones:
+        phone.settimeout(30)
         received = b""
         while chunk := phone.recv(4096):
             received += chunk
