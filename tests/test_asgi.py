@@ -227,11 +227,15 @@ def headers_of(start: dict) -> dict[bytes, bytes]:
 
 @pytest.fixture
 def django_requests():
-    """The paths of the requests that entered Django's request cycle meanwhile."""
+    """The paths of the requests that entered Django's request cycle meanwhile through the
+    application granian serves: those run on its pool's threads ("WSGI..."). Another test's
+    page still open on the session's live server (a stream reconnecting) enters Django on a
+    thread of that server, and is not this test's."""
     paths: list[str] = []
 
     def started(environ=None, **kwargs) -> None:
-        paths.append(environ["PATH_INFO"] if environ else "?")
+        if threading.current_thread().name.startswith("WSGI"):
+            paths.append(environ["PATH_INFO"] if environ else "?")
 
     request_started.connect(started)
     yield paths
