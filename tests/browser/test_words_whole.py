@@ -172,17 +172,31 @@ def pages(live_server):
     ]
 
 
-def phone(browser, live_server, language: str) -> Page:
-    context = browser.new_context(
-        base_url=live_server.url,
-        viewport={"width": 360, "height": 740},
-        is_mobile=True,
-        has_touch=True,
-    )
-    context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    return page
+@pytest.fixture
+def phone(browser, live_server):
+    """A phone set to a language, `phone(language)`, closed at the test's end: a page left
+    open would go on following its game or table on the session's live server through the
+    tests after this one."""
+    contexts = []
+
+    def opened(language: str) -> Page:
+        context = browser.new_context(
+            base_url=live_server.url,
+            viewport={"width": 360, "height": 740},
+            is_mobile=True,
+            has_touch=True,
+        )
+        contexts.append(context)
+        context.add_cookies(
+            [{"name": "django_language", "value": language, "url": live_server.url}]
+        )
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        return page
+
+    yield opened
+    for context in contexts:
+        context.close()
 
 
 def what_breaks(page: Page, path: str, root: str | None = None) -> list[str]:
@@ -202,9 +216,9 @@ def what_breaks(page: Page, path: str, root: str | None = None) -> list[str]:
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_no_word_is_broken_and_no_label_takes_more_lines_than_its_box_allows(
-    browser, live_server, static_from_the_source, pages, language
+    phone, static_from_the_source, pages, language
 ):
-    page = phone(browser, live_server, language)
+    page = phone(language)
     found = []
     for path in pages:
         page.goto(path)
@@ -307,9 +321,9 @@ def six_at_a_table(language: str) -> list[tuple[str, str | None]]:
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_six_long_names_break_no_word_on_the_players_page_the_members_or_the_statistics(
-    browser, live_server, static_from_the_source, language
+    phone, static_from_the_source, language
 ):
-    page = phone(browser, live_server, language)
+    page = phone(language)
     found = []
     for path, root in six_at_a_table(language):
         page.goto(path)
