@@ -43,7 +43,9 @@ BUDGET = 35  # seconds for the whole test, start to stop
 
 def start_serve(port: int, environment: dict, log: Path) -> subprocess.Popen:
     """scripts/serve on HOST:port, as `make run` starts it, in a process group of its own (to
-    be stopped whole), its output in `log`."""
+    be stopped whole), its output in `log`. SIGHUP as a service manager leaves it, whatever
+    the suite was started under: a shell started with a signal ignored cannot trap it (POSIX),
+    and under `nohup make test` the script's restart on SIGHUP would never be passed on."""
     with log.open("wb") as output:
         return subprocess.Popen(  # noqa: S603 (our own script, on 127.0.0.1)
             [str(SERVE), HOST, str(port)],
@@ -52,7 +54,12 @@ def start_serve(port: int, environment: dict, log: Path) -> subprocess.Popen:
             stdout=output,
             stderr=subprocess.STDOUT,
             start_new_session=True,
+            preexec_fn=_hangup_as_default,  # one signal call in the child, no lock taken
         )
+
+
+def _hangup_as_default() -> None:
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
 
 
 def wait_until_healthy(serve: subprocess.Popen, port: int, log: Path) -> None:
