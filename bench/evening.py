@@ -651,7 +651,7 @@ class Cpu:
     def now(self) -> dict[str, float]:
         fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]
         values = [int(value) for value in fields]
-        server = rss = 0
+        server = rss = system = 0
         for stat in Path("/proc").glob("[0-9]*/stat"):
             try:
                 parts = stat.read_text().rsplit(")", 1)[1].split()
@@ -659,12 +659,14 @@ class Cpu:
                 continue
             if int(parts[2]) in self.groups:  # the process group
                 server += int(parts[11]) + int(parts[12])
+                system += int(parts[12])
                 rss += int(parts[21])
         self.rss = rss * os.sysconf("SC_PAGE_SIZE") / 2**20  # MB, the server's resident memory
         return {
             "wall": time.monotonic(),
             "busy": (sum(values) - values[3] - values[4]) / self.ticks,
             "server": server / self.ticks,
+            "system": system / self.ticks,
             "model": time.process_time(),
         }
 
@@ -674,7 +676,7 @@ class Cpu:
         now, before = self.now(), self.start
         self.start = now
         wall = now["wall"] - before["wall"]
-        return {name: (now[name] - before[name]) / wall for name in ("busy", "server", "model")}
+        return {name: (now[name] - before[name]) / wall for name in ("busy", "server", "model", "system")}
 
 
 def summary(samples: Samples, since: float, until: float, began: float) -> tuple:
