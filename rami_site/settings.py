@@ -154,13 +154,16 @@ CACHES = {
         "OPTIONS": {"MAX_ENTRIES": 100_000},
     },
     # The rows of the round tables (game.html's kept_row), each under a digest of what it
-    # shows: after a save the page draws the new row and takes the others from here. Each
-    # process's own; a row is about 1.5-2.5 KB, so 20,000 rows (the shown rows of 2,500
-    # games) hold at most about 50 MB.
+    # shows: after a save the page draws the new row and takes the others from here; and the
+    # round form's rows (_round_form.html), the same for every save until a player comes or
+    # goes. Each process's own; a row is about 1.5-2.5 KB, so 24,000 (each of 2,000 games'
+    # eight shown rows and its form's, and some to spare) hold at most about 60 MB. Not the
+    # default cache (300 fragments): at 2,000 tables its fragments go within seconds, and each
+    # save drew its form's rows again (bench/RESULTS.md, "2,000 tables").
     "rows": {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
         "LOCATION": "rami-rows",
-        "OPTIONS": {"MAX_ENTRIES": 20_000, "CULL_FREQUENCY": 10},
+        "OPTIONS": {"MAX_ENTRIES": 24_000, "CULL_FREQUENCY": 10},
     },
     # The live update's answers that the phones of a table share after a save
     # (scoring/live/answers.py): each process's own, its latest 500 (of at most 32 KB each).

@@ -14,6 +14,7 @@ from unittest.mock import patch
 
 import pytest
 from django.conf import settings
+from django.core.cache import caches
 from django.test import Client
 from django.test.utils import override_settings
 
@@ -139,3 +140,24 @@ def test_a_process_keeps_the_latest_boards_worked_out_and_no_more():
     nothing = Kept(0)
     assert [nothing.get("a", making("a")) for _ in range(2)] == [("a",), ("a",)]
     assert made[-2:] == ["a", "a"]
+
+
+def test_the_form_rows_of_every_table_of_an_evening_are_kept_with_the_round_rows(db):
+    """The round form's rows are kept among the round rows (CACHES["rows"]), room enough for
+    each of 2,000 tables' eight shown rows and its form's, not in the default cache of 300
+    fragments: at 2,000 tables that one turns over within seconds, and every save's answer
+    drew its form's rows again (bench/RESULTS.md, "2,000 tables")."""
+    rows, default = caches["rows"], caches["default"]
+    rows.clear()
+    default.clear()
+    client = Client()
+    for players in (["Ana", "Boris"], ["Cyril", "Dana", "Eva"]):
+        game = Game.start(players)
+        assert client.get(url("game", game.edit_token)).status_code == 200
+
+    def form_rows(cache) -> list[str]:
+        return [key for key in cache._cache if ".round_form_rows." in key]
+
+    assert len(form_rows(rows)) == 2
+    assert form_rows(default) == []
+    assert settings.CACHES["rows"]["OPTIONS"]["MAX_ENTRIES"] >= 2_000 * (8 + 1)
