@@ -676,7 +676,8 @@ class Cpu:
         now, before = self.now(), self.start
         self.start = now
         wall = now["wall"] - before["wall"]
-        return {name: (now[name] - before[name]) / wall for name in ("busy", "server", "model", "system")}
+        named = ("busy", "server", "model", "system")
+        return {name: (now[name] - before[name]) / wall for name in named}
 
 
 def summary(samples: Samples, since: float, until: float, began: float) -> tuple:
