@@ -1,6 +1,6 @@
 """The game page keeps what most of its drawing costs (game.html's {% cache %}s: the rounds,
-the chart and the statistics; the shown rows; each round's row; the round form's rows), each
-under a digest of what it shows (the form's rows without the standings drawn into them); so
+the chart and the statistics; the shown rows; each round's row; a fresh round form), each
+under a digest of what it shows (the form without the standings drawn into its rows); so
 are each board's points and standings (scoring.board.kept).
 A page drawn from what is kept must be the page drawn afresh: each page and live update here
 is drawn twice at every step of a game that meets every kind of change, once with the caches
@@ -93,6 +93,9 @@ def test_pages_drawn_from_kept_fragments_are_the_pages_drawn_afresh(db, language
         steps.append(change)
         both_ways(game, seen, language)
 
+    # A new game's pages (its form says how to enter a round), then, the deal back at the
+    # same seat, the same form with rounds in.
+    both_ways(game, game.version, language)
     # Enough rounds that the page folds the older ones away ("Show all").
     for number in range(1, 11):
         step(lambda n=number: game.record_round(won(0, n % 4, n % 3 + 1, 2)))
@@ -143,10 +146,10 @@ def test_a_process_keeps_the_latest_boards_worked_out_and_no_more():
 
 
 def test_the_form_rows_of_every_table_of_an_evening_are_kept_with_the_round_rows(db):
-    """The round form's rows are kept among the round rows (CACHES["rows"]), room enough for
-    each of 2,000 tables' eight shown rows and its form's, not in the default cache of 300
-    fragments: at 2,000 tables that one turns over within seconds, and every save's answer
-    drew its form's rows again (bench/RESULTS.md, "2,000 tables")."""
+    """A fresh round form is kept among the round rows (CACHES["rows"]), room enough for each
+    of 2,000 tables' eight shown rows and its form, not in the default cache of 300 fragments:
+    at 2,000 tables that one turns over within seconds, and every save's answer drew its
+    form's rows again (bench/RESULTS.md, "2,000 tables")."""
     rows, default = caches["rows"], caches["default"]
     rows.clear()
     default.clear()
@@ -155,9 +158,9 @@ def test_the_form_rows_of_every_table_of_an_evening_are_kept_with_the_round_rows
         game = Game.start(players)
         assert client.get(url("game", game.edit_token)).status_code == 200
 
-    def form_rows(cache) -> list[str]:
-        return [key for key in cache._cache if ".round_form_rows." in key]
+    def forms(cache) -> list[str]:
+        return [key for key in cache._cache if ".round_form_fresh." in key]
 
-    assert len(form_rows(rows)) == 2
-    assert form_rows(default) == []
+    assert len(forms(rows)) == 2
+    assert forms(default) == []
     assert settings.CACHES["rows"]["OPTIONS"]["MAX_ENTRIES"] >= 2_000 * (8 + 1)

@@ -276,8 +276,9 @@ class RoundForm(ShowsRoundRefusals, forms.Form):
     def rows_key(self) -> str:
         """A digest of what a fresh form's rows show besides each player's standing: the
         players playing (id, seat, name), the seats, the target and the house rules.
-        _round_form.html keeps the rows under it (with the deal's order and the language), and
-        draws the standings into them afresh: a save changes the standings, not the rows."""
+        _round_form.html keeps a fresh form under it (with the deal's order, the language and
+        the links), and draws the standings into its rows afresh: a save changes the standings,
+        not the form."""
         players = [(player.pk, player.seat, player.name) for player in self.players]
         content = repr((players, self.seat_count, self.target, self.rules))
         return hashlib.blake2b(content.encode(), digest_size=16).hexdigest()

@@ -318,9 +318,9 @@ def game_response(
     if editable and board.standing.finished and game.next_game_id is None:
         context.setdefault("rematch_form", RematchForm(game=game))
     if editable and not template.endswith("#changes"):  # a live update of rounds has no form
-        # A fresh form for the next round: its players' rows are the same for every phone
-        # while the players are, and _round_form.html keeps them so (RoundForm.rows_key), the
-        # standings drawn in, with the points of a round just saved beside them.
+        # A fresh form for the next round is the same for every phone while the players are,
+        # and _round_form.html keeps it so (RoundForm.rows_key), the standings drawn into its
+        # rows, with the points of a round just saved beside them.
         context["fresh_form"] = form is None and "fixing" not in told
         form = form or round_form(game, next_round=board.next_round_number)
         # Its rows in the order the deal goes now, as the board's: a new round, and a round
