@@ -154,14 +154,15 @@ CACHES = {
         "OPTIONS": {"MAX_ENTRIES": 100_000},
     },
     # The rows of the round tables (game.html's kept_row), each under a digest of what it
-    # shows: after a save the page draws the new row and takes the others from here; and the
-    # round form's rows (_round_form.html), the same for every save until a player comes or
-    # goes. Each process's own; a row is about 1.5-2.5 KB, so 24,000 (each of 2,000 games'
-    # eight shown rows and its form's, and some to spare) hold at most about 60 MB. Not the
-    # default cache (300 fragments): at 2,000 tables its fragments go within seconds, and each
-    # save drew its form's rows again (bench/RESULTS.md, "2,000 tables").
+    # shows: after a save the page draws the new row and takes the others from here; a fresh
+    # round form (_round_form.html), the same for every save until a player comes or goes;
+    # the share panels. Each process's own; a row is about 1.5-2.5 KB, a form about 15 KB,
+    # kept compressed (rami_site/caches.py: about 2 KB), so 24,000 (each of 2,000 games'
+    # eight shown rows, its form and its share panels, and some to spare) hold at most about
+    # 60 MB. Not the default cache (300 fragments): at 2,000 tables its fragments go within
+    # seconds, and each save drew its form again (bench/RESULTS.md, "2,000 tables").
     "rows": {
-        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "BACKEND": "rami_site.caches.CompressedLocMemCache",
         "LOCATION": "rami-rows",
         "OPTIONS": {"MAX_ENTRIES": 24_000, "CULL_FREQUENCY": 10},
     },
