@@ -116,7 +116,8 @@ bench-profile: setup
 	$(PY) -m bench.evening sqlite --steps $(PROFILE_TABLES) --profile $(PROFILE_TABLES)
 
 # Each page's time in-process (Django's test client, no server) over /healthz's, with its
-# queries: the budgets of the game page (15x) and the changed poll (8x); printed.
+# queries, against their budgets (the game page 9x, the watch-only page 7x, the page just after
+# a save 30x, the changed poll 8x: bench/in_process.py BUDGETS); printed.
 bench-pages: setup
 	$(PY) -m bench.in_process
 
