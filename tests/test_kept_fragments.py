@@ -145,11 +145,12 @@ def test_a_process_keeps_the_latest_boards_worked_out_and_no_more():
     assert made[-2:] == ["a", "a"]
 
 
-def test_the_form_rows_of_every_table_of_an_evening_are_kept_with_the_round_rows(db):
+def test_the_fresh_form_of_every_table_of_an_evening_is_kept_with_the_round_rows(db):
     """A fresh round form is kept among the round rows (CACHES["rows"]), room enough for each
-    of 2,000 tables' eight shown rows and its form, not in the default cache of 300 fragments:
-    at 2,000 tables that one turns over within seconds, and every save's answer drew its
-    form's rows again (bench/RESULTS.md, "2,000 tables")."""
+    of 2,000 tables' eight shown rows, its form and its two share panels (the players' page's
+    and the watch-only page's), not in the default cache of 300 fragments: at 2,000 tables
+    that one turns over within seconds, and every save's answer drew its form's rows again
+    (bench/RESULTS.md, "2,000 tables")."""
     rows, default = caches["rows"], caches["default"]
     rows.clear()
     default.clear()
@@ -163,4 +164,4 @@ def test_the_form_rows_of_every_table_of_an_evening_are_kept_with_the_round_rows
 
     assert len(forms(rows)) == 2
     assert forms(default) == []
-    assert settings.CACHES["rows"]["OPTIONS"]["MAX_ENTRIES"] >= 2_000 * (8 + 1)
+    assert settings.CACHES["rows"]["OPTIONS"]["MAX_ENTRIES"] >= 2_000 * (8 + 1 + 2)
