@@ -287,6 +287,36 @@ def test_another_phone_gets_only_the_changed_rows_and_keeps_its_chart(
     watcher_context.close()
 
 
+# Where the link under the chart is, from the top of the page, once it is brought into view.
+LINK_FROM_THE_TOP = """link => {
+  link.scrollIntoView({block: "end"});
+  return link.getBoundingClientRect().top + window.scrollY;
+}"""
+
+
+def test_the_saving_phone_keeps_its_chart_until_it_is_drawn_again_and_nothing_under_it_moves(
+    page: Page, live_server, static_from_the_source
+):
+    page.set_viewport_size({"width": 360, "height": 740})
+    game = long_game(12, players=4)
+    page.goto(url("game", game.edit_token))
+    choose_winner(page, LONG_NAMES[0])
+    for name in LONG_NAMES[1:4]:
+        type_value(page, name, 5)
+    with page.expect_response(lambda response: "/extras/" in response.url) as drawn:
+        save(page)
+        # The answer to the save brings no chart: the one the phone showed stays, a round old.
+        expect(page.locator("#score-chart-desc")).to_contain_text("After round 12")
+        link = page.get_by_role("link", name="Names, seats and dealer")
+        before = link.evaluate(LINK_FROM_THE_TOP)
+    assert drawn.value.ok
+    # In view, it is drawn again with the new round, in the room the old one held.
+    expect(page.locator("#score-chart-desc")).to_contain_text("After round 13")
+    expect(page.locator(".htmx-request, .htmx-swapping, .htmx-settling")).to_have_count(0)
+    assert link.evaluate(LINK_FROM_THE_TOP) == before
+    assert_accessible(page)
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("size", [(320, 640), (390, 844), (1366, 800)], ids=["320", "390", "1366"])
 def test_six_long_names_fit_every_screen_in_every_language(
