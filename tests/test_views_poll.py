@@ -65,6 +65,28 @@ def test_someone_typing_is_told_when_the_seats_changed_not_a_round(client, four_
     assert notice.startswith("Another phone has just changed the players: a name, the seats,")
 
 
+@pytest.mark.parametrize("then_a_round", [False, True], ids=["a join", "then a round"])
+def test_someone_typing_gets_totals_for_the_rows_their_form_shows(
+    client, four_players, then_a_round
+):
+    """A player joins while a phone types: its form keeps its four rows (the poll says them,
+    `players`), and the new totals go to those four, none to the newcomer's row, which the
+    form has not (htmx would report it missing), whether the board is sent whole (#live) or
+    only the rounds changed since (#changes)."""
+    page = client.get(url("game", four_players.edit_token)).content.decode()
+    assert read(page).one("#round-form [name=players]").get("value") == "0 1 2 3"
+    four_players.join("Gita")
+    address = poll_url(page)
+    if then_a_round:
+        address = poll_url(client.get(url("game", four_players.edit_token)).content.decode())
+        four_players.record_round(RoundEntry(winner=0, hands=(Hand(), *(Hand(value=5),) * 4)))
+    typing = read(client.get(address + "&typing=1&players=0+1+2+3", headers=HTMX).content.decode())
+    heads = {head.get("id") for head in typing.select(".total[hx-swap-oob]")}
+    assert heads == {"standing-0", "standing-1", "standing-2", "standing-3"}
+    fresh = read(client.get(address, headers=HTMX).content.decode())
+    assert "Gita" in fresh.one("#round-form").text
+
+
 def test_the_view_page_poll_sends_no_form_and_no_edit_token(client, four_players):
     address = url("view_poll", four_players.view_token) + "?v=0"
     client.post(url("game", four_players.edit_token), round_post(0, {1: 36, 2: 10, 3: 4}))

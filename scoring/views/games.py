@@ -192,10 +192,12 @@ class Told(TypedDict, total=False):
     # ... just as it was typed here: the round typed here, to save as the next one all the
     # same (`number`, and the form's `fields` as posted).
     next_deal: dict | None
-    # A live update for a phone whose player is typing (a notice only), and whether what
-    # changed is the players (a name, the seats).
+    # A live update for a phone whose player is typing (a notice only), whether what changed
+    # is the players (a name, the seats), and the seats of the rows its form shows (the new
+    # totals go to those: a newcomer has none until the form is drawn again).
     typing: bool
     players_changed: bool
+    seats_shown: frozenset[int] | None
     # A player who just left or joined, as the page says it; `undo` is its Undo.
     player_said: str
     # Who plays the next game, as chosen and refused (a finished game's page).

@@ -120,9 +120,15 @@ def _next_deal(request: HtmxHttpRequest, number: int) -> dict:
 
 @game_change
 def preview(request: HtmxHttpRequest, game: Game) -> HttpResponse:
-    """The points of the round as typed so far, and its errors (the #preview part)."""
+    """The points of the round as typed so far, and its errors (the #preview part), in the
+    rows the phone's form has (its `players`): one typed in while the players changed (kept
+    as typed, with a notice) has no row for a newcomer, nor a place for their points."""
     form = with_points(game, posted_round_form(game, request.POST))
-    return TemplateResponse(request, "scoring/game.html#preview", {"game": game, "form": form})
+    drawn = request.POST.get("players")
+    shown = None if drawn is None else drawn.split()
+    seats = [seat for seat in form.seats() if shown is None or str(seat["player"].seat) in shown]
+    context = {"game": game, "form": form, "seats": seats}
+    return TemplateResponse(request, "scoring/game.html#preview", context)
 
 
 def round_as_seen(data, number_field: str = "number") -> Round:

@@ -11,9 +11,10 @@
  * - Live updates (the protocol: docs/architecture.md, "Live updates"): the stream of the
  *   poller's data-live, and without one the version check every 2 s; the poller then asks
  *   what changed. Once something is typed in the round form, #typing tells the server to
- *   leave it alone. What an answer changes is the server's to say (game.html): this file only
- *   keeps time. A page on its way to another (Rematch tapped) asks no more and takes no answer
- *   still on its way.
+ *   leave it alone (an answer drawn before, arriving after, is dropped and asked for again).
+ *   What an answer changes is the server's to say (game.html): this file only keeps time. A
+ *   page on its way to another (Rematch tapped) asks no more and takes no answer still on its
+ *   way.
  * - Sharing: copy a link, or hand it to the phone's share sheet where there is one.
  * - After a save (or an Undo), the answer is put in view (its hx-swap shows the new totals
  *   and the saved round's line, or after the Undo of a save the round back in the form) and
@@ -443,9 +444,30 @@
   }
   openTarget();
   window.addEventListener("hashchange", openTarget);
+  // A live update asked for before anything was typed brings a fresh round form (#live) or
+  // the next round's heading (#changes); a tap made while it was on its way (the #typing flag
+  // set since) would be lost under it. That answer is dropped and the update asked for again,
+  // as typing: what was tapped stays, with the notice of what changed.
+  var typingAsked = "";
+  var droppedForTyping = null;
+  function typingNow() {
+    var flag = document.getElementById("typing");
+    return flag ? flag.value : "";
+  }
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (isPoll(event)) typingAsked = typingNow();
+  });
+  document.addEventListener("htmx:beforeOnLoad", function (event) {
+    if (!isPoll(event) || typingAsked === "1" || typingNow() !== "1") return;
+    event.preventDefault();
+    droppedForTyping = event.detail.xhr;
+    askedFor = 0;
+    var poller = event.detail.elt;
+    window.setTimeout(function () { window.htmx.trigger(poller, "rami:poll"); }, 0);
+  });
   document.addEventListener("htmx:afterRequest", function (event) {
     // A poll that failed (no answer, or an error) is asked again a moment later.
-    var failed = isPoll(event) && !event.detail.successful;
+    var failed = isPoll(event) && !event.detail.successful && event.detail.xhr !== droppedForTyping;
     if (failed) askedFor = 0;
     if (isPoll(event) && event.detail.xhr) {
       var status = event.detail.xhr.status;

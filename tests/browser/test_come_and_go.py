@@ -13,7 +13,13 @@ from playwright.sync_api import Page, expect
 
 from scoring.models import Game
 from tests.browser.conftest import _page, assert_accessible
-from tests.browser.game_steps import choose_winner, hand, save, start_game, type_value
+from tests.browser.game_steps import (
+    choose_winner,
+    hand,
+    save,
+    start_game,
+    type_value,
+)
 from tests.browser.test_convergence import SNAPSHOT
 from tests.links import url
 
@@ -162,3 +168,55 @@ def test_after_a_leave_went_out_folds_the_hand_of_its_own_row(page: Page):
             expect(inputs, name).to_be_hidden()
         else:
             expect(inputs, name).to_be_visible()
+
+
+def test_a_tap_made_while_a_live_update_is_on_its_way_stays(page: Page):
+    """Gita is added on another phone as Ana taps who went out. The live update asked for
+    before the tap, answered after it, is a fresh form without the tap: it is asked for again
+    as typing. The tap stays, a notice says the players changed, the preview answers for the
+    rows shown, and the save brings Gita's row to be typed, the rest kept."""
+    ana = page
+    ana.set_viewport_size(SMALL["viewport"])
+    start_game(ana, "Ana", "Boris", "Cyril")
+    game = Game.objects.get(edit_token=ana.url.rstrip("/").rsplit("/", 1)[1])
+    held = []
+
+    def hold_the_first(route):
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    ana.route(lambda address: "/poll?" in address, hold_the_first)
+    game.join("Gita")
+    for _ in range(100):
+        if held:
+            break
+        ana.wait_for_timeout(50)
+    assert held, "the page never asked what changed"
+    choose_winner(ana, "Ana")
+    held[0].continue_()
+    notice = ana.locator("#round-notice")
+    expect(notice).to_contain_text("Another phone has just changed the players")
+    expect(hand(ana, "Ana").locator(".out-choice input")).to_be_checked()
+    assert form_names(ana) == ["Ana", "Boris", "Cyril"]
+    type_value(ana, "Boris", 7)
+    type_value(ana, "Cyril", 9)
+    # The preview says what the save would: the players changed (its rows only: no error for
+    # the newcomer's row, which this form has not).
+    expect(ana.locator("#form-errors")).to_contain_text("A player left or joined on another phone")
+    save(ana)
+    expect(hand(ana, "Gita")).to_have_count(1)
+    expect(hand(ana, "Ana").locator(".out-choice input")).to_be_checked()
+    expect(hand(ana, "Cyril").locator(".value-input")).to_have_value("9")
+    type_value(ana, "Gita", 4)
+    save(ana)
+    expect(ana.locator("#entry-title")).to_contain_text("Round 2")
+    totals = dict(
+        zip(
+            ana.locator(".total .name").all_inner_texts(),
+            ana.locator(".total .sum").all_inner_texts(),
+            strict=True,
+        )
+    )
+    assert totals == {"Ana": "0", "Boris": "7", "Cyril": "9", "Gita": "4"}

@@ -119,6 +119,8 @@ def test_a_whole_evening_on_three_screens(screens, db):
     join.get_by_label("Name").fill("Gita")
     join.get_by_role("button", name="Add the player").click()
     expect(boris.locator("#answer .banner")).to_contain_text("Gita joins from round 4 with 19")
+    # Ana types round 4 once her phone shows Gita's row.
+    expect(ana.locator("#round-form .hand-name", has_text="Gita")).to_have_count(1)
     play(ana, ROUND_4)
     for screen in (boris, laptop):
         expect_board(screen, AFTER_4)
