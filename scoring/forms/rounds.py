@@ -292,6 +292,15 @@ class RoundForm(ShowsRoundRefusals, forms.Form):
         """The seats of the players the form shows, as its hidden `players` says them."""
         return " ".join(str(player.seat) for player in self.players)
 
+    @staticmethod
+    def seats_drawn(data) -> frozenset[int] | None:
+        """The seats of the rows a page's round form shows, from its `players` as it was
+        posted (or sent with a poll): None from a page that does not say them."""
+        drawn = data.get("players")
+        if drawn is None:
+            return None
+        return frozenset(int(seat) for seat in drawn.split() if seat.isdecimal() and len(seat) < 3)
+
     # The refusal of the round as a whole that this form shows, when it is a conflict with
     # another phone's change (rules.Code.PLAYERS_CHANGED): the view answers it with its status.
     conflict: rules.RulesError | None = None

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_GET
 from django_htmx.http import reswap
 
 from scoring.board.scoreboard import Scoreboard
+from scoring.forms import RoundForm
 from scoring.live.answers import shared_answers
 from scoring.models import Changes, Game, GameEvent, Status, snapshot
 from scoring.views.games import Told, game_response, to_next_game
@@ -65,7 +66,7 @@ def _drawn(
         fixing = http.whole_number(request.GET.get("fixing"))
         told: Told = {"typing": typing, "all_rounds": all_rounds}
         if editable and typing:
-            told["seats_shown"] = seats_shown(request.GET)
+            told["seats_shown"] = RoundForm.seats_drawn(request.GET)
         if editable and typing and fixing is not None:
             told["fixing"] = game.rounds.prefetch_related("hands").filter(pk=fixing).first()
         if changes.what == Changes.ROUNDS:
@@ -99,18 +100,9 @@ def _asked(request: HtmxHttpRequest, field: str, token: str, version: int) -> tu
         query.get("rounds") == "all",
         typing,
         http.whole_number(query.get("fixing")) if typing else None,
-        seats_shown(query) if typing else None,
+        RoundForm.seats_drawn(query) if typing else None,
         get_language(),
     )
-
-
-def seats_shown(query) -> frozenset[int] | None:
-    """The seats of the rows the page's round form shows (its `players`, which the poll
-    sends), or None from a page that does not say them."""
-    drawn = query.get("players")
-    if drawn is None:
-        return None
-    return frozenset(int(seat) for seat in drawn.split() if seat.isdecimal() and len(seat) < 3)
 
 
 def _changes(

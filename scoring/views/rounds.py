@@ -124,10 +124,7 @@ def preview(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     rows the phone's form has (its `players`): one typed in while the players changed (kept
     as typed, with a notice) has no row for a newcomer, nor a place for their points."""
     form = with_points(game, posted_round_form(game, request.POST))
-    drawn = request.POST.get("players")
-    shown = None if drawn is None else drawn.split()
-    seats = [seat for seat in form.seats() if shown is None or str(seat["player"].seat) in shown]
-    context = {"game": game, "form": form, "seats": seats}
+    context = {"game": game, "form": form, "seats_shown": RoundForm.seats_drawn(request.POST)}
     return TemplateResponse(request, "scoring/game.html#preview", context)
 
 
